@@ -1,0 +1,35 @@
+# The two commands: `make run` (embedded demo on 127.0.0.1:8000) and `make test`.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+DEMO_SCENARIO ?= payment-db-pool
+
+# The embedded demo: SQLite under var/, in-process runs, the offline model. DEBUG serves static files
+# and allows the generated development secret; never use `make run` settings in production.
+RUN_ENV := DEBUG=$${DEBUG:-true}
+
+.PHONY: run test install clean
+
+install: $(BIN)/.installed
+
+$(BIN)/.installed: requirements.txt scripts/system-deps.sh
+	scripts/system-deps.sh build
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+run: install
+	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py create_demo_user
+	@echo "serving the chat on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
+	$(RUN_ENV) $(BIN)/python -m uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning
+
+test: install
+	scripts/system-deps.sh browser
+	scripts/test.sh
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache

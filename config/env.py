@@ -1,0 +1,122 @@
+"""Typed readers for environment variables.
+
+Every setting comes from the environment. A bad value must stop start-up with one line that names the
+variable, so each reader raises ``ConfigError`` (an ``ImproperlyConfigured``) whose message starts with
+the variable's name; ``manage.py``, the ASGI module and the Celery app turn it into that one line.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+_env = environ.Env()
+_UNSET: Any = object()
+
+
+class ConfigError(ImproperlyConfigured):
+    """A bad or missing environment variable; the message names it."""
+
+
+def _raw(name: str) -> str | None:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return None
+    return value.strip()
+
+
+def string(name: str, default: str | None = _UNSET) -> str:
+    value = _raw(name)
+    if value is None:
+        if default is _UNSET:
+            raise ConfigError(f"{name}: required but not set")
+        return default  # type: ignore[return-value]
+    return value
+
+
+def choice(name: str, choices: tuple[str, ...], default: str) -> str:
+    value = string(name, default).lower()
+    if value not in choices:
+        raise ConfigError(f"{name}: {value!r} is not one of {', '.join(choices)}")
+    return value
+
+
+def boolean(name: str, default: bool) -> bool:
+    value = _raw(name)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in {"1", "true", "yes", "on"}:
+        return True
+    if lowered in {"0", "false", "no", "off"}:
+        return False
+    raise ConfigError(f"{name}: {value!r} is not a boolean (use true or false)")
+
+
+def integer(name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ConfigError(f"{name}: {value!r} is not a whole number") from None
+    if number < minimum or (maximum is not None and number > maximum):
+        upper = "" if maximum is None else f" and at most {maximum}"
+        raise ConfigError(f"{name}: {number} must be at least {minimum}{upper}")
+    return number
+
+
+def number(name: str, default: float, *, minimum: float = 0.0) -> float:
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        parsed = float(value)
+    except ValueError:
+        raise ConfigError(f"{name}: {value!r} is not a number") from None
+    if parsed < minimum:
+        raise ConfigError(f"{name}: {parsed} must be at least {minimum}")
+    return parsed
+
+
+def string_list(name: str, default: list[str]) -> list[str]:
+    value = _raw(name)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def database(name: str, default: str) -> dict[str, Any]:
+    """Parse a database URL (``sqlite:///path``, ``mysql://user:pw@host:port/db``)."""
+    url = string(name, default)
+    if url.partition("://")[0] not in {"sqlite", "mysql"}:
+        raise ConfigError(f"{name}: only sqlite:// and mysql:// URLs are supported, got {url!r}")
+    try:
+        config = _env.db_url_config(url)
+    except (ImproperlyConfigured, ValueError, KeyError) as exc:
+        raise ConfigError(f"{name}: cannot parse {url!r} as a database URL ({exc})") from None
+    if not config.get("NAME"):
+        raise ConfigError(f"{name}: {url!r} names no database")
+    return config
+
+
+def redis_url(name: str) -> str | None:
+    value = _raw(name)
+    if value is None:
+        return None
+    if not value.startswith(("redis://", "rediss://")):
+        raise ConfigError(f"{name}: {value!r} is not a redis:// URL")
+    return value
+
+
+def url(name: str, default: str | None = None) -> str | None:
+    value = _raw(name)
+    if value is None:
+        return default
+    if not value.startswith(("http://", "https://")):
+        raise ConfigError(f"{name}: {value!r} is not an http(s) URL")
+    return value.rstrip("/")

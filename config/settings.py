@@ -1,0 +1,243 @@
+"""SuperBizAgent settings: every value comes from the environment (see README, "Environment").
+
+Embedded mode (no ``REDIS_URL``, no ``DATABASE_URL``) and production differ only in these values; no
+code branches on a "demo" flag.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from config import env
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env.string("VAR_DIR", str(BASE_DIR / "var")))
+
+DEBUG = env.boolean("DEBUG", False)
+if DEBUG:
+    SECRET_KEY = env.string("SECRET_KEY", "insecure-development-key-only-for-debug-mode-0123456789")
+else:
+    SECRET_KEY = env.string("SECRET_KEY")
+    if len(SECRET_KEY) < 50:
+        raise env.ConfigError("SECRET_KEY: must be at least 50 characters when DEBUG is off")
+
+ALLOWED_HOSTS = env.string_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"])
+CSRF_TRUSTED_ORIGINS = env.string_list("CSRF_TRUSTED_ORIGINS", [])
+
+# Production hardening; `manage.py check --deploy` must be clean when DEBUG is off.
+SECURE_HTTPS = env.boolean("SECURE_HTTPS", not DEBUG)
+SESSION_COOKIE_SECURE = SECURE_HTTPS
+CSRF_COOKIE_SECURE = SECURE_HTTPS
+SECURE_SSL_REDIRECT = SECURE_HTTPS and env.boolean("SECURE_SSL_REDIRECT", True)
+SECURE_HSTS_SECONDS = env.integer("SECURE_HSTS_SECONDS", 31536000 if SECURE_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HSTS_SECONDS > 0
+SECURE_HSTS_PRELOAD = SECURE_HSTS_SECONDS > 0
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if SECURE_HTTPS else None
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "django_eventstream",
+    "diagnosis",
+    "tracing",
+    "tools",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------------
+_default_db = env.database("DATABASE_URL", f"sqlite:///{VAR_DIR / 'superbiz.sqlite3'}")
+if _default_db["ENGINE"] == "django.db.backends.sqlite3":
+    Path(_default_db["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    # A request thread and the in-process worker thread write at once: WAL, IMMEDIATE transactions
+    # and a busy timeout keep SQLite from answering "database is locked".
+    _default_db["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 30,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # A file (not :memory:) so that live servers and worker subprocesses started by tests see it.
+    _default_db["TEST"] = {"NAME": str(VAR_DIR / "test_superbiz.sqlite3")}
+else:
+    _default_db["OPTIONS"] = {
+        "charset": "utf8mb4",
+        "init_command": "SET sql_mode='STRICT_TRANS_TABLES', time_zone='+00:00'",
+    }
+    _default_db["TEST"] = {"CHARSET": "utf8mb4", "COLLATION": "utf8mb4_unicode_ci"}
+_default_db["CONN_MAX_AGE"] = env.integer("DATABASE_CONN_MAX_AGE", 0)
+DATABASES = {"default": _default_db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Read-only business database behind `query_mysql`. Production points it at a read-only MySQL user;
+# embedded mode opens the loaded scenario's SQLite file read-only.
+BUSINESS_DATABASE_URL = env.string("BUSINESS_DATABASE_URL", "")
+if BUSINESS_DATABASE_URL:
+    env.database("BUSINESS_DATABASE_URL", BUSINESS_DATABASE_URL)
+BUSINESS_SQLITE_PATH = VAR_DIR / "business.sqlite3"
+
+# --- Redis: Celery broker, SSE fan-out, cache ----------------------------------------------------
+REDIS_URL = env.redis_url("REDIS_URL")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": env.string("CACHE_KEY_PREFIX", "superbiz"),
+        }
+    }
+    _redis = urlsplit(REDIS_URL)
+    EVENTSTREAM_REDIS = {
+        "host": _redis.hostname or "127.0.0.1",
+        "port": _redis.port or 6379,
+        "db": int((_redis.path or "/0").lstrip("/") or 0),
+    }
+    if _redis.password:
+        EVENTSTREAM_REDIS["password"] = _redis.password
+else:
+    # The database cache is shared by every process on the same database (web, CLI, tests' servers).
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "superbiz_cache",
+        }
+    }
+
+EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+
+# --- Celery ---------------------------------------------------------------------------------------
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+# Only the health task keeps a result (runs report through the database); none without Redis.
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env.integer("RUN_SOFT_TIME_LIMIT_SECONDS", 240, minimum=1)
+CELERY_TASK_TIME_LIMIT = env.integer("RUN_TIME_LIMIT_SECONDS", 300, minimum=1)
+if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
+    raise env.ConfigError("RUN_TIME_LIMIT_SECONDS: must be greater than RUN_SOFT_TIME_LIMIT_SECONDS")
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_DEFAULT_QUEUE = env.string("CELERY_QUEUE", "superbiz")
+# Embedded mode has no broker: runs execute in-process on this many worker threads.
+EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, maximum=32)
+# A RUNNING run whose heartbeat is older than this is reaped as FAILED.
+RUN_STALE_AFTER_SECONDS = env.integer("RUN_STALE_AFTER_SECONDS", 600, minimum=10)
+
+# --- Model provider -------------------------------------------------------------------------------
+LLM_PROVIDER = env.choice("LLM_PROVIDER", ("offline", "openai", "scripted"), "offline")
+LLM_BASE_URL = env.url("LLM_BASE_URL")
+LLM_API_KEY = env.string("LLM_API_KEY", "")
+LLM_MODEL = env.string("LLM_MODEL", "")
+LLM_TIMEOUT_SECONDS = env.number("LLM_TIMEOUT_SECONDS", 60.0, minimum=0.1)
+LLM_MAX_RETRIES = env.integer("LLM_MAX_RETRIES", 2, maximum=10)
+LLM_SCRIPT_PATH = env.string("LLM_SCRIPT_PATH", "")
+if LLM_PROVIDER == "openai":
+    for _name, _value in (("LLM_BASE_URL", LLM_BASE_URL), ("LLM_MODEL", LLM_MODEL)):
+        if not _value:
+            raise env.ConfigError(f"{_name}: required when LLM_PROVIDER=openai")
+if LLM_PROVIDER == "scripted" and not LLM_SCRIPT_PATH:
+    raise env.ConfigError("LLM_SCRIPT_PATH: required when LLM_PROVIDER=scripted")
+
+# --- Tools ----------------------------------------------------------------------------------------
+TOOL_MAX_CALLS_PER_RUN = env.integer("TOOL_MAX_CALLS_PER_RUN", 24, minimum=1)
+TOOL_MAX_ROWS = env.integer("TOOL_MAX_ROWS", 200, minimum=1)
+TOOL_MAX_PAYLOAD_BYTES = env.integer("TOOL_MAX_PAYLOAD_BYTES", 262144, minimum=1024)
+TOOL_TIMEOUT_SECONDS = env.number("TOOL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
+INVOCATION_STORE_TTL_SECONDS = env.integer("INVOCATION_STORE_TTL_SECONDS", 86400, minimum=60)
+KNOWLEDGE_MAX_UPLOAD_BYTES = env.integer("KNOWLEDGE_MAX_UPLOAD_BYTES", 1048576, minimum=1024)
+EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
+
+# --- Auth, API, i18n, static ----------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/accounts/login/"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "SuperBizAgent API",
+    "DESCRIPTION": "Chat, diagnosis trace and knowledge APIs of SuperBizAgent.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+
+LOG_LEVEL = env.choice("LOG_LEVEL", ("debug", "info", "warning", "error"), "info").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {"django.db.backends": {"level": "INFO"}},
+}

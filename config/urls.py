@@ -1,0 +1,17 @@
+"""URL map: the chat page, the JSON APIs, the SSE channels and the auditors' admin."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+from diagnosis import views as diagnosis_views
+
+urlpatterns = [
+    path("", diagnosis_views.ChatPageView.as_view(), name="chat-page"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/", include("diagnosis.urls")),
+    path("api/", include("tracing.urls")),
+    path("api/", include("tools.urls")),
+]

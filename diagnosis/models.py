@@ -1,0 +1,128 @@
+"""Chat sessions and diagnosis runs.
+
+A session holds metadata only (no transcript copy); each user message creates one run, and a run's id is
+also the graph's ``thread_id`` and the SSE channel name.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class ChatSession(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_sessions")
+    title = models.CharField(max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "chat_session"
+        indexes = [
+            # The chat page's sidebar: a user's sessions, most recently used first.
+            models.Index(fields=["owner", "-updated_at"], name="chat_session_owner_updated"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or str(self.id)
+
+
+class Intent(models.TextChoices):
+    SYSTEM_CHAT = "SYSTEM_CHAT", "System chat"
+    KNOWLEDGE_QUERY = "KNOWLEDGE_QUERY", "Knowledge query"
+    DIAGNOSIS = "DIAGNOSIS", "Diagnosis"
+
+
+class RunStatus(models.TextChoices):
+    RUNNING = "RUNNING", "Running"
+    SUCCESS = "SUCCESS", "Success"
+    FAILED = "FAILED", "Failed"
+
+
+class Verdict(models.TextChoices):
+    """Ordered weakest-last: the effective verdict is the minimum of model verdict and gatekeeper ceiling."""
+
+    PASS = "PASS", "Pass"
+    LOW_CONFID = "LOW_CONFID", "Low confidence"
+    REJECT = "REJECT", "Reject"
+
+
+class DiagnosisRun(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="runs")
+    query = models.TextField()
+    intent = models.CharField(max_length=20, choices=Intent.choices, default=Intent.DIAGNOSIS)
+    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.RUNNING)
+    # Which provider and model answered; lets auditors tell offline runs from model runs.
+    provider = models.CharField(max_length=20, blank=True, default="")
+    model = models.CharField(max_length=100, blank=True, default="")
+
+    final_answer = models.TextField(blank=True, default="")
+    conclusion = models.TextField(blank=True, default="")
+    failure_reason = models.CharField(max_length=100, blank=True, default="")
+    self_evaluation = models.JSONField(default=dict, blank=True)
+    # Null only for runs that never entered the graph (system chat, knowledge query).
+    orchestration_trace = models.JSONField(null=True, blank=True)
+    degraded = models.BooleanField(default=False)
+    effective_verdict = models.CharField(max_length=10, choices=Verdict.choices, blank=True, default="")
+
+    step_count = models.PositiveIntegerField(default=0)
+    tool_count = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+
+    started_at = models.DateTimeField(auto_now_add=True)
+    # Set by the one worker that claims the run (conditional update on claimed_at IS NULL).
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.CharField(max_length=200, blank=True, default="")
+    # Touched by the worker while it runs; the reaper fails RUNNING runs whose heartbeat is stale.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        db_table = "diagnosis_run"
+        ordering = ["-started_at"]
+        indexes = [
+            # Runs of a session by time: the trace API's run list and the follow-up history.
+            models.Index(fields=["session", "started_at"], name="run_session_started"),
+            # The stale-run reaper: WHERE status='RUNNING' AND started_at < ...
+            models.Index(fields=["status", "started_at"], name="run_status_started"),
+            # Admin list filters by outcome, newest first.
+            models.Index(fields=["degraded", "started_at"], name="run_degraded_started"),
+            models.Index(fields=["effective_verdict", "started_at"], name="run_verdict_started"),
+            models.Index(fields=["intent", "started_at"], name="run_intent_started"),
+            models.Index(fields=["started_at"], name="run_started"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=RunStatus.values), name="run_status_valid"
+            ),
+            models.CheckConstraint(condition=models.Q(intent__in=Intent.values), name="run_intent_valid"),
+            models.CheckConstraint(
+                condition=models.Q(effective_verdict__in=[*Verdict.values, ""]), name="run_verdict_valid"
+            ),
+            # A finished run has a finish time; a running one has none.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(status=RunStatus.RUNNING, finished_at__isnull=True)
+                    | (~models.Q(status=RunStatus.RUNNING) & models.Q(finished_at__isnull=False))
+                ),
+                name="run_finished_matches_status",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.id} {self.status}"
+
+    @property
+    def outcome(self) -> str:
+        """The SSE ``done`` outcome: FAILED, FALLBACK (degraded success) or SUCCESS."""
+        if self.status == RunStatus.FAILED:
+            return "FAILED"
+        if self.status == RunStatus.SUCCESS and self.degraded:
+            return "FALLBACK"
+        return self.status

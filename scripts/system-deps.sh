@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Make sure the Debian packages the project needs are installed: installs them when run as root,
+# otherwise stops with the exact apt-get line. Usage: scripts/system-deps.sh build|browser
+set -euo pipefail
+
+case "${1:-build}" in
+  build) packages=(default-libmysqlclient-dev build-essential pkg-config) ;;  # mysqlclient compiles
+  browser) packages=(chromium chromium-driver) ;;                              # the browser test
+  *) echo "usage: $0 build|browser" >&2; exit 2 ;;
+esac
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "missing system packages; run as root: $line" >&2
+  exit 1
+fi
+echo "installing system packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq "${missing[@]}" >/dev/null

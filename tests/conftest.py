@@ -1,0 +1,44 @@
+"""Shared fixtures: the people every API test is run as (owner, other user, auditor, anonymous)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def owner(db):
+    return get_user_model().objects.create_user("owner", password="owner-pass-123")
+
+
+@pytest.fixture
+def other_user(db):
+    return get_user_model().objects.create_user("other", password="other-pass-123")
+
+
+@pytest.fixture
+def manage_py():
+    """Run ``manage.py`` in a subprocess with this run's environment; ``env`` overrides, None unsets."""
+    import subprocess
+
+    def run(*args: str, env: dict[str, str | None] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+        merged = {**os.environ, **(env or {})}
+        for key, value in list(merged.items()):
+            if value is None:
+                merged.pop(key)
+        return subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), *args],
+            cwd=ROOT,
+            env=merged,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    return run

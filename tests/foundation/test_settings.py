@@ -1,0 +1,54 @@
+"""A bad or missing environment value stops start-up with one line naming the variable."""
+
+from __future__ import annotations
+
+import pytest
+
+BAD_VALUES = [
+    ({"DATABASE_URL": "postgres://x@localhost/db"}, "DATABASE_URL"),
+    ({"DATABASE_URL": "nonsense"}, "DATABASE_URL"),
+    ({"REDIS_URL": "http://127.0.0.1:6379"}, "REDIS_URL"),
+    ({"LLM_PROVIDER": "gpt"}, "LLM_PROVIDER"),
+    ({"LLM_PROVIDER": "openai", "LLM_BASE_URL": None, "LLM_MODEL": "m"}, "LLM_BASE_URL"),
+    ({"LLM_PROVIDER": "scripted", "LLM_SCRIPT_PATH": None}, "LLM_SCRIPT_PATH"),
+    ({"LLM_BASE_URL": "ftp://models"}, "LLM_BASE_URL"),
+    ({"TOOL_MAX_ROWS": "many"}, "TOOL_MAX_ROWS"),
+    ({"TOOL_MAX_ROWS": "0"}, "TOOL_MAX_ROWS"),
+    ({"INVOCATION_STORE_TTL_SECONDS": "-5"}, "INVOCATION_STORE_TTL_SECONDS"),
+    ({"DEBUG": "maybe"}, "DEBUG"),
+    ({"DEBUG": "false", "SECRET_KEY": None}, "SECRET_KEY"),
+    ({"DEBUG": "false", "SECRET_KEY": "short"}, "SECRET_KEY"),
+    ({"RUN_SOFT_TIME_LIMIT_SECONDS": "300", "RUN_TIME_LIMIT_SECONDS": "100"}, "RUN_TIME_LIMIT_SECONDS"),
+]
+
+
+@pytest.mark.parametrize(("env", "variable"), BAD_VALUES, ids=[v for _, v in BAD_VALUES])
+def test_it_stops_with_one_line_naming_the_variable(manage_py, env, variable):
+    result = manage_py("check", env=env)
+
+    assert result.returncode != 0
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith(f"configuration error: {variable}:"), lines[0]
+
+
+def test_it_accepts_the_defaults(manage_py):
+    result = manage_py("check", env={"DATABASE_URL": None, "REDIS_URL": None, "LLM_PROVIDER": None})
+
+    assert result.returncode == 0, result.stderr
+
+
+def test_it_is_clean_under_production_settings(manage_py):
+    production = {
+        "DEBUG": "false",
+        "SECRET_KEY": "Zq8#v1!Lk2@mW9$pR4^tY7&uI0*oP3(aS6)dF5_gH8+jK1=lZ2-xC4~vB7`nM0{q",
+        "ALLOWED_HOSTS": "superbiz.example.com",
+        "CSRF_TRUSTED_ORIGINS": "https://superbiz.example.com",
+        "SECURE_HTTPS": "true",
+    }
+
+    result = manage_py("check", "--deploy", "--fail-level", "WARNING", env=production)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

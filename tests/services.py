@@ -1,0 +1,66 @@
+"""Reachability of the external services some tests need (MariaDB, Redis, Chromium).
+
+Outside CI a test whose service is missing is skipped with the reason; in CI (``CI=true``) it fails,
+so a CI run can never go green without them. ``python -m tests.services mariadb redis`` exits 1 when
+one is unreachable (``scripts/test.sh`` uses it to decide on the production-style pass).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sys
+
+import pytest
+
+MARIADB_ADDRESS = ("127.0.0.1", 3306)
+REDIS_ADDRESS = ("127.0.0.1", 6379)
+CHROMIUM_PATH = "/usr/bin/chromium"
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() == "true"
+
+
+def _mariadb_up() -> bool:
+    try:
+        import MySQLdb
+
+        MySQLdb.connect(host=MARIADB_ADDRESS[0], port=MARIADB_ADDRESS[1], user="root", connect_timeout=2).close()
+    except Exception:  # noqa: BLE001 - any failure means "not reachable"
+        return False
+    return True
+
+
+def _redis_up() -> bool:
+    try:
+        with socket.create_connection(REDIS_ADDRESS, timeout=2) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def _chromium_up() -> bool:
+    return shutil.which(CHROMIUM_PATH) is not None
+
+
+CHECKS = {"mariadb": _mariadb_up, "redis": _redis_up, "chromium": _chromium_up}
+
+
+def require(service: str) -> None:
+    """Skip (outside CI) or fail (in CI) the calling test when ``service`` is unavailable."""
+    if CHECKS[service]():
+        return
+    message = f"{service} is not reachable on this machine"
+    if in_ci():
+        pytest.fail(f"{message}; CI requires it", pytrace=False)
+    pytest.skip(message)
+
+
+if __name__ == "__main__":
+    down = [name for name in sys.argv[1:] if not CHECKS[name]()]
+    for name in down:
+        print(f"{name}: not reachable", file=sys.stderr)
+    sys.exit(1 if down else 0)

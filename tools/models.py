@@ -1,0 +1,187 @@
+"""Tool invocations, the knowledge base, and the embedded evidence backends filled from scenario packs."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from diagnosis.models import DiagnosisRun
+
+
+class InvocationStatus(models.TextChoices):
+    READY = "READY", "Ready"
+    FAILED = "FAILED", "Failed"
+    BLOCKED = "BLOCKED", "Blocked"
+
+
+class ToolInvocation(models.Model):
+    """Metadata of one tool call. Its id is the ``source_invocation_id`` agents cite.
+
+    The canonical payload lives in the invocation store (TTL) keyed by this id; ``payload_sha256`` lets the
+    Gatekeeper refuse a payload that was altered after it was recorded.
+    """
+
+    ARGS_SUMMARY_MAX_CHARS = 500
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="tool_invocations")
+    seq = models.PositiveIntegerField(help_text="Order within the run, from 1 (scripts cite {{inv:N}}).")
+    tool_name = models.CharField(max_length=40)
+    args_summary = models.CharField(max_length=ARGS_SUMMARY_MAX_CHARS, blank=True, default="")
+    status = models.CharField(max_length=10, choices=InvocationStatus.choices)
+    error_code = models.CharField(max_length=60, blank=True, default="")
+    row_count = models.PositiveIntegerField(default=0)
+    payload_sha256 = models.CharField(max_length=64, blank=True, default="")
+    payload_bytes = models.PositiveIntegerField(default=0)
+    latency_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "tool_invocation"
+        ordering = ["run", "seq"]
+        constraints = [
+            # Invocations of a run in order: WHERE run_id=? ORDER BY seq (trace API, admin, {{inv:N}}).
+            models.UniqueConstraint(fields=["run", "seq"], name="tool_invocation_run_seq_uniq"),
+            models.CheckConstraint(
+                condition=models.Q(status__in=InvocationStatus.values), name="tool_invocation_status_valid"
+            ),
+            # A READY invocation always has a stored payload digest.
+            models.CheckConstraint(
+                condition=~models.Q(status=InvocationStatus.READY) | ~models.Q(payload_sha256=""),
+                name="tool_invocation_ready_has_digest",
+            ),
+        ]
+        indexes = [
+            # Admin filter and tool usage reports: WHERE tool_name=? ORDER BY created_at.
+            models.Index(fields=["tool_name", "created_at"], name="tool_invocation_tool_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tool_name} {self.status}"
+
+
+class DocumentSource(models.TextChoices):
+    UPLOAD = "UPLOAD", "Uploaded"
+    SCENARIO = "SCENARIO", "Scenario pack"
+
+
+class KnowledgeDocument(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    title = models.CharField(max_length=300)
+    filename = models.CharField(max_length=255, blank=True, default="")
+    source = models.CharField(max_length=10, choices=DocumentSource.choices, default=DocumentSource.UPLOAD)
+    scenario = models.CharField(max_length=100, blank=True, default="")
+    content = models.TextField()
+    content_sha256 = models.CharField(max_length=64)
+    size_bytes = models.PositiveIntegerField(default=0)
+    chunk_count = models.PositiveIntegerField(default=0)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "knowledge_document"
+        ordering = ["-created_at"]
+        indexes = [
+            # The documents API list: ORDER BY created_at DESC; load_scenario: WHERE source=?.
+            models.Index(fields=["source", "-created_at"], name="knowledge_doc_source_created"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class KnowledgeChunk(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    document = models.ForeignKey(KnowledgeDocument, on_delete=models.CASCADE, related_name="chunks")
+    ordinal = models.PositiveIntegerField()
+    heading = models.CharField(max_length=300, blank=True, default="")
+    text = models.TextField()
+    # Equal texts (a paragraph pasted into two runbooks) are returned once: dedup by this digest.
+    text_sha256 = models.CharField(max_length=64)
+
+    class Meta:
+        db_table = "knowledge_chunk"
+        ordering = ["document", "ordinal"]
+        constraints = [
+            # Chunks of a document in order: WHERE document_id=? ORDER BY ordinal.
+            models.UniqueConstraint(fields=["document", "ordinal"], name="knowledge_chunk_doc_ordinal_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.document_id}#{self.ordinal}"
+
+
+class KnowledgeIndexState(models.Model):
+    """One row whose revision every write bumps, so every process knows when its in-memory index is stale."""
+
+    revision = models.PositiveBigIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "knowledge_index_state"
+
+    def __str__(self) -> str:
+        return f"knowledge index r{self.revision}"
+
+
+class LogRecord(models.Model):
+    """A log line of the loaded scenario (the embedded ``query_logs`` backend)."""
+
+    ts = models.DateTimeField()
+    service = models.CharField(max_length=100)
+    level = models.CharField(max_length=10)
+    message = models.TextField()
+    # Any other fields of the pack's line (trace_id, host, ...), returned as they were.
+    extra = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        db_table = "log_record"
+        ordering = ["ts", "id"]
+        indexes = [
+            # query_logs: WHERE service=? AND ts BETWEEN ? AND ? [AND level=?] ORDER BY ts.
+            models.Index(fields=["service", "ts"], name="log_record_service_ts"),
+            models.Index(fields=["service", "level", "ts"], name="log_record_service_level_ts"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ts.isoformat()} {self.service} {self.level}"
+
+
+class MetricPoint(models.Model):
+    """A metric sample of the loaded scenario (the embedded ``query_metrics`` backend)."""
+
+    ts = models.DateTimeField()
+    service = models.CharField(max_length=100)
+    metric = models.CharField(max_length=100)
+    value = models.FloatField()
+
+    class Meta:
+        db_table = "metric_point"
+        ordering = ["ts", "id"]
+        indexes = [
+            # query_metrics: WHERE service=? AND metric=? AND ts BETWEEN ? AND ? ORDER BY ts.
+            models.Index(fields=["service", "metric", "ts"], name="metric_point_series_ts"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.service}.{self.metric}@{self.ts.isoformat()}={self.value}"
+
+
+class LoadedScenario(models.Model):
+    """Which scenario pack the embedded backends currently hold (at most one row)."""
+
+    name = models.CharField(max_length=100)
+    description = models.TextField(blank=True, default="")
+    manifest = models.JSONField(default=dict)
+    business_tables = models.JSONField(default=list, help_text="The query_mysql allow-list.")
+    loaded_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "loaded_scenario"
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,115 @@
+"""Audit records of a run: model steps, the timeline and the restricted reasoning audit.
+
+These rows are append-only evidence of what happened. They hold bounded metadata, never prompts or raw
+tool payloads; the reasoning audit is a separate table so that no ordinary query can leak it.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from diagnosis.models import DiagnosisRun
+
+
+class StepOutcome(models.TextChoices):
+    COMPLETED = "COMPLETED", "Completed"
+    INVALID_OUTPUT = "INVALID_OUTPUT", "Invalid output"
+    RETRYABLE_FAILED = "RETRYABLE_FAILED", "Retryable failure"
+    NON_RETRYABLE_FAILED = "NON_RETRYABLE_FAILED", "Non-retryable failure"
+    TOOL_BLOCKED = "TOOL_BLOCKED", "Tool blocked"
+    FAILED = "FAILED", "Failed"
+
+
+class AgentStep(models.Model):
+    """One model-backed node attempt (planner, executor, verifier, composer)."""
+
+    SUMMARY_MAX_CHARS = 1000
+
+    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="steps")
+    seq = models.PositiveIntegerField(help_text="Order of the step within its run, from 1.")
+    node = models.CharField(max_length=40)
+    attempt = models.PositiveSmallIntegerField(default=1)
+    role = models.CharField(max_length=40, blank=True, default="")
+    model = models.CharField(max_length=100, blank=True, default="")
+    prompt_version = models.CharField(max_length=40, blank=True, default="")
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    model_calls = models.PositiveSmallIntegerField(default=0)
+    latency_ms = models.PositiveIntegerField(default=0)
+    outcome = models.CharField(max_length=30, choices=StepOutcome.choices)
+    summary = models.CharField(max_length=SUMMARY_MAX_CHARS, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "agent_step"
+        ordering = ["run", "seq"]
+        constraints = [
+            # Steps of a run in order: WHERE run_id=? ORDER BY seq (trace API, admin inline).
+            models.UniqueConstraint(fields=["run", "seq"], name="agent_step_run_seq_uniq"),
+            models.CheckConstraint(condition=models.Q(attempt__gte=1), name="agent_step_attempt_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.node}#{self.attempt} {self.outcome}"
+
+
+class TraceEventKind(models.TextChoices):
+    RUN = "RUN", "Run lifecycle"
+    ROUTING = "ROUTING", "Intent routing"
+    NODE = "NODE", "Graph node"
+    TOOL = "TOOL", "Tool call"
+    EVIDENCE = "EVIDENCE", "Evidence check"
+    RELEASE = "RELEASE", "Answer release"
+
+
+class DiagnosisTraceEvent(models.Model):
+    """The append-only timeline of a run; ``details`` carries only whitelisted, bounded keys."""
+
+    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="trace_events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=20, choices=TraceEventKind.choices)
+    name = models.CharField(max_length=60)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "diagnosis_trace_event"
+        ordering = ["run", "seq"]
+        constraints = [
+            # The timeline of a run in order: WHERE run_id=? ORDER BY seq.
+            models.UniqueConstraint(fields=["run", "seq"], name="trace_event_run_seq_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seq} {self.kind}:{self.name}"
+
+
+class ReasoningSource(models.TextChoices):
+    PROVIDER = "PROVIDER", "Returned by the provider"
+    UNAVAILABLE = "UNAVAILABLE", "Not returned by the provider"
+
+
+class AgentReasoningAudit(models.Model):
+    """What the model reasoned at one step. Restricted: never in SSE, the normal Trace API, logs or evidence."""
+
+    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="reasoning_audits")
+    step = models.OneToOneField(AgentStep, on_delete=models.CASCADE, related_name="reasoning_audit")
+    node = models.CharField(max_length=40)
+    attempt = models.PositiveSmallIntegerField(default=1)
+    reasoning_source = models.CharField(max_length=20, choices=ReasoningSource.choices)
+    # Only what the provider really returned; empty with UNAVAILABLE, never invented.
+    reasoning_content = models.TextField(blank=True, default="")
+    assistant_text = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "agent_reasoning_audit"
+        ordering = ["run", "step__seq"]
+        permissions = [("view_reasoning", "Can view the restricted reasoning audit")]
+        indexes = [
+            # The reasoning endpoint: WHERE run_id=? ORDER BY created_at.
+            models.Index(fields=["run", "created_at"], name="reasoning_run_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"reasoning {self.node}#{self.attempt}"

@@ -143,6 +143,7 @@ else:
     }
 
 EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+EVENTSTREAM_CHANNELMANAGER_CLASS = "diagnosis.sse.RunChannelManager"
 
 # --- Celery ---------------------------------------------------------------------------------------
 CELERY_BROKER_URL = REDIS_URL or "memory://"
@@ -158,7 +159,14 @@ if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     raise env.ConfigError("RUN_TIME_LIMIT_SECONDS: must be greater than RUN_SOFT_TIME_LIMIT_SECONDS")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env.string("CELERY_QUEUE", "superbiz")
-# Embedded mode has no broker: runs execute in-process on this many worker threads.
+# Where runs execute: Celery workers via the broker, or (no broker) in-process worker threads.
+RUN_EXECUTION = env.choice("RUN_EXECUTION", ("embedded", "celery"), "celery" if REDIS_URL else "embedded")
+if RUN_EXECUTION == "celery" and not REDIS_URL:
+    raise env.ConfigError("RUN_EXECUTION: celery needs REDIS_URL (the broker)")
+CELERY_BEAT_SCHEDULE = {
+    "reap-stale-runs": {"task": "diagnosis.reap_stale_runs", "schedule": 60.0},
+}
+# Embedded mode: runs execute in-process on this many worker threads.
 EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, maximum=32)
 # A RUNNING run whose heartbeat is older than this is reaped as FAILED.
 RUN_STALE_AFTER_SECONDS = env.integer("RUN_STALE_AFTER_SECONDS", 600, minimum=10)
@@ -206,6 +214,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "SuperBizAgent API",

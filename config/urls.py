@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django_eventstream.views import events
 
 from diagnosis import views as diagnosis_views
 
@@ -11,6 +12,8 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    # One SSE channel per run; access is decided by diagnosis.sse.RunChannelManager.
+    path("events/run-<uuid:run_id>/", events, {"format-channels": ["run-{run_id}"]}, name="run-events"),
     path("api/", include("diagnosis.urls")),
     path("api/", include("tracing.urls")),
     path("api/", include("tools.urls")),

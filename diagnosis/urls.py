@@ -1,6 +1,9 @@
 """JSON API routes of the diagnosis app (mounted under /api/ by config/urls.py)."""
 
-from django.urls import path  # noqa: F401 - routes are added by the issues that build them
+from django.urls import path
 
-app_name = "diagnosis"
-urlpatterns: list = []
+from diagnosis.api import ChatApi
+
+urlpatterns = [
+    path("chat", ChatApi.as_view(), name="chat"),
+]

@@ -1,0 +1,54 @@
+"""Execute one claimed run through its intent's path and persist how it ended.
+
+This is the service the Celery task calls. Whatever happens inside a path, the run leaves RUNNING here:
+a ``RunResult`` finishes it, a ``RunFailure`` or any unexpected error fails it (with the partial trace the
+path could save), and the terminal services publish exactly one ``done``.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from importlib import import_module
+
+from celery.exceptions import SoftTimeLimitExceeded
+
+from diagnosis.models import DiagnosisRun, Intent
+from diagnosis.paths.errors import RunFailure
+from diagnosis.progress import RunProgress
+from diagnosis.services import RunResult, run_claim, run_fail, run_finish
+
+logger = logging.getLogger(__name__)
+
+# Imported on first use: a greeting should not load LangGraph and the model providers.
+PATH_MODULES = {
+    Intent.SYSTEM_CHAT: "diagnosis.paths.system_chat",
+    Intent.KNOWLEDGE_QUERY: "diagnosis.paths.knowledge_query",
+    Intent.DIAGNOSIS: "diagnosis.paths.diagnosis_graph",
+}
+
+
+def _execute_path(run: DiagnosisRun, progress: RunProgress) -> RunResult:
+    return import_module(PATH_MODULES[run.intent]).execute(run, progress)
+
+
+def run_execute(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
+    """Claim and execute a run; None when it was already claimed or has ended (a redelivered message)."""
+    run = run_claim(run_id, worker=worker)
+    if run is None:
+        logger.info("run %s already claimed or finished; skipping", run_id)
+        return None
+    progress = RunProgress(run.pk)
+    try:
+        result = _execute_path(run, progress)
+    except RunFailure as failure:
+        run_fail(run, reason=failure.code, message=failure.message, orchestration_trace=failure.orchestration_trace)
+    except SoftTimeLimitExceeded:
+        run_fail(run, reason="time_limit", message="The run exceeded its time limit.")
+    except Exception:  # noqa: BLE001 - the run boundary: any bug must still end the run FAILED with a done
+        logger.exception("run %s raised", run.pk)
+        run_fail(run, reason="internal_error", message="The run failed unexpectedly; see its trace.")
+    else:
+        run_finish(run, result)
+    run.refresh_from_db()
+    return run

@@ -1,0 +1,44 @@
+"""The run event stream: the only code that touches django-eventstream.
+
+Each run has one channel, ``run-<run_id>``. Events are stored (``DjangoModelStorage``) so that a client
+connecting late, or reconnecting with ``Last-Event-ID``, receives every event exactly once. Without a last
+id the stream would start at the current event, so the ``events_url`` handed out by the chat API asks for
+everything after event 0 (``lastEventId=run-<id>:0``; the storage keeps a placeholder event 0 per channel).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+
+from django.urls import reverse
+from django_eventstream import send_event
+from django_eventstream.channelmanager import DefaultChannelManager
+
+from diagnosis.selectors import run_visible_to
+
+CHANNEL_PREFIX = "run-"
+EventName = Literal["metadata", "status", "content", "failure", "done"]
+
+
+def channel_for(run_id: uuid.UUID | str) -> str:
+    return f"{CHANNEL_PREFIX}{run_id}"
+
+
+def events_url(run_id: uuid.UUID | str) -> str:
+    """Where a client reads a run's events, replayed from the first one."""
+    return f"{reverse('run-events', kwargs={'run_id': str(run_id)})}?lastEventId={channel_for(run_id)}:0"
+
+
+def publish(run_id: uuid.UUID | str, event: EventName, data: dict[str, Any]) -> None:
+    """Store and fan out one named event of a run (in-process listeners, or Redis pub/sub)."""
+    send_event(channel_for(run_id), event, data)
+
+
+class RunChannelManager(DefaultChannelManager):
+    """Only the run's session owner, or an auditor, may read a run channel."""
+
+    def can_read_channel(self, user, channel: str) -> bool:
+        if not channel.startswith(CHANNEL_PREFIX):
+            return False
+        return run_visible_to(user, channel.removeprefix(CHANNEL_PREFIX)) is not None

@@ -1,0 +1,22 @@
+"""Celery tasks: thin wrappers that load by id and call a service."""
+
+from __future__ import annotations
+
+import os
+
+from celery import shared_task
+
+
+@shared_task(name="diagnosis.execute_run", bind=True)
+def execute_run(self, run_id: str) -> None:
+    from diagnosis.execution import run_execute
+
+    worker = f"{self.request.hostname or 'embedded'}:{os.getpid()}"
+    run_execute(run_id, worker=worker)
+
+
+@shared_task(name="diagnosis.reap_stale_runs")
+def reap_stale_runs() -> int:
+    from diagnosis.reaper import reap_stale_runs as reap
+
+    return len(reap())

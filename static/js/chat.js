@@ -1,0 +1,131 @@
+// The chat page: submit a message, then follow the run's named SSE events until `done`.
+// Plain JavaScript and the browser's EventSource; nothing is fetched from outside this server.
+(function () {
+  "use strict";
+
+  const form = document.getElementById("chat-form");
+  const input = document.getElementById("message");
+  const transcript = document.getElementById("transcript");
+  const errorBox = document.getElementById("form-error");
+  const sendButton = document.getElementById("send");
+  const isStaff = form.dataset.staff === "1";
+
+  function csrfToken() {
+    return form.querySelector("input[name=csrfmiddlewaretoken]").value;
+  }
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function link(href, text) {
+    const a = element("a", "", text);
+    a.href = href;
+    return a;
+  }
+
+  function runCard(question) {
+    const card = element("article", "run live");
+    card.appendChild(element("div", "question", question));
+    const progress = element("ol", "progress");
+    card.appendChild(progress);
+    const answer = element("div", "answer");
+    card.appendChild(answer);
+    const meta = element("footer", "run-meta");
+    card.appendChild(meta);
+    const hint = document.getElementById("empty-hint");
+    if (hint) hint.remove();
+    transcript.appendChild(card);
+    card.scrollIntoView({ block: "end" });
+    return { card, progress, answer, meta };
+  }
+
+  function showEvidence(view, evidence) {
+    if (!evidence || !evidence.length) return;
+    const details = element("details", "evidence");
+    details.appendChild(element("summary", "", "Evidence (" + evidence.length + " verified excerpt" + (evidence.length > 1 ? "s" : "") + ")"));
+    const list = element("ul");
+    evidence.forEach(function (item) {
+      const li = element("li");
+      li.appendChild(element("code", "", item.tool_name + " · " + (item.raw_path || "")));
+      li.appendChild(element("blockquote", "", item.excerpt));
+      list.appendChild(li);
+    });
+    details.appendChild(list);
+    view.answer.appendChild(details);
+  }
+
+  function follow(view, data) {
+    const source = new EventSource(data.events_url);
+    view.card.dataset.run = data.run_id;
+    const parse = function (event) { return JSON.parse(event.data); };
+
+    source.addEventListener("status", function (event) {
+      const status = parse(event);
+      const line = [status.node, status.phase, status.detail].filter(Boolean).join(" · ");
+      view.progress.appendChild(element("li", "", line));
+    });
+    source.addEventListener("content", function (event) {
+      const content = parse(event);
+      // The server sanitised this HTML with nh3 before sending it.
+      view.answer.innerHTML = content.html;
+      if (content.degraded) view.answer.classList.add("degraded");
+      showEvidence(view, content.evidence);
+    });
+    source.addEventListener("failure", function (event) {
+      const failure = parse(event);
+      view.answer.appendChild(element("p", "error", "The run failed: " + failure.message + " (" + failure.code + ")"));
+    });
+    source.addEventListener("done", function (event) {
+      const done = parse(event);
+      source.close();
+      view.card.classList.remove("live");
+      view.meta.appendChild(element("span", "badge badge-" + done.outcome.toLowerCase(), done.outcome));
+      view.meta.appendChild(link("/api/diagnosis/" + data.session_id + "/trace?runId=" + data.run_id, "trace"));
+      if (isStaff) view.meta.appendChild(link("/admin/diagnosis/diagnosisrun/" + data.run_id + "/change/", "audit"));
+      sendButton.disabled = false;
+    });
+    source.addEventListener("stream-error", function (event) {
+      source.close();
+      view.answer.appendChild(element("p", "error", "The event stream was refused: " + event.data));
+      sendButton.disabled = false;
+    });
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    const message = input.value.trim();
+    errorBox.textContent = "";
+    if (!message) return;
+    sendButton.disabled = true;
+    const body = { message: message };
+    if (form.dataset.session) body.session_id = form.dataset.session;
+    fetch("/api/chat", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      credentials: "same-origin",
+      body: JSON.stringify(body),
+    })
+      .then(function (response) {
+        return response.json().then(function (json) { return { ok: response.ok, json: json }; });
+      })
+      .then(function (result) {
+        if (!result.ok) {
+          errorBox.textContent = result.json.error ? result.json.error.message : "The message was refused.";
+          sendButton.disabled = false;
+          return;
+        }
+        form.dataset.session = result.json.session_id;
+        if (window.history.replaceState) window.history.replaceState(null, "", "?session=" + result.json.session_id);
+        input.value = "";
+        follow(runCard(message), result.json);
+      })
+      .catch(function () {
+        errorBox.textContent = "The server could not be reached.";
+        sendButton.disabled = false;
+      });
+  });
+})();

@@ -1,0 +1,129 @@
+"""POST /api/chat: validation, ownership, nothing written on error, dispatch only after commit."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from rest_framework.test import APIClient
+
+from diagnosis import services
+from diagnosis.models import ChatSession, DiagnosisRun, Intent
+from tracing.models import DiagnosisTraceEvent
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/chat"
+
+
+@pytest.fixture
+def dispatched(monkeypatch):
+    calls: list[str] = []
+    monkeypatch.setattr(services, "dispatch_run", lambda run_id: calls.append(str(run_id)))
+    return calls
+
+
+@pytest.fixture
+def client_for():
+    def make(user=None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return make
+
+
+def test_it_accepts_a_message_and_dispatches_after_commit(client_for, owner, dispatched, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(owner).post(URL, {"message": "payment-service p99 tripled, why?"}, format="json")
+
+    assert response.status_code == 202
+    body = response.json()
+    run = DiagnosisRun.objects.get(pk=body["run_id"])
+    assert str(run.session_id) == body["session_id"]
+    assert run.session.owner == owner
+    assert run.intent == Intent.DIAGNOSIS
+    assert body["events_url"] == f"/events/run-{run.id}/?lastEventId=run-{run.id}:0"
+    assert dispatched == [str(run.id)]
+    assert DiagnosisTraceEvent.objects.filter(run=run, name="intent_routed").exists()
+
+
+def test_it_does_not_dispatch_before_commit(client_for, owner, dispatched, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        client_for(owner).post(URL, {"message": "why is checkout failing?"}, format="json")
+
+    assert dispatched == []
+    assert len(callbacks) == 2  # the metadata event and the dispatch
+
+
+def test_it_continues_an_owned_session(client_for, owner, dispatched):
+    first = client_for(owner).post(URL, {"message": "hi"}, format="json").json()
+
+    second = client_for(owner).post(URL, {"message": "help", "session_id": first["session_id"]}, format="json")
+
+    assert second.status_code == 202
+    assert second.json()["session_id"] == first["session_id"]
+    assert DiagnosisRun.objects.filter(session_id=first["session_id"]).count() == 2
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [
+        ({"message": ""}, "empty_message"),
+        ({"message": "   \n\t "}, "empty_message"),
+        ({"message": "x" * 8001}, "message_too_long"),
+        ({}, "invalid_input"),
+        ({"message": "why?", "session_id": "not-a-uuid"}, "invalid_input"),
+        ({"message": ["why?"]}, "invalid_input"),
+    ],
+)
+def test_it_rejects_bad_input_and_writes_nothing(client_for, owner, dispatched, payload, code):
+    response = client_for(owner).post(URL, payload, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == code
+    assert not ChatSession.objects.exists()
+    assert not DiagnosisRun.objects.exists()
+    assert dispatched == []
+
+
+def test_it_accepts_exactly_8000_characters(client_for, owner, dispatched):
+    response = client_for(owner).post(URL, {"message": "x" * 8000}, format="json")
+
+    assert response.status_code == 202
+
+
+def test_it_answers_404_for_another_users_session(client_for, owner, other_user, dispatched):
+    foreign = ChatSession.objects.create(owner=other_user, title="theirs")
+
+    response = client_for(owner).post(URL, {"message": "why?", "session_id": str(foreign.id)}, format="json")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "session_not_found"
+    assert not DiagnosisRun.objects.exists()
+
+
+def test_it_answers_404_for_an_unknown_session(client_for, owner, dispatched):
+    response = client_for(owner).post(URL, {"message": "why?", "session_id": str(uuid.uuid4())}, format="json")
+
+    assert response.status_code == 404
+    assert not ChatSession.objects.exists()
+
+
+def test_it_refuses_anonymous_users(client_for, dispatched):
+    response = client_for().post(URL, {"message": "why?"}, format="json")
+
+    assert response.status_code in (401, 403)
+    assert "error" in response.json()
+    assert not DiagnosisRun.objects.exists()
+
+
+def test_it_requires_csrf_for_session_authenticated_posts(owner, dispatched):
+    client = APIClient(enforce_csrf_checks=True)
+    client.login(username="owner", password="owner-pass-123")
+
+    response = client.post(URL, {"message": "why?"}, format="json")
+
+    assert response.status_code == 403
+    assert not DiagnosisRun.objects.exists()

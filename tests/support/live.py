@@ -1,0 +1,102 @@
+"""Real processes for integration tests: uvicorn serving the ASGI app, and a Celery worker.
+
+Both run against this test run's database (the SQLite test file or the MariaDB test database), so the
+test must use ``transactional_db`` for them to see its rows. Everything binds 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+from django.conf import settings
+from django.db import connection
+
+from tests.conftest import ROOT
+
+
+def database_url() -> str:
+    """The URL of the database this test is using (the test database, not the configured one)."""
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    return f"mysql://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 3306}/{db['NAME']}"
+
+
+def process_env(**overrides: str) -> dict[str, str]:
+    """The environment for a child process: this run's settings, its test database, a private queue."""
+    env = {**os.environ, "DATABASE_URL": database_url(), "PYTHONUNBUFFERED": "1"}
+    if settings.REDIS_URL:
+        env["REDIS_URL"] = settings.REDIS_URL
+    env.update(overrides)
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _stop(process: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
+    if process.poll() is None:
+        process.send_signal(sig)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextmanager
+def uvicorn_server(env: dict[str, str]) -> Iterator[str]:
+    """Serve ``config.asgi`` on a free loopback port; yields the base URL once it answers."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"uvicorn exited: {process.stdout.read()}")
+            try:
+                httpx.get(f"{base}/accounts/login/", timeout=1)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("uvicorn did not start within 30 s") from None
+                time.sleep(0.2)
+        yield base
+    finally:
+        _stop(process)
+
+
+@contextmanager
+def celery_worker(env: dict[str, str]) -> Iterator[subprocess.Popen]:
+    """A `celery -A config worker` process on the queue named in ``env['CELERY_QUEUE']``."""
+    queue = env["CELERY_QUEUE"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-Q", queue,
+         "-n", f"{queue}@%h", "--loglevel", "warning", "--without-mingle", "--without-gossip"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        yield process
+    finally:
+        _stop(process)
+
+
+def private_queue() -> str:
+    return f"test-{uuid.uuid4().hex[:10]}"

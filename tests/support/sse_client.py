@@ -1,0 +1,54 @@
+"""A small, strict SSE client for tests: reads named events (id, event, data) from a real HTTP stream."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+
+@dataclass(frozen=True)
+class SseEvent:
+    id: str | None
+    event: str
+    data: Any
+
+
+def read_events(
+    url: str,
+    *,
+    cookies: dict[str, str],
+    last_event_id: str | None = None,
+    until: str = "done",
+    timeout: float = 60.0,
+) -> list[SseEvent]:
+    """Read events until one named ``until`` arrives (or the server closes); keep-alives are dropped."""
+    headers = {"Accept": "text/event-stream"}
+    if last_event_id:
+        headers["Last-Event-ID"] = last_event_id
+    events: list[SseEvent] = []
+    deadline = time.monotonic() + timeout
+    fields: dict[str, str] = {}
+    with httpx.stream("GET", url, headers=headers, cookies=cookies, timeout=httpx.Timeout(timeout)) as response:
+        response.raise_for_status()
+        for line in response.iter_lines():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no '{until}' event within {timeout} s; got {[e.event for e in events]}")
+            if line:
+                name, _, value = line.partition(":")
+                fields[name] = fields.get(name, "") + value.removeprefix(" ") if name == "data" else value.removeprefix(" ")
+                continue
+            if "event" not in fields:
+                fields.clear()
+                continue
+            name = fields["event"]
+            if name not in {"keep-alive", "stream-open"}:
+                raw = fields.get("data", "")
+                events.append(SseEvent(fields.get("id"), name, json.loads(raw) if raw else None))
+                if name in {until, "stream-error"}:
+                    return events
+            fields.clear()
+    return events

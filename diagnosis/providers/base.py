@@ -1,0 +1,181 @@
+"""The one model interface every agent node calls, whatever answers behind it.
+
+A node builds OpenAI-format chat messages, calls ``complete`` and gets a ``ModelReply`` or a typed
+``ProviderError``; it never sees the SDK, HTTP or a script. The error's ``kind`` uses the same words as the
+node statuses of seed 000 (``RETRYABLE_FAILED`` / ``NON_RETRYABLE_FAILED``) so a node can copy it into its
+status and the graph's retry matrix decides what happens next.
+
+Models are built per run and per role (``RoleModels``) rather than taking a ``role`` argument on every call:
+the scripted and rule-based providers must know which node is asking, per-run state (a script's cursor, the
+``{{inv:N}}`` resolver) must not outlive the run, and the ``openai`` provider simply ignores the role.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+Message = Mapping[str, Any]
+"""One chat message in the OpenAI format: ``role``, ``content``, and ``tool_calls`` / ``tool_call_id``."""
+
+ToolSpec = Mapping[str, Any]
+"""One tool in the OpenAI format: ``{"type": "function", "function": {"name", "description", "parameters"}}``."""
+
+InvocationResolver = Callable[[int], str]
+"""Maps N (1-based) to the id of the run's N-th tool invocation; raises ``LookupError`` when there is none."""
+
+
+class Role(StrEnum):
+    PLANNER = "planner"
+    EXECUTOR = "executor"
+    VERIFIER = "verifier"
+    COMPOSER = "composer"
+
+
+class FailureKind(StrEnum):
+    RETRYABLE_FAILED = "RETRYABLE_FAILED"
+    NON_RETRYABLE_FAILED = "NON_RETRYABLE_FAILED"
+
+
+class ErrorCode(StrEnum):
+    TIMEOUT = "timeout"
+    CONNECTION = "connection"
+    RATE_LIMIT = "rate_limit"
+    SERVER_ERROR = "server_error"
+    BAD_REQUEST = "bad_request"
+    AUTH = "auth"
+    MALFORMED_RESPONSE = "malformed_response"
+    SCRIPT_EXHAUSTED = "script_exhausted"
+    SCRIPT_REFERENCE = "script_reference"
+
+
+# The single error table for every provider, so a scripted "rate_limit" fails exactly like a real 429.
+RETRYABLE_CODES = frozenset({ErrorCode.TIMEOUT, ErrorCode.CONNECTION, ErrorCode.RATE_LIMIT, ErrorCode.SERVER_ERROR})
+
+
+class ProviderError(Exception):
+    """A model call that produced no reply.
+
+    ``attempts`` and ``latency_ms`` (retries and backoff included) let the node record the failed step as
+    faithfully as a successful one.
+    """
+
+    def __init__(self, code: ErrorCode, message: str, *, attempts: int = 1, latency_ms: int = 0) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.attempts = attempts
+        self.latency_ms = latency_ms
+
+    @property
+    def kind(self) -> FailureKind:
+        if self.code in RETRYABLE_CODES:
+            return FailureKind.RETRYABLE_FAILED
+        return FailureKind.NON_RETRYABLE_FAILED
+
+
+class ProviderConfigError(Exception):
+    """The provider cannot be built (unknown name, missing setting, bad script): found before any model call.
+
+    ``manage.py diagnose`` turns it into exit code 2, so the message must name the problem on its own.
+    """
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str
+    """The JSON text the model produced, unparsed: validating it is the tool harness's job."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    content: str | None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    reasoning_content: str | None = None
+    """Only what the provider really returned as its reasoning; None otherwise, never synthesised."""
+    model: str = ""
+    latency_ms: int = 0
+    """Wall time of the whole ``complete`` call, retries and backoff included: what the run waited."""
+    attempts: int = 1
+
+    def as_message(self) -> dict[str, Any]:
+        """The assistant turn to append to the conversation before the tool results (executor loop).
+
+        ``reasoning_content`` is deliberately left out: reasoning is restricted audit material, and
+        feeding it back would let it shape later turns as if it were context.
+        """
+        message: dict[str, Any] = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            message["tool_calls"] = [
+                {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+                for call in self.tool_calls
+            ]
+        return message
+
+
+class ChatModel(Protocol):
+    def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] | None = None,
+        response_format: Mapping[str, Any] | None = None,
+    ) -> ModelReply:
+        """Return the model's next reply or raise ``ProviderError``; never any other exception for a bad call."""
+
+
+@dataclass(frozen=True)
+class RoleModels:
+    """The models of one run, one per agent role."""
+
+    planner: ChatModel
+    executor: ChatModel
+    verifier: ChatModel
+    composer: ChatModel
+
+    @classmethod
+    def shared(cls, model: ChatModel) -> RoleModels:
+        """For role-agnostic providers: the same model answers every node."""
+        return cls(planner=model, executor=model, verifier=model, composer=model)
+
+    def for_role(self, role: Role) -> ChatModel:
+        return getattr(self, role.value)
+
+
+@dataclass(frozen=True)
+class ProviderConfig:
+    """Everything a provider builder may need; read from settings or given by the CLI."""
+
+    name: str
+    base_url: str | None = None
+    api_key: str = ""
+    model: str = ""
+    timeout_seconds: float = 60.0
+    max_retries: int = 2
+    script_path: str = ""
+
+
+class ProviderBuilder(Protocol):
+    def __call__(self, config: ProviderConfig, *, resolve_invocation: InvocationResolver) -> RoleModels:
+        """Build one run's models; raise ``ProviderConfigError`` when ``config`` cannot work."""
+
+
+def elapsed_ms(started: float) -> int:
+    """Milliseconds since ``started`` (a ``time.monotonic()`` reading), so every provider times alike."""
+    return round((time.monotonic() - started) * 1000)
+
+
+def no_invocations(n: int) -> str:
+    """Resolver for callers without a run (config validation, unit tests): nothing can be cited."""
+    raise LookupError(f"no tool invocations are available, so {{{{inv:{n}}}}} cannot be resolved")

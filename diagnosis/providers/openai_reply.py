@@ -1,0 +1,89 @@
+"""Turn a chat-completions response body into a ``ModelReply``, or refuse it as malformed.
+
+The body is checked by hand instead of through the SDK's models because "OpenAI-compatible" servers
+(vLLM, Ollama, gateways) differ in the fields they omit, and the SDK's lenient parsing would hand back a
+half-built object (``choices=None``, a string where a message belongs) that fails later, far from the
+cause. Only the fields a node relies on are required; everything else is optional.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from diagnosis.providers.base import ModelReply, ToolCall, Usage
+
+# DeepSeek (and vLLM before 0.10) name it ``reasoning_content``; vLLM since and OpenRouter say ``reasoning``.
+REASONING_KEYS = ("reasoning_content", "reasoning")
+
+
+class MalformedResponseError(ValueError):
+    """The body is not a usable chat completion; the message names the first problem."""
+
+
+def parse_completion(body: bytes, *, configured_model: str) -> ModelReply:
+    """Parse one response body; timing and attempt counts are the caller's to add."""
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MalformedResponseError(f"body is not JSON ({exc})") from exc
+    message = _first_message(data)
+    content = message.get("content")
+    if content is not None and not isinstance(content, str):
+        raise MalformedResponseError("message.content is neither a string nor null")
+    model = data.get("model")
+    return ModelReply(
+        content=content,
+        tool_calls=_tool_calls(message.get("tool_calls")),
+        usage=_usage(data.get("usage")),
+        reasoning_content=_reasoning(message),
+        model=model if isinstance(model, str) and model else configured_model,
+    )
+
+
+def _first_message(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise MalformedResponseError("body is not a JSON object")
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise MalformedResponseError("no choices")
+    choice = choices[0]
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise MalformedResponseError("choices[0].message is not an object")
+    return message
+
+
+def _tool_calls(raw: Any) -> list[ToolCall]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise MalformedResponseError("message.tool_calls is not a list")
+    calls = []
+    for index, item in enumerate(raw):
+        function = item.get("function") if isinstance(item, dict) else None
+        fields = (item.get("id"), function.get("name"), function.get("arguments")) if isinstance(function, dict) else ()
+        if len(fields) != 3 or not all(isinstance(value, str) for value in fields):
+            raise MalformedResponseError(f"tool_calls[{index}] lacks a string id, function.name or function.arguments")
+        calls.append(ToolCall(id=fields[0], name=fields[1], arguments=fields[2]))
+    return calls
+
+
+def _usage(raw: Any) -> Usage:
+    """Token counts when reported; zeros otherwise, since a missing count must not fail a good answer."""
+    if not isinstance(raw, dict):
+        return Usage()
+    return Usage(prompt_tokens=_count(raw.get("prompt_tokens")), completion_tokens=_count(raw.get("completion_tokens")))
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
+def _reasoning(message: dict[str, Any]) -> str | None:
+    """The provider's own reasoning text if it sent a non-empty one; never derived from the content."""
+    for key in REASONING_KEYS:
+        value = message.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None

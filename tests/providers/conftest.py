@@ -1,0 +1,47 @@
+"""Fixtures for provider tests: a loopback OpenAI-compatible server and models pointed at it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+import openai
+import pytest
+
+from diagnosis.providers.openai_provider import OpenAIChatModel
+from diagnosis.providers.retry import RetryPolicy
+from tests.support.fake_openai import FakeOpenAIServer
+
+TEST_API_KEY = "sk-test-provider-key"
+TEST_MODEL = "fake-model"
+
+
+class RecordingSleep:
+    """Stands in for ``time.sleep``: records each backoff so tests assert it without waiting."""
+
+    def __init__(self) -> None:
+        self.calls: list[float] = []
+
+    def __call__(self, seconds: float) -> None:
+        self.calls.append(seconds)
+
+
+@pytest.fixture
+def fake_openai() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def sleep() -> RecordingSleep:
+    return RecordingSleep()
+
+
+@pytest.fixture
+def make_model(fake_openai: FakeOpenAIServer, sleep: RecordingSleep) -> Callable[..., OpenAIChatModel]:
+    def make(*, max_retries: int = 2, timeout: float = 2.0, retry_after_cap: float = 20.0) -> OpenAIChatModel:
+        client = openai.OpenAI(base_url=fake_openai.base_url, api_key=TEST_API_KEY, timeout=timeout, max_retries=0)
+        policy = RetryPolicy(max_retries=max_retries, max_retry_after_seconds=retry_after_cap)
+        return OpenAIChatModel(client, model=TEST_MODEL, retry=policy, sleep=sleep, rng=random.Random(7))
+
+    return make

@@ -1,0 +1,72 @@
+"""Response-body shapes the parser must accept or refuse, without HTTP (the server tests cover transport)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from diagnosis.providers.base import Usage
+from diagnosis.providers.openai_reply import MalformedResponseError, parse_completion
+from tests.support.fake_openai import chat_completion
+
+
+def parse(data: object) -> object:
+    return parse_completion(json.dumps(data).encode(), configured_model="configured")
+
+
+def with_message(message: object) -> dict:
+    return {"choices": [{"index": 0, "message": message}]}
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        ([chat_completion(content="x")], "not a JSON object"),
+        ({"choices": []}, "no choices"),
+        ({"choices": {"0": {}}}, "no choices"),
+        ({"choices": ["text"]}, "message is not an object"),
+        ({"choices": [{"text": "legacy completion"}]}, "message is not an object"),
+        (with_message({"content": 42}), "content"),
+        (with_message({"content": None, "tool_calls": {"id": "c"}}), "tool_calls is not a list"),
+        (with_message({"tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}), "[0]"),
+        (with_message({"tool_calls": [{"id": "c", "function": {"name": "f", "arguments": {"a": 1}}}]}), "[0]"),
+        (with_message({"tool_calls": [{"id": "c", "function": "f"}]}), "[0]"),
+    ],
+)
+def test_it_refuses_shapes_a_node_cannot_use(data, problem):
+    with pytest.raises(MalformedResponseError) as caught:
+        parse(data)
+
+    assert problem in str(caught.value)
+
+
+def test_it_accepts_a_minimal_body_from_a_terse_server():
+    reply = parse(with_message({"content": "ok"}))
+
+    assert reply.content == "ok"
+    assert reply.model == "configured"
+    assert reply.usage == Usage(0, 0)
+    assert reply.tool_calls == []
+
+
+@pytest.mark.parametrize(
+    "usage", [None, "12", {"prompt_tokens": "12", "completion_tokens": -1}, {"prompt_tokens": True}]
+)
+def test_it_reads_unusable_usage_as_zero_tokens(usage):
+    assert parse({**with_message({"content": "ok"}), "usage": usage}).usage == Usage(0, 0)
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        ({"reasoning_content": "deepseek thinking"}, "deepseek thinking"),
+        ({"reasoning": "vllm thinking"}, "vllm thinking"),
+        ({"reasoning_content": "first", "reasoning": "second"}, "first"),
+        ({"reasoning_content": ""}, None),
+        ({"reasoning_content": {"text": "not a string"}}, None),
+        ({}, None),
+    ],
+)
+def test_it_takes_reasoning_only_from_the_provider_fields(extra, expected):
+    assert parse(with_message({"content": "answer", **extra})).reasoning_content == expected

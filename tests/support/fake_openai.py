@@ -1,0 +1,158 @@
+"""A loopback OpenAI-compatible chat-completions server for tests.
+
+Tests must never reach a real model, yet the ``openai`` provider has to be exercised through the real SDK
+and real HTTP (status codes, headers, slow bodies, broken JSON). This server binds 127.0.0.1 on an
+ephemeral port, answers ``POST .../chat/completions`` from a queue of scripted responses, one per request,
+and records every request so tests can assert what the client sent. An exhausted queue answers 599 so a
+test that makes one call too many fails loudly instead of hanging.
+
+Usage::
+
+    with FakeOpenAIServer() as server:
+        server.enqueue(FakeResponse(status=429), FakeResponse(body=chat_completion(content="hi")))
+        ... OpenAI(base_url=server.base_url, ...) ...
+        assert len(server.requests) == 2
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+JsonBody = dict[str, Any] | list[Any]
+
+
+@dataclass(frozen=True)
+class FakeResponse:
+    """One scripted answer. ``body`` as bytes is sent verbatim (for broken JSON); else it is JSON-encoded."""
+
+    status: int = 200
+    body: JsonBody | bytes = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
+    content_type: str = "application/json"
+    delay_seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    method: str
+    path: str
+    headers: dict[str, str]
+    json: Any
+
+
+def chat_completion(
+    *,
+    content: str | None = None,
+    tool_calls: list[dict[str, Any]] | None = None,
+    reasoning_content: str | None = None,
+    prompt_tokens: int = 11,
+    completion_tokens: int = 7,
+    model: str = "fake-model",
+) -> dict[str, Any]:
+    """A well-formed chat completion body; ``reasoning_content`` is added only when given (DeepSeek style)."""
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_calls:
+        message["tool_calls"] = [
+            {"id": f"call_{index}", "type": "function", "function": call} for index, call in enumerate(tool_calls, 1)
+        ]
+    if reasoning_content is not None:
+        message["reasoning_content"] = reasoning_content
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 1700000000,
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+class FakeOpenAIServer:
+    """Threaded loopback server; use as a context manager so it always stops."""
+
+    EXHAUSTED_STATUS = 599
+
+    def __init__(self) -> None:
+        self._responses: deque[FakeResponse] = deque()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self.requests: list[RecordedRequest] = []
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd.daemon_threads = True
+        # A short poll keeps shutdown (once per test) from waiting out the default half second.
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-openai", daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def enqueue(self, *responses: FakeResponse) -> None:
+        with self._lock:
+            self._responses.extend(responses)
+
+    def __enter__(self) -> FakeOpenAIServer:
+        self._thread.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        # Wake handlers sleeping on a scripted delay first, so shutdown never waits for them.
+        self._stopping.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=5)
+
+    def _next_response(self, request: RecordedRequest) -> FakeResponse:
+        with self._lock:
+            self.requests.append(request)
+            if self._responses:
+                return self._responses.popleft()
+        return FakeResponse(status=self.EXHAUSTED_STATUS, body={"error": {"message": "fake server: no response left"}})
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                recorded = RecordedRequest(
+                    method="POST",
+                    path=self.path,
+                    headers={key.lower(): value for key, value in self.headers.items()},
+                    json=json.loads(raw) if raw else None,
+                )
+                response = server._next_response(recorded)
+                if response.delay_seconds and server._stopping.wait(response.delay_seconds):
+                    return
+                body = response.body if isinstance(response.body, bytes) else json.dumps(response.body).encode()
+                try:
+                    self.send_response(response.status)
+                    self.send_header("Content-Type", response.content_type)
+                    self.send_header("Content-Length", str(len(body)))
+                    for name, value in response.headers.items():
+                        self.send_header(name, value)
+                    self.end_headers()
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    # The client gave up first (its timeout is shorter than our delay): nothing to answer.
+                    return
+
+            def log_message(self, format: str, *args: Any) -> None:
+                """Keep test output clean; requests are recorded in ``server.requests`` instead."""
+
+        return Handler

@@ -7,32 +7,16 @@ replay must continue exactly after that event, with no loss and no duplicate.
 
 from __future__ import annotations
 
-from contextlib import ExitStack
-
 import httpx
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from diagnosis.models import DiagnosisRun, RunStatus
-from tests.services import require
-from tests.support.live import celery_worker, private_queue, process_env, uvicorn_server
 from tests.support.sse_client import read_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def live_stack():
-    """uvicorn (+ a Celery worker when runs execute on Celery), sharing a private queue."""
-    env = process_env(CELERY_QUEUE=private_queue())
-    with ExitStack() as stack:
-        if settings.RUN_EXECUTION == "celery":
-            require("redis")
-            stack.enter_context(celery_worker(env))
-        yield stack.enter_context(uvicorn_server(env))
 
 
 def login(username: str) -> tuple[dict[str, str], dict[str, str]]:

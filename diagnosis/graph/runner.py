@@ -1,0 +1,97 @@
+"""``run_graph``: one diagnosis run through a compiled graph, with the partial trace kept on failure.
+
+The graph is streamed rather than invoked so that the events appended before a failure survive it: a
+run that raises still leaves its route for the partial trace (seed 000 §3, last row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+from langchain_core.runnables import RunnableConfig
+
+from diagnosis.graph.builder import DiagnosisGraph
+from diagnosis.graph.state import DiagnosisState, read_count, read_events
+from diagnosis.graph.topology import RECURSION_LIMIT
+
+#: Keys of ``configurable`` that the runner owns: both are the run id.
+RESERVED_CONFIG_KEYS = frozenset({"thread_id", "run_id"})
+
+
+class GraphRunError(RuntimeError):
+    """A run that raised before reaching END; ``__cause__`` is the original exception.
+
+    It carries what the caller needs to save a partial trace: the events appended so far, the evidence
+    retry count, and the node whose attempt raised (``None`` when the engine itself stopped).
+    """
+
+    def __init__(
+        self, run_id: str, *, events: list[dict[str, Any]], evidence_retry_count: int, failed_node: str | None
+    ) -> None:
+        where = f"in node {failed_node}" if failed_node else "in the graph engine"
+        super().__init__(f"diagnosis run {run_id} failed {where} after {len(events)} node attempts")
+        self.run_id = run_id
+        self.events = events
+        self.evidence_retry_count = evidence_retry_count
+        self.failed_node = failed_node
+
+
+def run_config(run_id: str, config_extra: Mapping[str, Any] | None = None) -> RunnableConfig:
+    """The config of one run: the step bound, ``thread_id=run_id`` and the actions' ``configurable``."""
+    if not isinstance(run_id, str) or not run_id.strip():
+        raise ValueError(f"run_id must be a non-blank string, got {run_id!r}")
+    extra = dict(config_extra or {})
+    clash = sorted(RESERVED_CONFIG_KEYS & set(extra))
+    if clash:
+        raise ValueError(f"config_extra must not set {', '.join(clash)}: the runner sets them to the run id")
+    return RunnableConfig(
+        recursion_limit=RECURSION_LIMIT, configurable={**extra, "thread_id": run_id, "run_id": run_id}
+    )
+
+
+def run_graph(
+    compiled: DiagnosisGraph,
+    initial_state: DiagnosisState,
+    *,
+    run_id: str,
+    config_extra: Mapping[str, Any] | None = None,
+    on_event: Callable[[dict[str, Any]], None] | None = None,
+) -> DiagnosisState:
+    """Run the graph to END and return the final state, or raise ``GraphRunError`` with the partial events.
+
+    ``on_event`` receives each attempt's event as soon as the graph has merged it, so a caller can mirror
+    the route into its timeline while the run goes on. If it raises, the run fails like a node would (a
+    persistence failure ends the run, seed 000 §3), with no node named as failed.
+    """
+    config = run_config(run_id, config_extra)
+    latest: Mapping[str, Any] = initial_state
+    reported = len(read_events(initial_state))
+    running: str | None = None
+    try:
+        for part in compiled.stream(initial_state, config, stream_mode=["values", "tasks"]):
+            # With a list of modes LangGraph yields (mode, chunk) pairs; both modes' chunks are dicts.
+            mode, chunk = cast(tuple[str, dict[str, Any]], part)
+            # A task chunk with "input" opens an attempt; one without error closes it. An attempt that
+            # raised stays open: it is the node the partial trace ends in.
+            if mode == "values":
+                latest = chunk
+                events = read_events(chunk)
+                if on_event is not None:
+                    for event in events[reported:]:
+                        on_event(event)
+                reported = len(events)
+            elif "input" in chunk:
+                running = chunk["name"]
+            elif chunk.get("error") is None:
+                running = None
+    # Whatever a node or the engine raised, the caller must still get the partial route to save; the
+    # original exception stays attached as __cause__.
+    except Exception as exc:
+        raise GraphRunError(
+            run_id,
+            events=read_events(latest),
+            evidence_retry_count=read_count(latest, "evidence_retry_count"),
+            failed_node=running,
+        ) from exc
+    return cast(DiagnosisState, dict(latest))

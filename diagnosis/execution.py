@@ -15,6 +15,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from diagnosis.models import DiagnosisRun, Intent
 from diagnosis.paths.errors import RunFailure
+from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunProgress
 from diagnosis.services import RunResult, run_claim, run_fail, run_finish
 
@@ -28,11 +29,13 @@ PATH_MODULES = {
 }
 
 
-def _execute_path(run: DiagnosisRun, progress: RunProgress) -> RunResult:
-    return import_module(PATH_MODULES[run.intent]).execute(run, progress)
+def _execute_path(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
+    return import_module(PATH_MODULES[run.intent]).execute(run, progress, options)
 
 
-def run_execute(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
+def run_execute(
+    run_id: uuid.UUID | str, *, worker: str, options: ExecutionOptions | None = None
+) -> DiagnosisRun | None:
     """Claim and execute a run; None when it was already claimed or has ended (a redelivered message)."""
     run = run_claim(run_id, worker=worker)
     if run is None:
@@ -40,7 +43,7 @@ def run_execute(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
         return None
     progress = RunProgress(run.pk)
     try:
-        result = _execute_path(run, progress)
+        result = _execute_path(run, progress, options or ExecutionOptions())
     except RunFailure as failure:
         run_fail(run, reason=failure.code, message=failure.message, orchestration_trace=failure.orchestration_trace)
     except SoftTimeLimitExceeded:

@@ -50,8 +50,8 @@ class RunResult:
     evidence: list[dict[str, Any]] = field(default_factory=list)
 
 
-def chat_submit(*, user: AbstractBaseUser, message: str, session_id: str | None = None) -> DiagnosisRun:
-    """Validate a message, create (or continue) the session and the run, dispatch it after commit."""
+def run_create(*, user: AbstractBaseUser, message: str, session_id: str | None = None) -> DiagnosisRun:
+    """Validate a message and create (or continue) the session and the run, routed to its intent."""
     text = (message or "").strip()
     if not text:
         raise SubmissionError("empty_message", "message must not be empty")
@@ -71,6 +71,13 @@ def chat_submit(*, user: AbstractBaseUser, message: str, session_id: str | None 
         transaction.on_commit(
             lambda: sse.publish(run.id, "metadata", {"session_id": str(session.id), "run_id": str(run.id)})
         )
+    return run
+
+
+def chat_submit(*, user: AbstractBaseUser, message: str, session_id: str | None = None) -> DiagnosisRun:
+    """``run_create``, then hand the run to the executor once the rows are committed."""
+    with transaction.atomic():
+        run = run_create(user=user, message=message, session_id=session_id)
         transaction.on_commit(lambda: dispatch_run(run.id))
     return run
 
@@ -85,6 +92,10 @@ def run_claim(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
         return None
     append_event(run_id, TraceEventKind.RUN, "claimed", {"worker": worker})
     return DiagnosisRun.objects.select_related("session").get(pk=run_id)
+
+
+def run_record_provider(run_id: uuid.UUID | str, *, provider: str, model: str) -> None:
+    DiagnosisRun.objects.filter(pk=run_id).update(provider=provider[:20], model=model[:100])
 
 
 def run_heartbeat(run_id: uuid.UUID | str) -> None:

@@ -8,11 +8,12 @@ from celery import shared_task
 
 
 @shared_task(name="diagnosis.execute_run", bind=True)
-def execute_run(self, run_id: str) -> None:
+def execute_run(self, run_id: str, provider: str | None = None, script_path: str | None = None) -> None:
     from diagnosis.execution import run_execute
+    from diagnosis.paths.options import ExecutionOptions
 
     worker = f"{self.request.hostname or 'embedded'}:{os.getpid()}"
-    run_execute(run_id, worker=worker)
+    run_execute(run_id, worker=worker, options=ExecutionOptions(provider=provider, script_path=script_path))
 
 
 @shared_task(name="diagnosis.reap_stale_runs")

@@ -1,0 +1,76 @@
+"""Model calls of an agent node, metered into the one ``agent_step`` row each node attempt writes.
+
+A node attempt may call its model several times (the executor's tool loop); the meter sums tokens, time
+and calls across them and keeps only the provider's reasoning and the assistant's visible text for the
+restricted audit, never the prompts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from diagnosis.nodes.context import NodeContext
+from diagnosis.nodes.messages import prompt
+from diagnosis.providers.base import ChatModel, Message, ModelReply, ProviderError, ToolSpec
+from tracing.steps import StepRecord, record_step
+
+JSON_OUTPUT = {"type": "json_object"}
+AUDIT_TEXT_MAX_CHARS = 20_000
+
+
+class StepMeter:
+    def __init__(self, context: NodeContext, node: str, attempt: int) -> None:
+        self.context, self.node, self.attempt = context, node, attempt
+        self.model = ""
+        self.prompt_tokens = self.completion_tokens = self.model_calls = self.latency_ms = 0
+        self._reasoning: list[str] = []
+        self._assistant: list[str] = []
+
+    def complete(
+        self,
+        model: ChatModel,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolSpec] | None = None,
+        response_format: Mapping[str, Any] | None = JSON_OUTPUT,
+    ) -> ModelReply:
+        """One model call, metered whether it succeeds or raises ``ProviderError``."""
+        try:
+            reply = model.complete(messages, tools=tools, response_format=response_format)
+        except ProviderError as error:
+            self.model_calls += error.attempts
+            self.latency_ms += error.latency_ms
+            raise
+        self.model = reply.model or self.model
+        self.prompt_tokens += reply.usage.prompt_tokens
+        self.completion_tokens += reply.usage.completion_tokens
+        self.model_calls += reply.attempts
+        self.latency_ms += reply.latency_ms
+        if reply.reasoning_content:
+            self._reasoning.append(reply.reasoning_content)
+        visible = reply.content or ""
+        if reply.tool_calls:
+            visible += "\n".join(f"[tool call] {call.name} {call.arguments}" for call in reply.tool_calls)
+        if visible:
+            self._assistant.append(visible)
+        return reply
+
+    def record(self, outcome: str, summary: str = "") -> None:
+        record_step(
+            self.context.run_id,
+            StepRecord(
+                node=self.node,
+                attempt=self.attempt,
+                outcome=outcome,
+                summary=summary,
+                model=self.model,
+                prompt_version=prompt(self.node)[1],
+                prompt_tokens=self.prompt_tokens,
+                completion_tokens=self.completion_tokens,
+                model_calls=self.model_calls,
+                latency_ms=self.latency_ms,
+                reasoning_content="\n\n".join(self._reasoning)[:AUDIT_TEXT_MAX_CHARS] or None,
+                assistant_text="\n\n".join(self._assistant)[:AUDIT_TEXT_MAX_CHARS],
+            ),
+        )

@@ -1,0 +1,75 @@
+"""Executor: the ReAct tool loop through the harness, ending in an ``executor_evidence_v2`` report.
+
+Status by output contract (seed 000 §5): any valid report - a no-evidence one included - is COMPLETED;
+no valid report after a tool was refused is TOOL_BLOCKED; no valid report otherwise is INVALID_OUTPUT; a
+model failure is FAILED. The executor never retries, so every model call error ends the attempt.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from diagnosis.graph.state import DiagnosisState, read_mapping, read_planner_mode
+from diagnosis.graph.status import ExecutorStatus
+from diagnosis.nodes.agent import StepMeter
+from diagnosis.nodes.context import NodeContext
+from diagnosis.nodes.contracts import EXECUTOR_OUTPUT, InvalidOutput, parse_output
+from diagnosis.nodes.messages import executor_messages
+from diagnosis.providers.base import ProviderError
+from tools.models import InvocationStatus
+from tools.registry import tool_specs
+
+NODE = "executor"
+MAX_TURNS = 6
+MAX_CALLS_PER_TURN = 8
+
+
+def execute(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
+    context.progress.status(NODE, "started")
+    meter = StepMeter(context, NODE, attempt=1)
+    messages: list[dict[str, Any]] = executor_messages(
+        question=context.question,
+        plan=dict(read_mapping(state, "planner_plan")),
+        mode=read_planner_mode(state).value,
+        retry_context=dict(read_mapping(state, "retry_context")) or None,
+        environment=context.environment,
+    )
+    specs = tool_specs()
+    blocked = 0
+    for _ in range(MAX_TURNS):
+        try:
+            reply = meter.complete(context.models.executor, messages, tools=specs, response_format=None)
+        except ProviderError as error:
+            meter.record(ExecutorStatus.FAILED, error.message)
+            return {"executor_status": ExecutorStatus.FAILED, "failure_reason": f"model_{error.code}"}
+        if not reply.tool_calls:
+            return _report(meter, reply.content, blocked)
+        messages.append(reply.as_message())
+        for call in reply.tool_calls[:MAX_CALLS_PER_TURN]:
+            result = context.harness.call(call.name, call.arguments)
+            blocked += result.status == InvocationStatus.BLOCKED
+            context.tool_calls.append(f"{call.name} {call.arguments}"[:300])
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(result.projection, ensure_ascii=False)})
+        for call in reply.tool_calls[MAX_CALLS_PER_TURN:]:
+            refusal = {"error": f"at most {MAX_CALLS_PER_TURN} tool calls per turn; this one was not run"}
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(refusal)})
+    meter.record(ExecutorStatus.INVALID_OUTPUT, f"no report after {MAX_TURNS} turns")
+    return {"executor_status": ExecutorStatus.INVALID_OUTPUT, "failure_reason": "turns_exhausted"}
+
+
+def _report(meter: StepMeter, content: str | None, blocked: int) -> dict[str, Any]:
+    try:
+        output = parse_output(content, EXECUTOR_OUTPUT)
+    except InvalidOutput as error:
+        status = ExecutorStatus.TOOL_BLOCKED if blocked else ExecutorStatus.INVALID_OUTPUT
+        meter.record(status, str(error))
+        return {"executor_status": status}
+    bindings = sum(len(claim["bindings"]) for claim in output["claims"])
+    summary = f"{len(output['claims'])} claims, {bindings} bindings"
+    if not output["claims"]:
+        summary = f"no evidence: {output['no_evidence_reason'] or 'no reason given'}"
+    meter.record(ExecutorStatus.COMPLETED, summary)
+    return {"executor_status": ExecutorStatus.COMPLETED, "executor_output": output}

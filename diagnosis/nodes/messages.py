@@ -1,0 +1,95 @@
+"""What each agent node sends its model: a versioned system prompt and one JSON user message.
+
+The user message is JSON so that every provider - a hosted model or the rule-based ``offline`` one - reads
+exactly the same input, and so that what a node shows its model is explicit and testable. Prompts live in
+``diagnosis/prompts/<role>.md``; their first line carries the version recorded in ``self_evaluation``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
+_VERSION = re.compile(r"<!--\s*prompt-version:\s*([\w.-]+)\s*-->")
+
+
+@cache
+def prompt(role: str) -> tuple[str, str]:
+    """The system prompt of ``role`` and its version."""
+    text = (PROMPTS_DIR / f"{role}.md").read_text(encoding="utf-8")
+    match = _VERSION.search(text)
+    if match is None:
+        raise ValueError(f"prompt {role}.md has no prompt-version header")
+    return text[match.end() :].strip(), match.group(1)
+
+
+def prompt_versions() -> dict[str, str]:
+    return {role: prompt(role)[1] for role in ("planner", "executor", "verifier", "composer")}
+
+
+def _conversation(role: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
+    system, _ = prompt(role)
+    user = json.dumps({"task": role, **payload}, ensure_ascii=False, sort_keys=True, default=str)
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def planner_messages(
+    *,
+    question: str,
+    history: list[dict[str, str]],
+    mode: str,
+    retry_context: dict[str, Any] | None,
+    environment: dict[str, Any],
+) -> list[dict[str, Any]]:
+    return _conversation(
+        "planner",
+        {"question": question, "history": history, "mode": mode, "retry_context": retry_context, "environment": environment},
+    )
+
+
+def executor_messages(
+    *,
+    question: str,
+    plan: dict[str, Any],
+    mode: str,
+    retry_context: dict[str, Any] | None,
+    environment: dict[str, Any],
+) -> list[dict[str, Any]]:
+    return _conversation(
+        "executor",
+        {"question": question, "plan": plan, "mode": mode, "retry_context": retry_context, "environment": environment},
+    )
+
+
+def verifier_messages(
+    *, question: str, verdict_ceiling: str, verified_claims: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    return _conversation(
+        "verifier", {"question": question, "verdict_ceiling": verdict_ceiling, "verified_claims": verified_claims}
+    )
+
+
+def composer_messages(
+    *,
+    question: str,
+    effective_verdict: str,
+    allowed_claims: list[dict[str, Any]],
+    missing_info: list[str],
+    evidence_gaps: list[str],
+    recommended_actions: list[str],
+) -> list[dict[str, Any]]:
+    return _conversation(
+        "composer",
+        {
+            "question": question,
+            "effective_verdict": effective_verdict,
+            "allowed_claims": allowed_claims,
+            "missing_info": missing_info,
+            "evidence_gaps": evidence_gaps,
+            "recommended_actions": recommended_actions,
+        },
+    )

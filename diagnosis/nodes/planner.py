@@ -1,0 +1,45 @@
+"""Planner: asks the model for a plan of tool steps; the plan must match the stage's mode."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+
+from diagnosis.graph.state import DiagnosisState, read_count, read_mapping, read_planner_mode
+from diagnosis.graph.status import PlannerStatus
+from diagnosis.nodes.agent import StepMeter
+from diagnosis.nodes.context import NodeContext
+from diagnosis.nodes.contracts import PLANNER_OUTPUT, InvalidOutput, parse_output
+from diagnosis.nodes.messages import planner_messages
+from diagnosis.providers.base import ProviderError
+
+NODE = "planner"
+
+
+def plan(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
+    attempt = read_count(state, "planner_retry_count") + 1
+    mode = read_planner_mode(state)
+    context.progress.status(NODE, "started", f"{mode.value.lower()} attempt {attempt}")
+    meter = StepMeter(context, NODE, attempt)
+    messages = planner_messages(
+        question=context.question,
+        history=context.history,
+        mode=mode.value,
+        retry_context=dict(read_mapping(state, "retry_context")) or None,
+        environment=context.environment,
+    )
+    try:
+        reply = meter.complete(context.models.planner, messages)
+        output = parse_output(reply.content, PLANNER_OUTPUT)
+        if output["mode"] != mode.value:
+            raise InvalidOutput(f"mode {output['mode']} does not match the stage's mode {mode.value}")
+    except ProviderError as error:
+        meter.record(error.kind.value, error.message)
+        return {"planner_status": PlannerStatus(error.kind.value), "failure_reason": f"model_{error.code}"}
+    except InvalidOutput as error:
+        meter.record(PlannerStatus.INVALID_OUTPUT, str(error))
+        return {"planner_status": PlannerStatus.INVALID_OUTPUT}
+    tools = ", ".join(step["tool"] for step in output["steps"])
+    meter.record(PlannerStatus.COMPLETED, f"{len(output['steps'])} steps ({tools}); {len(output['hypotheses'])} hypotheses")
+    return {"planner_status": PlannerStatus.COMPLETED, "planner_plan": output}

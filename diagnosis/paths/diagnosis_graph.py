@@ -1,0 +1,124 @@
+"""DIAGNOSIS: the bounded state graph with the real nodes, and its result mapped onto the run.
+
+Models are built once per run (the scripted provider's cursor and the ``{{inv:N}}`` resolver live exactly as
+long as the run). Each node attempt's orchestration event is mirrored into the timeline as it happens, so
+that a run whose worker dies can still be explained.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from diagnosis.graph.builder import build_graph
+from diagnosis.graph.actions import DiagnosisActions
+from diagnosis.graph.runner import GraphRunError, run_graph
+from diagnosis.graph.state import initial_state, read_count, read_events
+from diagnosis.models import DiagnosisRun
+from diagnosis.nodes import composer, evidence_retry, executor, fallback, gatekeeper, planner, verified_input, verifier
+from diagnosis.nodes.allowed import allowed_claims
+from diagnosis.nodes.context import NodeContext
+from diagnosis.nodes.messages import prompt_versions
+from diagnosis.paths.errors import RunFailure
+from diagnosis.paths.options import ExecutionOptions
+from diagnosis.progress import RunProgress
+from diagnosis.providers.factory import build_models, config_from_settings
+from diagnosis.providers.invocations import run_invocation_resolver
+from diagnosis.selectors import session_history
+from diagnosis.services import RunResult, run_record_provider
+from tools.catalog import environment
+from tools.harness import ToolHarness
+from tracing.trace_builder import build_partial_trace, build_trace
+
+
+def build_actions(context: NodeContext) -> DiagnosisActions:
+    return DiagnosisActions(
+        planner=partial(planner.plan, context),
+        executor=partial(executor.execute, context),
+        gatekeeper=partial(gatekeeper.gatekeep, context),
+        verified_input=partial(verified_input.build, context),
+        verifier=partial(verifier.verify, context),
+        evidence_retry=partial(evidence_retry.prepare, context),
+        composer=partial(composer.compose, context),
+        fallback=partial(fallback.answer, context),
+    )
+
+
+def _self_evaluation(state: dict[str, Any], released: list[str], provider: str) -> dict[str, Any]:
+    gate = state.get("gatekeeper_result") or {}
+    return {
+        "path": "diagnosis",
+        "provider": provider,
+        "gatekeeper": {
+            "status": state.get("gatekeeper_status"),
+            "reason": gate.get("reason"),
+            "bindings_total": gate.get("bindings_total", 0),
+            "bindings_passed": gate.get("bindings_passed", 0),
+            "verified_claim_ids": gate.get("verified_claim_ids", []),
+        },
+        "verifier_model_verdict": state.get("verifier_model_verdict"),
+        "verdict_ceiling": state.get("verifier_verdict_ceiling"),
+        "effective_verdict": state.get("effective_verdict"),
+        "released_claim_ids": released,
+        "evidence_retry_count": read_count(state, "evidence_retry_count"),
+        "prompt_versions": prompt_versions(),
+    }
+
+
+def _conclusion(state: dict[str, Any], degraded: bool) -> str:
+    """One line for session history and lists: the first allowed fact, or why nothing was concluded."""
+    allowed = allowed_claims(state)
+    if allowed and not degraded:
+        return allowed[0]["fact"][:500]
+    if degraded:
+        return f"No verified diagnosis ({state.get('failure_reason') or 'fallback'})."
+    return "No root cause could be established from the evidence."
+
+
+def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
+    config = config_from_settings(name=options.provider, script_path=options.script_path)
+    models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk))
+    run_record_provider(run.pk, provider=config.name, model=config.model)
+    context = NodeContext(
+        run_id=run.pk,
+        question=run.query,
+        history=session_history(run.session_id, before_run=run),
+        environment=environment(),
+        models=models,
+        harness=ToolHarness(run.pk, on_call=progress.tool),
+        progress=progress,
+    )
+    diagnosis_context = {"query": run.query, "history": context.history, "session_id": str(run.session_id), "run_id": str(run.pk)}
+    try:
+        state = run_graph(
+            build_graph(build_actions(context)),
+            initial_state(diagnosis_context),
+            run_id=str(run.pk),
+            on_event=lambda event: progress.node_finished(**event),
+        )
+    except GraphRunError as error:
+        partial_trace = build_partial_trace(
+            error.events, evidence_retry_count=error.evidence_retry_count, failed_node=error.failed_node
+        )
+        raise RunFailure("graph_error", "The diagnosis failed unexpectedly; see its trace.", partial_trace.to_dict()) from error
+    trace = build_trace(read_events(state), evidence_retry_count=read_count(state, "evidence_retry_count"))
+    allowed = allowed_claims(state)
+    composed = state.get("composer_output") if not trace.degraded else None
+    # What the user sees as evidence: the cited claims, or every allowed claim the fallback listed.
+    released = list(composed["cited_claim_ids"]) if composed else [claim["claim_id"] for claim in allowed]
+    evidence = [
+        {"claim_id": claim["claim_id"], "fact": claim["fact"], "tool_name": item["tool_name"],
+         "raw_path": item["raw_path"], "excerpt": item["matched_text"]}
+        for claim in allowed
+        if claim["claim_id"] in released
+        for item in claim["evidence"]
+    ]
+    return RunResult(
+        final_answer=state["final_answer"],
+        conclusion=_conclusion(state, trace.degraded),
+        degraded=trace.degraded,
+        effective_verdict=str(state.get("effective_verdict") or ""),
+        self_evaluation=_self_evaluation(state, released, config.name),
+        orchestration_trace=trace.to_dict(),
+        evidence=evidence,
+    )

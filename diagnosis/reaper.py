@@ -1,0 +1,43 @@
+"""The stale-run reaper: a run left RUNNING by a dead worker becomes FAILED, with its partial trace.
+
+A run is stale when its heartbeat (or, never claimed, its start) is older than RUN_STALE_AFTER_SECONDS.
+Live runs refresh the heartbeat at every progress report, so a slow but alive run is not reaped. The
+terminal update is conditional, so a worker finishing at the same moment and the reaper cannot both end it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Q
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from diagnosis.models import DiagnosisRun, RunStatus
+from diagnosis.services import run_fail
+from tracing.selectors import orchestration_events_from_timeline
+from tracing.trace_builder import build_partial_trace
+
+REASON = "worker_lost"
+
+
+def stale_runs(*, now: datetime | None = None, stale_after_seconds: int | None = None) -> list[DiagnosisRun]:
+    cutoff = (now or timezone.now()) - timedelta(seconds=stale_after_seconds or settings.RUN_STALE_AFTER_SECONDS)
+    return list(
+        DiagnosisRun.objects.filter(status=RunStatus.RUNNING, started_at__lt=cutoff)
+        .annotate(last_seen=Coalesce("heartbeat_at", "started_at"))
+        .filter(Q(last_seen__lt=cutoff))
+        .order_by("started_at")
+    )
+
+
+def reap_stale_runs(*, now: datetime | None = None, stale_after_seconds: int | None = None) -> list[DiagnosisRun]:
+    """Fail every stale run; returns those this call ended."""
+    reaped = []
+    for run in stale_runs(now=now, stale_after_seconds=stale_after_seconds):
+        events = orchestration_events_from_timeline(run.pk)
+        trace = build_partial_trace(events, termination_reason=REASON) if events else None
+        if run_fail(run, reason=REASON, message="The worker running this diagnosis stopped; the run was ended.", orchestration_trace=trace):
+            reaped.append(run)
+    return reaped

@@ -1,0 +1,150 @@
+"""Contract tests of the model-backed nodes: what each reads, what it writes, how statuses map."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from diagnosis.graph.status import ComposerStatus, ExecutorStatus, PlannerStatus, Verdict, VerifierStatus
+from diagnosis.nodes import composer, executor, planner, verifier
+from diagnosis.providers.base import ErrorCode, ProviderError
+from tests.diagnosis.nodes.conftest import FakeModel, tool_call_reply
+from tracing.models import AgentReasoningAudit, AgentStep
+
+pytestmark = pytest.mark.django_db
+
+PLAN = {"mode": "NORMAL", "hypotheses": ["pool"], "steps": [{"tool": "query_logs", "purpose": "errors", "args": {}}]}
+NO_EVIDENCE = {"schema": "executor_evidence_v2", "claims": [], "no_evidence_reason": "none", "completed_queries": []}
+VERIFIED = {"claims": [{"claim_id": "c1", "evidence": [{"source_invocation_id": "i", "tool_name": "query_logs", "raw_path": "$.records[1].message", "matched_text": "pool exhausted"}]}]}
+VERDICT = {"verdict": "PASS", "facts_checked": [{"claim_id": "c1", "fact": "the pool is exhausted", "verification": "supported"}],
+           "missing_info": [], "evidence_gaps": [], "recommended_actions": ["raise the pool size"]}
+
+
+def test_it_plans_and_records_one_step(run, make_context):
+    model = FakeModel([json.dumps(PLAN)])
+
+    update = planner.plan(make_context(run, planner=model), {"planner_mode": "NORMAL"}, {})
+
+    assert update == {"planner_status": PlannerStatus.COMPLETED, "planner_plan": PLAN}
+    step = AgentStep.objects.get(run=run)
+    assert (step.node, step.attempt, step.outcome, step.prompt_tokens, step.prompt_version) == ("planner", 1, "COMPLETED", 10, "planner-v1")
+    user = json.loads(model.calls[0][1]["content"])
+    assert user["task"] == "planner" and user["question"] == run.query and user["mode"] == "NORMAL"
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [
+        ("not json", PlannerStatus.INVALID_OUTPUT),
+        (json.dumps({**PLAN, "steps": []}), PlannerStatus.INVALID_OUTPUT),
+        (json.dumps({**PLAN, "mode": "EVIDENCE_GAP_ONLY"}), PlannerStatus.INVALID_OUTPUT),
+        (ProviderError(ErrorCode.RATE_LIMIT, "slow down"), PlannerStatus.RETRYABLE_FAILED),
+        (ProviderError(ErrorCode.TIMEOUT, "late"), PlannerStatus.RETRYABLE_FAILED),
+        (ProviderError(ErrorCode.BAD_REQUEST, "no"), PlannerStatus.NON_RETRYABLE_FAILED),
+    ],
+)
+def test_it_maps_planner_failures_to_statuses(run, make_context, reply, status):
+    update = planner.plan(make_context(run, planner=FakeModel([reply])), {"planner_mode": "NORMAL"}, {})
+
+    assert update["planner_status"] == status
+    assert "planner_plan" not in update
+    assert AgentStep.objects.get(run=run).outcome == status
+
+
+def test_it_keeps_reasoning_only_in_the_restricted_audit(run, make_context):
+    from diagnosis.providers.base import ModelReply
+
+    reply = ModelReply(content=json.dumps(PLAN), reasoning_content="secret chain of thought", model="m")
+    planner.plan(make_context(run, planner=FakeModel([reply])), {"planner_mode": "NORMAL"}, {})
+
+    audit = AgentReasoningAudit.objects.get(run=run)
+    assert audit.reasoning_source == "PROVIDER" and audit.reasoning_content == "secret chain of thought"
+    assert "secret" not in AgentStep.objects.get(run=run).summary
+
+
+def test_it_runs_tools_through_the_harness_and_returns_the_report(run, make_context):
+    model = FakeModel([tool_call_reply(("query_logs", {"service": "x"}), ("no_such_tool", {})), json.dumps(NO_EVIDENCE)])
+
+    update = executor.execute(make_context(run, executor=model), {"planner_plan": PLAN}, {})
+
+    assert update == {"executor_status": ExecutorStatus.COMPLETED, "executor_output": NO_EVIDENCE}
+    assert list(run.tool_invocations.order_by("seq").values_list("tool_name", "status")) == [
+        ("query_logs", "BLOCKED"), ("no_such_tool", "BLOCKED")]
+    tool_messages = [m for m in model.calls[1] if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tool_messages] == ["call_0", "call_1"]
+    assert all("invocation_id" in json.loads(m["content"]) for m in tool_messages)
+
+
+def test_it_reports_tool_blocked_when_refused_tools_end_without_a_report(run, make_context):
+    model = FakeModel([tool_call_reply(("query_logs", {})), "I could not query anything"])
+
+    update = executor.execute(make_context(run, executor=model), {"planner_plan": PLAN}, {})
+
+    assert update == {"executor_status": ExecutorStatus.TOOL_BLOCKED}
+
+
+@pytest.mark.parametrize(
+    ("replies", "status"),
+    [
+        (["{}"], ExecutorStatus.INVALID_OUTPUT),
+        ([ProviderError(ErrorCode.SERVER_ERROR, "boom")], ExecutorStatus.FAILED),
+        ([tool_call_reply(("query_logs", {}))] * executor.MAX_TURNS, ExecutorStatus.INVALID_OUTPUT),
+    ],
+    ids=["invalid", "model-error", "turns-exhausted"],
+)
+def test_it_maps_executor_failures(run, make_context, replies, status):
+    update = executor.execute(make_context(run, executor=FakeModel(list(replies))), {"planner_plan": PLAN}, {})
+
+    assert update["executor_status"] == status
+
+
+def test_it_verifies_only_verified_input_and_caps_the_verdict(run, make_context):
+    model = FakeModel([json.dumps(VERDICT)])
+    state = {"verified_executor_output": VERIFIED, "verifier_verdict_ceiling": "LOW_CONFID",
+             "executor_output": {"claims": [{"claim_id": "c1", "statement": "EXECUTOR FREE TEXT"}]}}
+
+    update = verifier.verify(make_context(run, verifier=model), state, {})
+
+    assert update["verifier_status"] == VerifierStatus.COMPLETED
+    assert (update["verifier_model_verdict"], update["effective_verdict"]) == (Verdict.PASS, Verdict.LOW_CONFID)
+    sent = model.calls[0][1]["content"]
+    assert "pool exhausted" in sent and "EXECUTOR FREE TEXT" not in sent
+
+
+def test_it_refuses_facts_about_unverified_claims(run, make_context):
+    lying = {**VERDICT, "facts_checked": [{"claim_id": "c9", "fact": "made up", "verification": "supported"}]}
+
+    update = verifier.verify(make_context(run, verifier=FakeModel([json.dumps(lying)])), {"verified_executor_output": VERIFIED, "verifier_verdict_ceiling": "PASS"}, {})
+
+    assert update == {"verifier_status": VerifierStatus.INVALID_OUTPUT}
+
+
+COMPOSER_STATE = {"effective_verdict": "PASS", "verified_executor_output": VERIFIED, "verifier_output": VERDICT}
+
+
+def test_it_releases_an_answer_citing_allowed_claims(run, make_context):
+    model = FakeModel([json.dumps({"answer_markdown": "The pool is exhausted [c1].", "cited_claim_ids": ["c1"]})])
+
+    update = composer.compose(make_context(run, composer=model), COMPOSER_STATE, {})
+
+    assert update["composer_status"] == ComposerStatus.COMPLETED
+    assert update["final_answer"] == "The pool is exhausted [c1]."
+    sent = json.loads(model.calls[0][1]["content"])
+    assert [claim["claim_id"] for claim in sent["allowed_claims"]] == ["c1"]
+
+
+def test_it_refuses_to_release_a_citation_of_a_claim_that_is_not_allowed(run, make_context):
+    model = FakeModel([json.dumps({"answer_markdown": "DNS is broken [c2].", "cited_claim_ids": ["c1", "c2"]})])
+
+    update = composer.compose(make_context(run, composer=model), COMPOSER_STATE, {})
+
+    assert update == {"composer_status": ComposerStatus.INVALID_OUTPUT}
+
+
+def test_it_allows_nothing_after_a_reject_verdict(run, make_context):
+    model = FakeModel([json.dumps({"answer_markdown": "Pool [c1].", "cited_claim_ids": ["c1"]})])
+
+    update = composer.compose(make_context(run, composer=model), {**COMPOSER_STATE, "effective_verdict": "REJECT"}, {})
+
+    assert update == {"composer_status": ComposerStatus.INVALID_OUTPUT}

@@ -1,0 +1,95 @@
+"""Contract tests of the deterministic nodes: verified input, evidence retry, fallback templates."""
+
+from __future__ import annotations
+
+import pytest
+
+from diagnosis.nodes import evidence_retry, fallback, verified_input
+
+pytestmark = pytest.mark.django_db
+
+SECRET_STATEMENT = "EXECUTOR-SAYS-THE-ROOT-CAUSE-IS-DNS"
+GATE = {
+    "verified_claim_ids": ["c1"],
+    "checked_bindings": [
+        {"claim_id": "c1", "index": 0, "source_invocation_id": "i1", "tool_name": "query_logs",
+         "raw_path": "$.records[1].message", "passed": True, "reason": "ok", "matched_text": "pool exhausted"},
+        {"claim_id": "c2", "index": 0, "source_invocation_id": "i1", "tool_name": "query_logs",
+         "raw_path": "$.records[0].message", "passed": True, "reason": "ok", "matched_text": "started"},
+        {"claim_id": "c2", "index": 1, "source_invocation_id": "forged", "tool_name": "query_logs",
+         "raw_path": "$.records[0].message", "passed": False, "reason": "not_found", "matched_text": ""},
+    ],
+}
+EXECUTOR_OUTPUT = {
+    "schema": "executor_evidence_v2",
+    "claims": [
+        {"claim_id": "c1", "statement": SECRET_STATEMENT, "bindings": [{"source_invocation_id": "i1", "tool_name": "query_logs", "raw_path": "$.records[1].message", "evidence_excerpt": "pool exhausted"}]},
+        {"claim_id": "c2", "statement": "tainted", "bindings": []},
+    ],
+    "no_evidence_reason": None,
+    "completed_queries": ["query_logs payment-service"],
+}
+
+
+def test_it_projects_only_passed_bindings_of_verified_claims():
+    output, evidence = verified_input.project(GATE)
+
+    assert output == {"claims": [{"claim_id": "c1", "evidence": [{"source_invocation_id": "i1", "tool_name": "query_logs", "raw_path": "$.records[1].message", "matched_text": "pool exhausted"}]}]}
+    assert evidence == [{"claim_id": "c1", "source_invocation_id": "i1", "tool_name": "query_logs", "raw_path": "$.records[1].message", "matched_text": "pool exhausted"}]
+
+
+def test_it_never_projects_executor_text(run, make_context):
+    update = verified_input.build(make_context(run), {"gatekeeper_result": GATE, "executor_output": EXECUTOR_OUTPUT}, {})
+
+    assert SECRET_STATEMENT not in repr(update)
+    assert "tainted" not in repr(update)
+
+
+def test_it_prepares_the_retry_context(run, make_context):
+    context = make_context(run)
+    context.tool_calls.append('query_metrics {"service": "payment-service"}')
+    state = {
+        "gatekeeper_result": GATE,
+        "executor_output": EXECUTOR_OUTPUT,
+        "verifier_output": {"evidence_gaps": ["no metric evidence"], "missing_info": ["pool size"],
+                            "facts_checked": [{"claim_id": "c1", "fact": "pool errors", "verification": "indirect_support"}]},
+    }
+
+    update = evidence_retry.prepare(context, state, {})
+
+    retry = update["retry_context"]
+    assert retry["evidence_gaps"] == ["no metric evidence", "c1: pool errors"]
+    assert retry["missing_info"] == ["pool size"]
+    assert [claim["claim_id"] for claim in retry["prior_verified_claims"]] == ["c1"]
+    assert retry["completed_queries"] == ["query_logs payment-service", 'query_metrics {"service": "payment-service"}']
+
+
+def test_it_never_puts_an_executor_claim_in_the_pre_verification_fallback(run, make_context, record_invocation):
+    record_invocation(run)
+    state = {"executor_output": EXECUTOR_OUTPUT, "gatekeeper_result": GATE, "failure_reason": "gatekeeper_reject",
+             "verified_executor_output": {"claims": []}}
+
+    answer = fallback.answer(make_context(run), state, {})["final_answer"]
+
+    assert SECRET_STATEMENT not in answer and "pool exhausted" not in answer
+    assert "gatekeeper_reject" in answer
+    assert "`query_logs`: 1 call(s) READY" in answer
+
+
+def test_it_lists_allowed_material_in_the_post_composer_fallback(run, make_context):
+    state = {
+        "executor_output": EXECUTOR_OUTPUT,
+        "verified_executor_output": verified_input.project(GATE)[0],
+        "verifier_status": "COMPLETED",
+        "effective_verdict": "PASS",
+        "verifier_output": {"facts_checked": [{"claim_id": "c1", "fact": "the pool is exhausted", "verification": "supported"}],
+                            "missing_info": ["pool size"], "evidence_gaps": [], "recommended_actions": ["raise the pool"]},
+        "composer_status": "INVALID_OUTPUT",
+        "failure_reason": "composer_invalid_output",
+    }
+
+    answer = fallback.answer(make_context(run), state, {})["final_answer"]
+
+    assert "the pool is exhausted" in answer and "pool exhausted" in answer
+    assert "raise the pool" in answer and "pool size" in answer
+    assert SECRET_STATEMENT not in answer

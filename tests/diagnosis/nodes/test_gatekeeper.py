@@ -1,0 +1,173 @@
+"""Gatekeeper: every rule of DESIGN.md, fail closed, a reason per failed binding (adversarial cases)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from django.core.cache import cache
+
+from diagnosis.graph.status import GatekeeperStatus
+from diagnosis.models import ChatSession, DiagnosisRun
+from diagnosis.nodes.gatekeeper import check_output
+from tools.models import InvocationStatus
+from tools.store import load_verified_payload, payload_key
+
+pytestmark = pytest.mark.django_db
+
+ERROR_PATH = "$.records[1].message"
+EXCERPT = "Connection is not available, request timed out"
+
+
+def report(*claims):
+    return {"schema": "executor_evidence_v2", "claims": list(claims), "no_evidence_reason": None, "completed_queries": []}
+
+
+def claim(claim_id, *bindings):
+    return {"claim_id": claim_id, "statement": f"statement {claim_id}", "bindings": list(bindings)}
+
+
+def binding(invocation_id, *, tool="query_logs", path=ERROR_PATH, excerpt=EXCERPT):
+    return {"source_invocation_id": str(invocation_id), "tool_name": tool, "raw_path": path, "evidence_excerpt": excerpt}
+
+
+def check(run, output):
+    return check_output(output, lambda invocation_id: load_verified_payload(run.pk, invocation_id))
+
+
+def reasons(result):
+    return [b.reason for b in result.checked]
+
+
+def test_it_passes_a_real_excerpt(run, record_invocation):
+    invocation = record_invocation(run)
+
+    result = check(run, report(claim("c1", binding(invocation.pk))))
+
+    assert result.status == GatekeeperStatus.PASS
+    assert result.verified_claim_ids == ["c1"]
+    assert result.checked[0].matched_text == EXCERPT
+    assert result.verified_binding_count == 1
+
+
+def test_it_normalises_whitespace_of_the_excerpt(run, record_invocation):
+    invocation = record_invocation(run)
+
+    result = check(run, report(claim("c1", binding(invocation.pk, excerpt="Connection   is not\navailable"))))
+
+    assert result.status == GatekeeperStatus.PASS
+
+
+def test_it_matches_numbers_by_their_json_text(run, record_invocation):
+    payload = {"series": [{"service": "s", "metric": "m", "points": [{"ts": "t", "value": 412.5}]}]}
+    invocation = record_invocation(run, "query_metrics", payload)
+
+    result = check(run, report(claim("c1", binding(invocation.pk, tool="query_metrics", path="$.series[0].points[0].value", excerpt="412.5"))))
+
+    assert result.status == GatekeeperStatus.PASS
+
+
+@pytest.mark.parametrize(
+    ("mutate", "reason"),
+    [
+        (lambda inv: binding(uuid.uuid4()), "not_found"),
+        (lambda inv: binding("not-a-uuid"), "not_found"),
+        (lambda inv: binding(inv.pk, tool="query_metrics"), "tool_mismatch"),
+        (lambda inv: binding(inv.pk, path="$.records[0].message"), "excerpt_not_found"),
+        (lambda inv: binding(inv.pk, path="$.records[9].message"), "path_unresolved"),
+        (lambda inv: binding(inv.pk, path="$.records[-1].message"), "path_unresolved"),
+        (lambda inv: binding(inv.pk, path="$.records[*].message"), "path_unresolved"),
+        (lambda inv: binding(inv.pk, path="$..message"), "path_unresolved"),
+        (lambda inv: binding(inv.pk, path="$.records[1].nope"), "path_unresolved"),
+        (lambda inv: binding(inv.pk, excerpt=EXCERPT.replace("timed", "timad")), "excerpt_not_found"),
+        (lambda inv: binding(inv.pk, excerpt="Co"), "excerpt_length"),
+        (lambda inv: binding(inv.pk, excerpt="x" * 501), "excerpt_length"),
+    ],
+    ids=["forged-id", "malformed-id", "wrong-tool", "wrong-path", "out-of-range", "negative-index",
+         "wildcard", "recursive", "missing-key", "altered-excerpt", "too-short", "too-long"],
+)
+def test_it_rejects_a_lying_binding(run, record_invocation, mutate, reason):
+    invocation = record_invocation(run)
+
+    result = check(run, report(claim("c1", mutate(invocation))))
+
+    assert result.status == GatekeeperStatus.REJECT
+    assert reasons(result) == [reason]
+    assert result.verified_claim_ids == []
+
+
+def test_it_rejects_another_runs_invocation(run, record_invocation, other_user):
+    foreign_run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=other_user), query="q")
+    foreign = record_invocation(foreign_run)
+
+    result = check(run, report(claim("c1", binding(foreign.pk))))
+
+    assert reasons(result) == ["foreign_run"]
+
+
+def test_it_rejects_an_altered_payload(run, record_invocation):
+    invocation = record_invocation(run)
+    cache.set(payload_key(invocation.pk), cache.get(payload_key(invocation.pk)).replace(b"30000ms", b"30001ms"))
+
+    result = check(run, report(claim("c1", binding(invocation.pk))))
+
+    assert reasons(result) == ["digest_mismatch"]
+
+
+def test_it_rejects_an_expired_payload(run, record_invocation):
+    invocation = record_invocation(run)
+    cache.delete(payload_key(invocation.pk))
+
+    result = check(run, report(claim("c1", binding(invocation.pk))))
+
+    assert reasons(result) == ["expired"]
+
+
+def test_it_rejects_a_blocked_invocation(run, record_invocation):
+    invocation = record_invocation(run, status=InvocationStatus.BLOCKED)
+
+    result = check(run, report(claim("c1", binding(invocation.pk))))
+
+    assert reasons(result) == ["not_ready"]
+
+
+def test_it_taints_a_claim_with_one_forged_binding(run, record_invocation):
+    invocation = record_invocation(run)
+
+    result = check(run, report(claim("c1", binding(invocation.pk), binding(uuid.uuid4())), claim("c2", binding(invocation.pk))))
+
+    assert result.status == GatekeeperStatus.LOW_CONFID
+    assert result.verified_claim_ids == ["c2"]
+    assert result.verified_binding_count == 1
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        None,
+        {},
+        {"schema": "executor_evidence_v1", "claims": [], "no_evidence_reason": None, "completed_queries": []},
+        report({"claim_id": "c1", "statement": "s", "bindings": [{"source_invocation_id": "x"}]}),
+        report({"claim_id": "c1", "statement": "s", "bindings": "all of them"}),
+        "not even a mapping",
+    ],
+    ids=["none", "empty", "wrong-schema", "binding-missing-keys", "bindings-not-list", "string"],
+)
+def test_it_fails_closed_on_malformed_output(run, output):
+    result = check(run, output)
+
+    assert result.status == GatekeeperStatus.REJECT
+    assert result.reason == "malformed_output"
+
+
+def test_it_rejects_duplicate_claim_ids(run, record_invocation):
+    invocation = record_invocation(run)
+
+    result = check(run, report(claim("c1", binding(invocation.pk)), claim("c1", binding(invocation.pk))))
+
+    assert (result.status, result.reason) == (GatekeeperStatus.REJECT, "duplicate_claim_id")
+
+
+def test_it_rejects_a_claim_without_bindings_and_a_report_without_claims(run):
+    assert check(run, report(claim("c1"))).status == GatekeeperStatus.REJECT
+    assert check(run, report()).reason == "no_claims"

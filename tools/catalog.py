@@ -1,0 +1,63 @@
+"""The environment an agent may know before it queries anything: what a service catalog would tell it.
+
+Services, the incident window, the metrics each service exports, the business tables and their columns,
+and the tools. It names what exists, never what is wrong, so it is safe to show every model (the offline
+provider included). The embedded backends derive it from the loaded scenario; an HTTP backend would read
+the same from label discovery and ``information_schema``.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+from django.utils import timezone
+
+from tools.errors import ToolBackendError, ToolTimeout
+from tools.models import LoadedScenario, LogRecord, MetricPoint
+from tools.registry import default_registry
+from tools.sql.connection import business_dialect, open_business_connection
+
+LOG_LEVELS = ["DEBUG", "INFO", "WARN", "ERROR"]
+DEFAULT_WINDOW = timedelta(hours=1)
+
+
+def _columns(tables: list[str]) -> dict[str, list[str]]:
+    if not tables:
+        return {}
+    quote = "`" if business_dialect() == "mysql" else '"'
+    connection = open_business_connection()
+    try:
+        result: dict[str, list[str]] = {}
+        for table in tables:
+            # Only allow-listed names from the loaded pack reach this statement.
+            columns = connection.execute(f"SELECT * FROM {quote}{table}{quote} LIMIT 0", max_rows=1, deadline=time.monotonic() + 5).columns
+            result[table] = list(columns)
+        return result
+    except (ToolBackendError, ToolTimeout):
+        return {table: [] for table in tables}
+    finally:
+        connection.close()
+
+
+def environment() -> dict[str, Any]:
+    scenario = LoadedScenario.objects.order_by("-loaded_at").first()
+    manifest = scenario.manifest if scenario else {}
+    metrics: dict[str, list[str]] = {}
+    for service, metric in MetricPoint.objects.values_list("service", "metric").distinct().order_by("service", "metric"):
+        metrics.setdefault(service, []).append(metric)
+    services = set(manifest.get("services") or []) | set(metrics)
+    services |= set(LogRecord.objects.values_list("service", flat=True).distinct().order_by())
+    window = manifest.get("window")
+    if not window:
+        end = timezone.now().replace(microsecond=0)
+        window = {"start": (end - DEFAULT_WINDOW).isoformat().replace("+00:00", "Z"), "end": end.isoformat().replace("+00:00", "Z")}
+    return {
+        "services": sorted(services),
+        "window": window,
+        "metrics": metrics,
+        "business_tables": _columns(list(scenario.business_tables) if scenario else []),
+        "log_levels": LOG_LEVELS,
+        "tools": default_registry().names,
+    }

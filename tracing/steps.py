@@ -1,0 +1,66 @@
+"""Recording model-backed node attempts: one ``agent_step`` and one ``agent_reasoning_audit`` row each.
+
+The step row holds bounded metadata that every reader of a trace may see; what the model reasoned goes to
+the restricted audit table only, and only what the provider really returned (``UNAVAILABLE`` otherwise).
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+
+from diagnosis.models import DiagnosisRun
+from tracing.models import AgentReasoningAudit, AgentStep, ReasoningSource
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    """What one node attempt did, gathered by the node over all of its model calls."""
+
+    node: str
+    attempt: int
+    outcome: str
+    summary: str = ""
+    model: str = ""
+    prompt_version: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    model_calls: int = 0
+    latency_ms: int = 0
+    reasoning_content: str | None = None
+    assistant_text: str = ""
+
+
+def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
+    with transaction.atomic():
+        # Serialise writers of one run so that two steps never take the same sequence number.
+        DiagnosisRun.objects.select_for_update().filter(pk=run_id).exists()
+        last = AgentStep.objects.filter(run_id=run_id).aggregate(last=Max("seq"))["last"] or 0
+        step = AgentStep.objects.create(
+            run_id=run_id,
+            seq=last + 1,
+            node=record.node,
+            attempt=record.attempt,
+            role=record.node,
+            model=record.model[:100],
+            prompt_version=record.prompt_version[:40],
+            prompt_tokens=record.prompt_tokens,
+            completion_tokens=record.completion_tokens,
+            model_calls=record.model_calls,
+            latency_ms=record.latency_ms,
+            outcome=record.outcome,
+            summary=record.summary[: AgentStep.SUMMARY_MAX_CHARS],
+        )
+        AgentReasoningAudit.objects.create(
+            run_id=run_id,
+            step=step,
+            node=record.node,
+            attempt=record.attempt,
+            reasoning_source=ReasoningSource.PROVIDER if record.reasoning_content else ReasoningSource.UNAVAILABLE,
+            reasoning_content=record.reasoning_content or "",
+            assistant_text=record.assistant_text,
+        )
+    return step

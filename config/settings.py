@@ -194,6 +194,8 @@ TOOL_TIMEOUT_SECONDS = env.number("TOOL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 INVOCATION_STORE_TTL_SECONDS = env.integer("INVOCATION_STORE_TTL_SECONDS", 86400, minimum=60)
 KNOWLEDGE_MAX_UPLOAD_BYTES = env.integer("KNOWLEDGE_MAX_UPLOAD_BYTES", 1048576, minimum=1024)
 EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
+if EMBEDDING_MODEL and not LLM_BASE_URL:
+    raise env.ConfigError("EMBEDDING_MODEL: needs LLM_BASE_URL, the endpoint that serves the embeddings")
 
 # --- Auth, API, i18n, static ----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

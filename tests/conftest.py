@@ -12,6 +12,12 @@ from django.contrib.auth import get_user_model
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """The default hasher costs about a second per user; tests check authorisation, not hashing."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def owner(db):
     return get_user_model().objects.create_user("owner", password="owner-pass-123")

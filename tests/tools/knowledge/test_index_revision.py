@@ -1,0 +1,100 @@
+"""The revision tag and the per-process index: bumped by every write, rebuilt once when stale, never reused."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from django.db import connection
+
+from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
+from tools.knowledge import revision
+from tools.knowledge.index import INDEX, KnowledgeIndex
+from tools.knowledge.ingest import delete_document, ingest_document, replace_scenario_documents
+from tools.knowledge.search import search_knowledge
+from tools.models import DocumentSource, KnowledgeChunk, KnowledgeDocument, KnowledgeIndexState
+
+
+@pytest.mark.django_db
+def test_it_creates_the_state_row_on_the_first_write(ingest):
+    assert revision.current_tag() == revision.EMPTY_TAG
+    ingest(DB_POOL_RUNBOOK)
+    assert KnowledgeIndexState.objects.get().revision == 1
+
+
+@pytest.mark.django_db
+def test_it_bumps_the_revision_on_every_write(ingest):
+    document = ingest(DB_POOL_RUNBOOK)
+    ingest(CACHE_RUNBOOK)
+    replace_scenario_documents("pack", [("runbook.md", DB_POOL_RUNBOOK)])
+    delete_document(document=document)
+    assert KnowledgeIndexState.objects.get().revision == 4
+
+
+@pytest.mark.django_db
+def test_it_bumps_nothing_when_a_write_is_refused(ingest):
+    ingest(DB_POOL_RUNBOOK)
+    tag = revision.current_tag()
+    with pytest.raises(ValueError):
+        ingest_document(title_hint="", filename="empty.md", content="# Only a title\n", source=DocumentSource.UPLOAD)
+    assert revision.current_tag() == tag
+
+
+@pytest.mark.django_db
+def test_it_never_reuses_an_index_built_before_the_state_row_was_recreated(ingest):
+    ingest(DB_POOL_RUNBOOK)
+    assert search_knowledge("HikariPool-1", top_k=3)["evidence_status"] == "ok"
+    # A flushed or restored database starts again at revision 1.
+    KnowledgeChunk.objects.all().delete()
+    KnowledgeDocument.objects.all().delete()
+    KnowledgeIndexState.objects.all().delete()
+    document = ingest(CACHE_RUNBOOK)
+    assert KnowledgeIndexState.objects.get().revision == 1
+    assert search_knowledge("HikariPool-1", top_k=3)["evidence_status"] == "no_evidence"
+    assert search_knowledge("evicted_keys", top_k=3)["chunks"][0]["document_id"] == str(document.id)
+
+
+@pytest.mark.django_db
+def test_it_keeps_one_index_per_instance(ingest):
+    ingest(DB_POOL_RUNBOOK)
+    index = KnowledgeIndex()
+    first = index.snapshot(None)
+    assert index.snapshot(None) is first
+    ingest(CACHE_RUNBOOK)
+    rebuilt = index.snapshot(None)
+    assert rebuilt is not first
+    assert len(rebuilt.chunks) == len(first.chunks) + 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_rebuilds_once_when_threads_search_a_stale_index_together(ingest, monkeypatch):
+    ingest(DB_POOL_RUNBOOK)
+    builds = []
+    real_build = KnowledgeIndex._build
+
+    def counted_build(self, tag, embedder):
+        builds.append(tag)
+        time.sleep(0.3)  # a slow rebuild: every other thread reaches the lock while it runs
+        return real_build(self, tag, embedder)
+
+    monkeypatch.setattr(KnowledgeIndex, "_build", counted_build)
+    start = threading.Barrier(6)
+    results = []
+
+    def search() -> None:
+        try:
+            start.wait()
+            results.append(search_knowledge("HikariPool-1 connection", top_k=3))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=search) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(builds) == 1
+    assert len(results) == 6
+    assert all(result == results[0] and result["evidence_status"] == "ok" for result in results)
+    assert INDEX.snapshot(None).tag == builds[0]

@@ -1,0 +1,172 @@
+"""The in-memory BM25 index over every knowledge chunk: one per process, rebuilt when the revision moves.
+
+Rebuilding is cheap (a few thousand chunks tokenise and index in well under a second) and happens only after
+a knowledge write, so the index is rebuilt whole instead of being patched: there is no incremental state
+that could drift from the database. Each search first reads the revision tag (``revision.current_tag``, one
+primary-key query); a web process that ingested a document and a Celery worker that searches next therefore
+agree at once, whatever process wrote.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+import threading
+from dataclasses import dataclass
+
+import bm25s
+import numpy as np
+
+from tools.knowledge import revision
+from tools.knowledge.dense import Embedder
+from tools.knowledge.tokenize import tokenize
+from tools.models import KnowledgeChunk
+
+# bm25s sets its own logger to DEBUG on import, which would print a line on every rebuild.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
+
+
+@dataclass(frozen=True)
+class IndexedChunk:
+    chunk_id: str
+    document_id: str
+    title: str  # the heading path, document title first
+    text: str
+    text_sha256: str
+
+    @property
+    def indexed_text(self) -> str:
+        """What is scored: the heading path counts, so a "Mitigation" section of the pool runbook says "pool"."""
+        return f"{self.title}\n{self.text}"
+
+
+@dataclass(frozen=True)
+class LexicalMatch:
+    """Per chunk, for one query: its BM25 score, and what its document holds of the query.
+
+    ``coverage`` is the share of the query's idf weight whose terms occur in the chunk's document (1.0 when
+    the runbook holds every term, near 0 when it shares only words that are everywhere); ``matched_terms``
+    counts those terms. Both are per document, not per chunk, so the "Mitigation" section of the runbook that
+    matches the question qualifies although the symptoms the question names sit in another section.
+    """
+
+    scores: np.ndarray
+    coverage: np.ndarray
+    matched_terms: np.ndarray
+
+
+class Snapshot:
+    """The index of the chunks committed at one revision tag; immutable, so searches share it without locks."""
+
+    def __init__(
+        self, tag: revision.RevisionTag, chunks: list[IndexedChunk], vectors: np.ndarray | None, embedder_name: str
+    ) -> None:
+        self.tag = tag
+        self.chunks = chunks
+        self.vectors = vectors
+        self.embedder_name = embedder_name
+        chunk_terms = [tokenize(chunk.indexed_text) for chunk in chunks]
+        document_ids = list(dict.fromkeys(chunk.document_id for chunk in chunks))
+        number_of = {document_id: number for number, document_id in enumerate(document_ids)}
+        self._document_of_chunk = np.asarray([number_of[chunk.document_id] for chunk in chunks], dtype=np.int64)
+        self._document_count = len(document_ids)
+        chunk_frequency: dict[str, int] = {}
+        documents_with: dict[str, set[int]] = {}
+        for position, terms in enumerate(chunk_terms):
+            for term in set(terms):
+                chunk_frequency[term] = chunk_frequency.get(term, 0) + 1
+                documents_with.setdefault(term, set()).add(int(self._document_of_chunk[position]))
+        self._documents_with = {term: np.fromiter(found, dtype=np.int64) for term, found in documents_with.items()}
+        count = len(chunks)
+        # Lucene's BM25 idf over chunks, the one bm25s scores with; a term the corpus never saw weighs as df 0.
+        self._idf = {term: _idf(count, frequency) for term, frequency in chunk_frequency.items()}
+        self._unseen_idf = _idf(count, 0)
+        self._bm25 = bm25s.BM25(method="lucene")
+        if chunks:
+            self._bm25.index(chunk_terms, show_progress=False)
+
+    def lexical(self, terms: list[str]) -> LexicalMatch:
+        """BM25 scores for distinct query ``terms``, and how much of the query each chunk's document holds."""
+        known = [term for term in terms if term in self._idf]
+        # Unseen terms weigh most, except those with a digit: incident specifics no runbook repeats.
+        weighed = [term for term in terms if term in self._idf or not _has_digit(term)]
+        total = sum(self._idf.get(term, self._unseen_idf) for term in weighed)
+        if not known or not total:
+            count = len(self.chunks)
+            return LexicalMatch(np.zeros(count), np.zeros(count), np.zeros(count, dtype=np.int64))
+        covered = np.zeros(self._document_count)
+        matched = np.zeros(self._document_count, dtype=np.int64)
+        for term in known:
+            covered[self._documents_with[term]] += self._idf[term]
+            matched[self._documents_with[term]] += 1
+        return LexicalMatch(
+            scores=np.asarray(self._bm25.get_scores(known), dtype=np.float64),
+            coverage=covered[self._document_of_chunk] / total,
+            matched_terms=matched[self._document_of_chunk],
+        )
+
+    def similarities(self, query_vector: np.ndarray) -> np.ndarray:
+        """Cosine similarity of every chunk to the query (both unit length)."""
+        if self.vectors is None or not self.chunks:
+            return np.zeros(len(self.chunks), dtype=np.float64)
+        return self.vectors @ query_vector
+
+
+def _has_digit(term: str) -> bool:
+    return any(character.isdigit() for character in term)
+
+
+def _idf(count: int, document_frequency: int) -> float:
+    return math.log(1 + (count - document_frequency + 0.5) / (document_frequency + 0.5))
+
+
+class KnowledgeIndex:
+    """The process's current snapshot, swapped whole under a lock when the revision tag changes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._snapshot: Snapshot | None = None
+        # Chunk vectors by embedder and text digest: a rebuild embeds only the chunks that are new.
+        self._vectors: dict[tuple[str, str], np.ndarray] = {}
+
+    def snapshot(self, embedder: Embedder | None) -> Snapshot:
+        """The snapshot of the committed knowledge base, rebuilt first when another write happened since."""
+        embedder_name = embedder.name if embedder else ""
+        current = self._snapshot
+        if current is not None and (current.tag, current.embedder_name) == (revision.current_tag(), embedder_name):
+            return current
+        with self._lock:
+            # Another thread may have rebuilt while this one waited; read the tag again to know.
+            tag = revision.current_tag()
+            current = self._snapshot
+            if current is None or (current.tag, current.embedder_name) != (tag, embedder_name):
+                current = self._build(tag, embedder)
+                self._snapshot = current
+            return current
+
+    def _build(self, tag: revision.RevisionTag, embedder: Embedder | None) -> Snapshot:
+        # Chunks are read after the tag, so they are at least as new as it: a write landing in between
+        # makes the next search rebuild again, never serve stale chunks under a new tag.
+        rows = KnowledgeChunk.objects.order_by("document__created_at", "document_id", "ordinal").values_list(
+            "id", "document_id", "heading", "text", "text_sha256"
+        )
+        chunks = [
+            IndexedChunk(str(chunk_id), str(document_id), heading, text, digest)
+            for chunk_id, document_id, heading, text, digest in rows
+        ]
+        vectors = self._embed(chunks, embedder) if embedder and chunks else None
+        return Snapshot(tag, chunks, vectors, embedder.name if embedder else "")
+
+    def _embed(self, chunks: list[IndexedChunk], embedder: Embedder) -> np.ndarray:
+        keys = [(embedder.name, hashlib.sha256(chunk.indexed_text.encode()).hexdigest()) for chunk in chunks]
+        missing = [position for position, key in enumerate(keys) if key not in self._vectors]
+        if missing:
+            fresh = embedder.embed([chunks[position].indexed_text for position in missing])
+            for position, vector in zip(missing, fresh, strict=True):
+                self._vectors[keys[position]] = vector
+        self._vectors = {key: self._vectors[key] for key in keys}
+        return np.vstack([self._vectors[key] for key in keys])
+
+
+INDEX = KnowledgeIndex()

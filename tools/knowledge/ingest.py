@@ -1,0 +1,116 @@
+"""Write services of the knowledge base: ingest, delete, and replace a scenario pack's documents.
+
+Each runs in one transaction that also bumps the knowledge revision (``revision.bump``), so the chunks and
+the new revision commit together: the next search in any process sees the new revision and rebuilds its
+index from exactly the committed chunks. That is what makes an upload "indexed at once" and a deletion
+"gone at once" without any message between processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import PurePath
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from tools.knowledge import revision
+from tools.knowledge.chunking import chunk_markdown, chunk_plain_text
+from tools.knowledge.errors import DocumentRejected
+from tools.models import DocumentSource, KnowledgeChunk, KnowledgeDocument
+
+PLAIN_TEXT_SUFFIX = ".txt"
+FILENAME_MAX_CHARS = 255
+
+
+@transaction.atomic
+def ingest_document(
+    *,
+    title_hint: str,
+    filename: str,
+    content: str,
+    source: str,
+    scenario: str = "",
+    uploaded_by: AbstractBaseUser | None = None,
+) -> KnowledgeDocument:
+    """Store and chunk one document; searchable as soon as the transaction commits.
+
+    The first heading is the title; ``title_hint`` (else the file name) names a document without one.
+    Raises ``DocumentRejected("no_content")`` when nothing in it can be indexed.
+    """
+    document = _create_document(
+        title_hint=title_hint,
+        filename=filename,
+        content=content,
+        source=source,
+        scenario=scenario,
+        uploaded_by=uploaded_by,
+    )
+    revision.bump()
+    return document
+
+
+@transaction.atomic
+def delete_document(*, document: KnowledgeDocument) -> None:
+    """Delete a document and its chunks; gone from every process's search once this commits."""
+    document.delete()
+    revision.bump()
+
+
+@transaction.atomic
+def replace_scenario_documents(scenario_name: str, documents: list[tuple[str, str]]) -> int:
+    """Swap the knowledge of the loaded scenario pack: every previous SCENARIO document goes, these come.
+
+    ``documents`` are ``(filename, markdown)`` pairs. Uploaded documents are kept. All or nothing: a
+    rejected document rolls the whole replacement back. Returns the number of documents ingested.
+    """
+    KnowledgeDocument.objects.filter(source=DocumentSource.SCENARIO).delete()
+    for filename, markdown in documents:
+        _create_document(
+            title_hint="",
+            filename=filename,
+            content=markdown,
+            source=DocumentSource.SCENARIO,
+            scenario=scenario_name,
+            uploaded_by=None,
+        )
+    revision.bump()
+    return len(documents)
+
+
+def _create_document(
+    *,
+    title_hint: str,
+    filename: str,
+    content: str,
+    source: str,
+    scenario: str,
+    uploaded_by: AbstractBaseUser | None,
+) -> KnowledgeDocument:
+    fallback_title = title_hint.strip() or PurePath(filename).stem or "Untitled document"
+    chunker = chunk_plain_text if filename.lower().endswith(PLAIN_TEXT_SUFFIX) else chunk_markdown
+    chunked = chunker(content, fallback_title=fallback_title)
+    if not chunked.chunks:
+        raise DocumentRejected("no_content", f"{filename or 'the document'} has no text to index, only headings")
+    document = KnowledgeDocument.objects.create(
+        title=chunked.title,
+        filename=filename[:FILENAME_MAX_CHARS],
+        source=source,
+        scenario=scenario,
+        content=content,
+        content_sha256=_sha256(content),
+        size_bytes=len(content.encode()),
+        chunk_count=len(chunked.chunks),
+        uploaded_by=uploaded_by,
+    )
+    KnowledgeChunk.objects.bulk_create(
+        KnowledgeChunk(
+            document=document, ordinal=ordinal, heading=chunk.heading, text=chunk.text, text_sha256=_sha256(chunk.text)
+        )
+        for ordinal, chunk in enumerate(chunked.chunks)
+    )
+    return document
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()

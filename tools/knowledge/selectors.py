@@ -1,0 +1,43 @@
+"""Reads of the documents API, and the one rule on who may delete a document.
+
+The knowledge base is shared: every signed-in user searches all of it, so every signed-in user may list and
+read every document. Deleting is narrower: the uploader, or staff. Scenario documents have no uploader, so
+only staff delete them (``load_scenario`` replaces them anyway).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import QuerySet
+
+from tools.models import KnowledgeDocument
+
+
+def document_list(*, source: str | None = None, scenario: str | None = None) -> QuerySet[KnowledgeDocument]:
+    """Newest first, without the document bodies, with the uploader in the same query."""
+    documents = KnowledgeDocument.objects.select_related("uploaded_by").defer("content").order_by("-created_at", "id")
+    if source:
+        documents = documents.filter(source=source)
+    if scenario:
+        documents = documents.filter(scenario=scenario)
+    return documents
+
+
+def document_get(document_id: str, *, with_chunks: bool = False) -> KnowledgeDocument | None:
+    """The document, or None when the id is unknown or not a UUID (both are a 404 to the API)."""
+    try:
+        key = uuid.UUID(document_id)
+    except ValueError:
+        return None
+    documents = KnowledgeDocument.objects.select_related("uploaded_by").defer("content")
+    if with_chunks:
+        documents = documents.prefetch_related("chunks")
+    return documents.filter(pk=key).first()
+
+
+def can_delete_document(user: AbstractBaseUser | AnonymousUser, document: KnowledgeDocument) -> bool:
+    if user.is_staff:
+        return True
+    return document.uploaded_by_id is not None and document.uploaded_by_id == user.pk

@@ -1,0 +1,45 @@
+"""Turning an uploaded file into text, or refusing it before anything is written.
+
+Accepted: ``.md``, ``.markdown`` and ``.txt`` files, UTF-8 (a byte-order mark is dropped), at most
+``KNOWLEDGE_MAX_UPLOAD_BYTES``. The extension decides, not the client's content type, which browsers guess.
+A file with NUL bytes or other control characters is binary whatever its name says.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePath
+
+from django.core.files.uploadedfile import UploadedFile
+
+from tools.knowledge.errors import DocumentRejected
+
+ALLOWED_SUFFIXES = (".md", ".markdown", ".txt")
+# C0 controls other than tab, line feed, form feed and carriage return, and DEL: never in a text document.
+_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+def read_upload(upload: UploadedFile, *, max_bytes: int) -> str:
+    """The upload's text; raises ``DocumentRejected`` with the reason when it is not an acceptable document."""
+    name = upload.name or ""
+    if PurePath(name).suffix.lower() not in ALLOWED_SUFFIXES:
+        raise DocumentRejected(
+            "unsupported_type", f"{name!r} is not a {', '.join(ALLOWED_SUFFIXES)} file; only those are accepted"
+        )
+    size = upload.size or 0
+    if size > max_bytes:
+        raise DocumentRejected("file_too_large", f"the file has {size} bytes; the limit is {max_bytes} bytes")
+    if size == 0:
+        raise DocumentRejected("empty_file", "the file is empty")
+    data = upload.read()
+    if b"\x00" in data:
+        raise DocumentRejected("binary_file", "the file is binary, not text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise DocumentRejected("not_utf8", f"the file is not UTF-8 (invalid byte at offset {error.start})") from error
+    if _CONTROL_CHARACTERS.search(text):
+        raise DocumentRejected("binary_file", "the file contains control characters; it is not a text document")
+    if not text.strip():
+        raise DocumentRejected("empty_file", "the file contains only whitespace")
+    return text

@@ -1,0 +1,57 @@
+"""Output serializers shared by the documents API (its input serializers are nested in each view)."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from tools.models import DocumentSource
+
+
+class DocumentSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    title = serializers.CharField()
+    filename = serializers.CharField()
+    source = serializers.ChoiceField(choices=DocumentSource.choices)
+    scenario = serializers.CharField()
+    size_bytes = serializers.IntegerField()
+    chunk_count = serializers.IntegerField()
+    content_sha256 = serializers.CharField()
+    uploaded_by = serializers.CharField(source="uploaded_by.username", allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class DocumentDetailSerializer(DocumentSerializer):
+    class ChunkSerializer(serializers.Serializer):
+        # The chunk_id that lookup_knowledge returns, so a citation can be traced to its section.
+        id = serializers.UUIDField()
+        ordinal = serializers.IntegerField()
+        heading = serializers.CharField()
+        text = serializers.CharField()
+
+    chunks = ChunkSerializer(many=True, source="chunks.all")
+
+
+class DocumentPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = DocumentSerializer(many=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    class ErrorBodySerializer(serializers.Serializer):
+        code = serializers.CharField()
+        message = serializers.CharField()
+
+    error = ErrorBodySerializer()
+
+
+@extend_schema_field(OpenApiTypes.BINARY)
+class UploadedFileField(serializers.FileField):
+    """A file in a multipart request: binary in the schema, where drf-spectacular would say "uri".
+
+    drf-spectacular maps a plain ``FileField`` to a URI unless ``COMPONENT_SPLIT_REQUEST`` is on, because the
+    same component then also describes responses; an upload's input component never does.
+    """

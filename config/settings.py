@@ -113,6 +113,10 @@ BUSINESS_DATABASE_URL = env.string("BUSINESS_DATABASE_URL", "")
 if BUSINESS_DATABASE_URL:
     env.database("BUSINESS_DATABASE_URL", BUSINESS_DATABASE_URL)
 BUSINESS_SQLITE_PATH = VAR_DIR / "business.sqlite3"
+# Used only by `load_scenario` to create a pack's tables in the business database (needs write rights).
+BUSINESS_ADMIN_DATABASE_URL = env.string("BUSINESS_ADMIN_DATABASE_URL", "")
+if BUSINESS_ADMIN_DATABASE_URL:
+    env.database("BUSINESS_ADMIN_DATABASE_URL", BUSINESS_ADMIN_DATABASE_URL)
 
 # --- Redis: Celery broker, SSE fan-out, cache ----------------------------------------------------
 REDIS_URL = env.redis_url("REDIS_URL")
@@ -139,6 +143,9 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "superbiz_cache",
+            # The default (300 entries, then a third culled) would expire stored tool payloads long before
+            # their TTL, and the gatekeeper would refuse valid citations as "expired".
+            "OPTIONS": {"MAX_ENTRIES": 1_000_000},
         }
     }
 

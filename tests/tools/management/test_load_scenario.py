@@ -1,0 +1,79 @@
+"""``manage.py load_scenario NAME|PATH``: progress, a summary, and exit code 2 with file:line on a bad pack."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tests.tools.conftest import TINY_PACK
+from tools.models import LoadedScenario, LogRecord
+
+pytestmark = pytest.mark.django_db
+
+
+def load(*args: str) -> str:
+    out = StringIO()
+    call_command("load_scenario", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_it_loads_a_pack_by_path_and_prints_each_stage(business_sqlite):
+    output = load(str(TINY_PACK)).splitlines()
+
+    assert output[0] == f"validated {TINY_PACK}: 9 log lines, 10 metric samples, 2 documents, 2 business tables"
+    assert output[1:4] == [
+        "stored 9 log records and 10 metric points",
+        "indexed 2 knowledge documents",
+        f"business database {business_sqlite}: deploys, orders",
+    ]
+    assert output[-1] == (
+        "loaded scenario 'tiny-checkout-pool': 9 log records, 10 metric points, 2 knowledge documents, "
+        "business tables deploys, orders"
+    )
+    assert LoadedScenario.objects.get().name == "tiny-checkout-pool"
+
+
+def test_it_loads_a_shipped_pack_by_name(business_sqlite):
+    output = load("payment-db-pool")
+
+    assert "loaded scenario 'payment-db-pool'" in output
+    assert LogRecord.objects.exists()
+
+
+def test_it_notes_that_a_business_url_is_not_loaded_without_an_admin_url(business_sqlite, settings):
+    settings.BUSINESS_DATABASE_URL = "mysql://superbiz_ro:superbiz_ro@127.0.0.1:3306/superbiz_business"
+
+    output = load(str(TINY_PACK))
+
+    assert "loads only with --mysql-admin-url" in output
+
+
+def test_it_refuses_an_invalid_pack_with_exit_code_2_and_file_line(business_sqlite, tiny_pack):
+    (tiny_pack / "logs.jsonl").write_text('{"ts": "2024-05-01T10:00:05Z"}\n')
+
+    with pytest.raises(CommandError) as raised:
+        load(str(tiny_pack))
+
+    assert raised.value.returncode == 2
+    assert str(raised.value) == f"{tiny_pack / 'logs.jsonl'}:1: missing service, level, message"
+    assert not LoadedScenario.objects.exists()
+
+
+def test_it_refuses_an_unknown_pack_with_exit_code_2(business_sqlite):
+    with pytest.raises(CommandError) as raised:
+        load("no-such-pack")
+
+    assert raised.value.returncode == 2
+    assert "no such pack folder" in str(raised.value)
+
+
+def test_it_exits_2_from_the_command_line(manage_py, tiny_pack):
+    (tiny_pack / "metrics.csv").write_text("ts,service,metric,value\n2024-05-01T10:00:00Z,a,b,fast\n")
+
+    result = manage_py("load_scenario", str(tiny_pack))
+
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"CommandError: {tiny_pack / 'metrics.csv'}:2: value 'fast' is not a number"
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,117 @@
+"""load_scenario replaces logs, metrics, business tables and scenario knowledge, all or nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+
+import pytest
+
+from tests.tools.conftest import TINY_PACK
+from tools.knowledge.errors import DocumentRejected
+from tools.models import DocumentSource, KnowledgeDocument, LoadedScenario, LogRecord, MetricPoint
+from tools.scenarios.loader import load_scenario
+from tools.scenarios.pack import PackError
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot(business_sqlite) -> tuple:
+    return (
+        list(LogRecord.objects.values_list("message", flat=True)),
+        MetricPoint.objects.count(),
+        list(LoadedScenario.objects.values_list("name", flat=True)),
+        sorted(KnowledgeDocument.objects.values_list("filename", flat=True)),
+        hashlib.sha256(business_sqlite.read_bytes()).hexdigest(),
+        sorted(path.name for path in business_sqlite.parent.iterdir()),
+    )
+
+
+def renamed_copy(tiny_pack, name: str, keep_logs: int):
+    manifest = tiny_pack / "scenario.json"
+    manifest.write_text(json.dumps(json.loads(manifest.read_text()) | {"name": name}))
+    logs = tiny_pack / "logs.jsonl"
+    logs.write_text("\n".join(logs.read_text().splitlines()[:keep_logs]) + "\n")
+    return tiny_pack
+
+
+def test_it_loads_logs_and_metrics(loaded):
+    assert loaded.log_records == LogRecord.objects.count() == 9
+    assert loaded.metric_points == MetricPoint.objects.count() == 10
+    warn = LogRecord.objects.get(message__startswith="connection pool at 5/5")
+    assert warn.level == "WARN"
+    assert LogRecord.objects.get(extra__trace_id="t-002").message == "Timeout acquiring JDBC connection after 3000ms"
+
+
+def test_it_records_the_loaded_scenario_and_its_allow_list(loaded):
+    scenario = LoadedScenario.objects.get()
+
+    assert scenario.name == loaded.name == "tiny-checkout-pool"
+    assert scenario.description.startswith("Checkout requests time out")
+    assert scenario.business_tables == ["deploys", "orders"]
+    assert scenario.manifest["questions"][0]["expect_keywords"] == ["pool", "deploy"]
+    assert scenario.manifest["business_schema"]["orders"] == ["id", "order_no", "status", "amount", "created_at"]
+
+
+def test_it_builds_the_business_database(loaded, business_sqlite):
+    with sqlite3.connect(business_sqlite) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM orders").fetchone() == (5,)
+        assert connection.execute("SELECT version FROM deploys ORDER BY deployed_at DESC").fetchone() == ("v2.3.1",)
+    assert [path.name for path in business_sqlite.parent.iterdir()] == [business_sqlite.name]
+
+
+def test_it_indexes_the_knowledge_documents(loaded):
+    documents = KnowledgeDocument.objects.filter(source=DocumentSource.SCENARIO)
+
+    assert loaded.documents == 2
+    assert sorted(documents.values_list("filename", flat=True)) == ["cache-eviction.md", "checkout-pool-runbook.md"]
+    assert set(documents.values_list("scenario", flat=True)) == {"tiny-checkout-pool"}
+
+
+def test_it_reports_each_stage(db, business_sqlite):
+    messages: list[str] = []
+
+    load_scenario(TINY_PACK, progress=messages.append)
+
+    assert [message.split(" ")[0] for message in messages] == ["validated", "stored", "indexed", "business"]
+
+
+def test_loading_again_replaces_instead_of_adding(loaded):
+    load_scenario(TINY_PACK)
+
+    assert (LogRecord.objects.count(), MetricPoint.objects.count(), LoadedScenario.objects.count()) == (9, 10, 1)
+    assert KnowledgeDocument.objects.count() == 2
+
+
+def test_another_pack_replaces_the_loaded_one(loaded, tiny_pack):
+    load_scenario(renamed_copy(tiny_pack, "other-pack", keep_logs=2))
+
+    assert LogRecord.objects.count() == 2
+    assert LoadedScenario.objects.get().name == "other-pack"
+    assert set(KnowledgeDocument.objects.values_list("scenario", flat=True)) == {"other-pack"}
+
+
+def test_an_invalid_pack_leaves_everything_as_it_was(loaded, tiny_pack, business_sqlite):
+    before = snapshot(business_sqlite)
+    (tiny_pack / "metrics.csv").write_text("ts,service,metric,value\nnot-a-time,a,b,1\n")
+
+    with pytest.raises(PackError, match=r"metrics\.csv:2: ts:"):
+        load_scenario(tiny_pack)
+
+    assert snapshot(business_sqlite) == before
+
+
+def test_a_failure_inside_the_load_rolls_everything_back(loaded, tiny_pack, business_sqlite, monkeypatch):
+    before = snapshot(business_sqlite)
+
+    def reject(scenario_name, documents):
+        raise DocumentRejected("no_content", "broken.md has no text to index")
+
+    monkeypatch.setattr("tools.scenarios.loader.replace_scenario_documents", reject)
+
+    with pytest.raises(PackError) as raised:
+        load_scenario(renamed_copy(tiny_pack, "other-pack", keep_logs=2))
+
+    assert str(raised.value) == f"{tiny_pack.resolve() / 'knowledge'}: broken.md has no text to index"
+    assert snapshot(business_sqlite) == before

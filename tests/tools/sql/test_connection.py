@@ -1,0 +1,116 @@
+"""The embedded read-only connection, and JSON-safe values from either database."""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import sqlite3
+import time
+from contextlib import closing, suppress
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from tests.tools.conftest import TINY_PACK
+from tests.tools.sql_corpus import HOSTILE_SQL, WRITTEN_FILES
+from tools.errors import ToolBackendError, ToolTimeout
+from tools.scenarios.loader import build_business_sqlite
+from tools.scenarios.pack import read_pack
+from tools.sql.connection import SQLiteReadOnlyConnection, json_safe, open_business_connection
+
+
+@pytest.fixture
+def database(tmp_path) -> Path:
+    path = tmp_path / "business.sqlite3"
+    build_business_sqlite(read_pack(TINY_PACK), path)
+    return path
+
+
+def far() -> float:
+    return time.monotonic() + 5
+
+
+def test_it_reads_rows_columns_and_flags_more(database):
+    connection = SQLiteReadOnlyConnection(database)
+
+    result = connection.execute("SELECT order_no, amount FROM orders ORDER BY order_no", max_rows=2, deadline=far())
+
+    assert result.columns == ["order_no", "amount"]
+    assert result.rows == [["A-1001", 19.9], ["A-1002", 5]]
+    assert result.truncated is True
+    assert result.payload() == {
+        "columns": ["order_no", "amount"],
+        "rows": result.rows,
+        "row_count": 2,
+        "truncated": True,
+    }
+
+
+def test_it_fails_clearly_without_a_business_database(tmp_path):
+    with pytest.raises(ToolBackendError) as raised:
+        SQLiteReadOnlyConnection(tmp_path / "missing.sqlite3")
+
+    assert raised.value.code == "no_business_data"
+
+
+def test_it_opens_the_embedded_database_when_no_url_is_set(settings, database):
+    settings.BUSINESS_DATABASE_URL = ""
+    settings.BUSINESS_SQLITE_PATH = database
+
+    connection = open_business_connection()
+
+    assert isinstance(connection, SQLiteReadOnlyConnection)
+    connection.close()
+
+
+def test_it_interrupts_a_statement_at_the_deadline(database):
+    connection = SQLiteReadOnlyConnection(database)
+    endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n"
+
+    started = time.monotonic()
+    with pytest.raises(ToolTimeout):
+        connection.execute(endless, max_rows=10, deadline=started + 0.2)
+
+    assert time.monotonic() - started < 2
+
+
+def test_it_denies_the_catalog_even_without_the_guard(database):
+    connection = SQLiteReadOnlyConnection(database)
+
+    with pytest.raises(ToolBackendError, match=r"access to sqlite_master\.sql is prohibited"):
+        connection.execute("SELECT sql FROM sqlite_master", max_rows=10, deadline=far())
+
+
+@pytest.mark.parametrize(("sql", "reason"), HOSTILE_SQL, ids=[sql[:60] for sql, _ in HOSTILE_SQL])
+def test_it_writes_nothing_when_the_guard_is_bypassed(database, sql, reason):
+    before = hashlib.sha256(database.read_bytes()).hexdigest()
+
+    # Refusing (raising) and reading harmlessly are both fine; writing anything is not.
+    with closing(SQLiteReadOnlyConnection(database)) as connection, suppress(ToolBackendError):
+        connection.execute(sql, max_rows=10, deadline=time.monotonic() + 0.5)
+
+    assert hashlib.sha256(database.read_bytes()).hexdigest() == before
+    assert not any(Path(path).exists() for path in WRITTEN_FILES)
+    with sqlite3.connect(database) as check:
+        assert check.execute("SELECT COUNT(*) FROM orders").fetchone() == (5,)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (Decimal("12.10"), "12.10"),
+        (datetime.datetime(2024, 5, 1, 10, 5), "2024-05-01T10:05:00"),
+        (datetime.date(2024, 5, 1), "2024-05-01"),
+        (datetime.time(10, 5), "10:05:00"),
+        (datetime.timedelta(hours=1, minutes=2), "1:02:00"),
+        (b"\x00\xff", "00ff"),
+        (float("inf"), "inf"),
+        (1.5, 1.5),
+        (None, None),
+        (True, True),
+        ("text", "text"),
+    ],
+)
+def test_it_makes_values_json_safe(value, expected):
+    assert json_safe(value) == expected

@@ -1,0 +1,121 @@
+"""The SQL guard: one SELECT over allowed tables, rendered again with a capped LIMIT; everything else refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tools.sql_corpus import HOSTILE_SQL
+from tools.sql.guard import MAX_SQL_CHARS, Refusal, check_sql
+
+TABLES = ["deploys", "orders"]
+
+
+def check(sql: str, *, dialect: str = "sqlite", max_rows: int = 200):
+    return check_sql(sql, allowed_tables=TABLES, max_rows=max_rows, dialect=dialect)
+
+
+def test_the_corpus_holds_at_least_thirty_statements_of_every_kind():
+    assert len(HOSTILE_SQL) >= 30
+    assert {reason for _, reason in HOSTILE_SQL} == set(Refusal) - {Refusal.TOO_LONG}
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "mysql"])
+@pytest.mark.parametrize(("sql", "reason"), HOSTILE_SQL, ids=[sql[:60] for sql, _ in HOSTILE_SQL])
+def test_it_refuses_every_hostile_statement_with_its_reason(sql, reason, dialect):
+    verdict = check(sql, dialect=dialect)
+
+    assert not verdict.allowed
+    assert verdict.reason == reason, verdict.message
+    assert verdict.message
+    assert verdict.sql == ""
+
+
+def test_it_refuses_a_statement_over_the_length_limit():
+    verdict = check("SELECT * FROM orders WHERE order_no IN (" + ", ".join(["'A'"] * MAX_SQL_CHARS) + ")")
+
+    assert verdict.reason == Refusal.TOO_LONG
+
+
+@pytest.mark.parametrize(
+    ("sql", "rendered"),
+    [
+        ("SELECT * FROM orders", "SELECT * FROM orders LIMIT 201"),
+        (
+            "select o.order_no from orders o where o.status='FAILED'",
+            "SELECT o.order_no FROM orders AS o WHERE o.status = 'FAILED' LIMIT 201",
+        ),
+        ("SELECT * FROM orders LIMIT 5", "SELECT * FROM orders LIMIT 5"),
+        ("SELECT * FROM orders LIMIT 201", "SELECT * FROM orders LIMIT 201"),
+        ("SELECT * FROM orders LIMIT 100000", "SELECT * FROM orders LIMIT 201"),
+        ("SELECT * FROM orders LIMIT 3, 100000", "SELECT * FROM orders LIMIT 201 OFFSET 3"),
+        ("SELECT * FROM orders FETCH FIRST 7 ROWS ONLY", "SELECT * FROM orders LIMIT 7"),
+        ("(SELECT 1)", "SELECT 1 LIMIT 201"),
+        ("SELECT * FROM orders;", "SELECT * FROM orders LIMIT 201"),
+        (
+            "SELECT version FROM deploys UNION SELECT order_no FROM orders",
+            "SELECT version FROM deploys UNION SELECT order_no FROM orders LIMIT 201",
+        ),
+        (
+            "WITH failed AS (SELECT * FROM orders WHERE status = 'FAILED') SELECT COUNT(*) FROM failed",
+            "WITH failed AS (SELECT * FROM orders WHERE status = 'FAILED') SELECT COUNT(*) FROM failed LIMIT 201",
+        ),
+        ("SELECT * FROM ORDERS", "SELECT * FROM ORDERS LIMIT 201"),
+        (
+            "SELECT DATE_FORMAT(created_at, '%Y-%m-%d') FROM orders",
+            "SELECT STRFTIME('%Y-%m-%d', created_at) FROM orders LIMIT 201",
+        ),
+    ],
+)
+def test_it_accepts_a_select_and_renders_it_with_a_capped_limit(sql, rendered):
+    verdict = check(sql)
+
+    assert verdict.allowed, verdict.message
+    assert (verdict.reason, verdict.sql) == (None, rendered)
+
+
+def test_it_renders_for_mysql_when_that_is_the_target():
+    verdict = check("SELECT DATE_FORMAT(created_at, '%Y-%m-%d') FROM `orders`", dialect="mysql")
+
+    assert verdict.sql == "SELECT DATE_FORMAT(created_at, '%Y-%m-%d') FROM `orders` LIMIT 201"
+
+
+def test_it_accepts_a_recursive_cte_that_reads_itself():
+    verdict = check("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT i FROM n")
+
+    assert verdict.allowed, verdict.message
+
+
+def test_it_does_not_let_a_cte_see_a_later_one():
+    verdict = check("WITH a AS (SELECT * FROM b), b AS (SELECT 1) SELECT * FROM a")
+
+    assert verdict.reason == Refusal.TABLE_NOT_ALLOWED
+
+
+def test_it_renders_string_literals_safely_for_the_target():
+    verdict = check("SELECT * FROM orders WHERE order_no = 'a\\' OR 1=1; DROP TABLE orders; -- '")
+
+    assert verdict.allowed
+    assert verdict.sql == "SELECT * FROM orders WHERE order_no = 'a'' OR 1=1; DROP TABLE orders; -- ' LIMIT 201"
+
+
+def test_it_lists_the_allowed_tables_when_refusing_one():
+    verdict = check("SELECT * FROM salaries")
+
+    assert verdict.message == "the table 'salaries' is not allowed; the tables are: deploys, orders"
+
+
+def test_it_refuses_every_table_when_nothing_is_allowed():
+    verdict = check_sql("SELECT * FROM orders", allowed_tables=[], max_rows=10, dialect="sqlite")
+
+    assert verdict.reason == Refusal.TABLE_NOT_ALLOWED
+    assert "no scenario is loaded" in verdict.message
+
+
+def test_it_checks_the_rendered_statement_too(monkeypatch):
+    # A stand-in rule: SPACE() passes as written, but SQLite has no SPACE and receives REPEAT(' ', n).
+    monkeypatch.setattr("tools.sql.guard.FORBIDDEN_FUNCTIONS", frozenset({"REPEAT"}))
+
+    verdict = check("SELECT SPACE(5)")
+
+    assert verdict.reason == Refusal.FORBIDDEN_FUNCTION
+    assert verdict.message == "once rendered for sqlite: the function REPEAT is not allowed"

@@ -1,0 +1,132 @@
+"""query_mysql against MariaDB through the read-only user ``superbiz_ro`` (created by ``.ci/run``).
+
+The hostile corpus runs straight into the read-only connection, around the guard, and nothing changes:
+same tables, same checksums, same grants, no file written. The read-only session refuses writes even on a
+connection whose user could write.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import closing, suppress
+from pathlib import Path
+
+import MySQLdb
+import pytest
+
+from tests.services import require
+from tests.tools.conftest import TINY_PACK
+from tests.tools.sql_corpus import HOSTILE_SQL, WRITTEN_FILES
+from tools.errors import ToolBackendError, ToolTimeout
+from tools.models import InvocationStatus
+from tools.scenarios.mysql_business import load_business_into_mysql
+from tools.scenarios.pack import read_pack
+from tools.sql.connection import MySQLReadOnlyConnection, open_business_connection
+from tools.store import load_verified_payload
+
+pytestmark = pytest.mark.service
+
+DATABASE = "test_superbiz_business"
+ADMIN_URL = f"mysql://root@127.0.0.1:3306/{DATABASE}"
+READ_ONLY_URL = f"mysql://superbiz_ro:superbiz_ro@127.0.0.1:3306/{DATABASE}"
+
+
+def admin_query(sql: str) -> list[tuple]:
+    with closing(MySQLdb.connect(host="127.0.0.1", port=3306, user="root", database=DATABASE)) as connection:
+        cursor = connection.cursor()
+        cursor.execute(sql)
+        return list(cursor.fetchall())
+
+
+def state() -> tuple:
+    """Everything a write could change: the tables, their contents, the read-only user's grants."""
+    tables = admin_query("SHOW TABLES")
+    checksums = admin_query("CHECKSUM TABLE " + ", ".join(f"`{name}`" for (name,) in tables))
+    grants = admin_query("SHOW GRANTS FOR 'superbiz_ro'@'127.0.0.1'")
+    return tables, checksums, grants
+
+
+@pytest.fixture(scope="module")
+def mariadb_business() -> None:
+    require("mariadb")
+    load_business_into_mysql(read_pack(TINY_PACK), ADMIN_URL)
+
+
+def read_only() -> MySQLReadOnlyConnection:
+    try:
+        return MySQLReadOnlyConnection(READ_ONLY_URL, timeout_seconds=1)
+    except ToolBackendError as error:
+        pytest.fail(f"the read-only user is missing; create it as .ci/run does ({error.message})", pytrace=False)
+
+
+def test_it_reads_through_the_read_only_user(mariadb_business):
+    with closing(read_only()) as connection:
+        result = connection.execute(
+            "SELECT order_no, amount FROM orders ORDER BY order_no", max_rows=2, deadline=time.monotonic() + 5
+        )
+
+    assert result.rows == [["A-1001", "19.90"], ["A-1002", "5.00"]]
+    assert result.truncated is True
+
+
+@pytest.mark.parametrize(("sql", "reason"), HOSTILE_SQL, ids=[sql[:60] for sql, _ in HOSTILE_SQL])
+def test_it_writes_nothing_when_the_guard_is_bypassed(mariadb_business, sql, reason):
+    before = state()
+
+    # Refusing (raising) and reading harmlessly are both fine; writing anything is not.
+    with closing(read_only()) as connection, suppress(ToolBackendError):
+        connection.execute(sql, max_rows=10, deadline=time.monotonic() + 0.5)
+
+    assert state() == before
+    assert not any(Path(path).exists() for path in WRITTEN_FILES)
+
+
+@pytest.mark.parametrize(
+    "sql", ["DELETE FROM orders", "UPDATE orders SET amount = 0", "DROP TABLE orders", "CREATE TABLE pwned (id INT)"]
+)
+def test_its_session_refuses_writes_even_for_a_user_who_may_write(mariadb_business, sql):
+    before = state()
+
+    with (
+        closing(MySQLReadOnlyConnection(ADMIN_URL, timeout_seconds=1)) as connection,
+        pytest.raises(ToolBackendError, match="READ ONLY"),
+    ):
+        connection.execute(sql, max_rows=10, deadline=time.monotonic() + 5)
+
+    assert state() == before
+
+
+def test_it_runs_one_statement_per_call(mariadb_business):
+    with closing(read_only()) as connection, pytest.raises(ToolBackendError, match="syntax"):
+        connection.execute("SELECT 1; SELECT 2", max_rows=10, deadline=time.monotonic() + 5)
+
+
+def test_it_interrupts_a_statement_at_the_deadline(mariadb_business):
+    started = time.monotonic()
+
+    with closing(read_only()) as connection, pytest.raises(ToolTimeout):
+        connection.execute("SELECT SLEEP(30) FROM orders", max_rows=10, deadline=started + 0.5)
+
+    assert time.monotonic() - started < 5
+
+
+def test_query_mysql_reads_mariadb_when_a_business_url_is_set(mariadb_business, harness, run, loaded, settings):
+    settings.BUSINESS_DATABASE_URL = READ_ONLY_URL
+
+    result = harness.call("query_mysql", {"sql": "SELECT version, change_summary FROM deploys ORDER BY `version` DESC"})
+
+    payload = load_verified_payload(run.id, result.invocation_id).payload
+    assert result.status == InvocationStatus.READY
+    assert payload["rows"][0] == ["v2.3.1", "db.pool.max lowered from 50 to 5"]
+    with closing(open_business_connection()) as connection:
+        assert isinstance(connection, MySQLReadOnlyConnection)
+
+
+def test_query_mysql_blocks_hostile_sql_before_mariadb_sees_it(mariadb_business, harness, loaded, settings):
+    settings.BUSINESS_DATABASE_URL = READ_ONLY_URL
+
+    result = harness.call(
+        "query_mysql", {"sql": "SELECT * FROM orders INTO OUTFILE '/tmp/superbiz-hostile-outfile.txt'"}
+    )
+
+    assert (result.status, result.error_code) == (InvocationStatus.BLOCKED, "sql_into")

@@ -1,0 +1,86 @@
+"""Hostile SQL for ``query_mysql``: each statement with the reason the guard must give for refusing it.
+
+The same statements are run *around* the guard, straight into the read-only connections (SQLite always,
+MariaDB through the ``superbiz_ro`` user in CI), to prove that nothing is written even if the guard fails.
+They target the tiny pack's tables (``deploys``, ``orders``); the files they try to write live in /tmp.
+"""
+
+from __future__ import annotations
+
+from tools.sql.guard import Refusal
+
+OUTFILE = "/tmp/superbiz-hostile-outfile.txt"
+DUMPFILE = "/tmp/superbiz-hostile-dumpfile.bin"
+ATTACHED = "/tmp/superbiz-hostile-attached.sqlite3"
+WRITTEN_FILES = (OUTFILE, DUMPFILE, ATTACHED)
+
+HOSTILE_SQL: list[tuple[str, Refusal]] = [
+    # Writes and schema changes.
+    ("DELETE FROM orders", Refusal.NOT_SELECT),
+    ("UPDATE orders SET status = 'PAID'", Refusal.NOT_SELECT),
+    ("INSERT INTO orders (order_no, status, created_at) VALUES ('X-1', 'PAID', 'now')", Refusal.NOT_SELECT),
+    ("REPLACE INTO deploys VALUES ('v9', 'checkout-service', 'now', 'pwned')", Refusal.NOT_SELECT),
+    ("DROP TABLE orders", Refusal.NOT_SELECT),
+    ("TRUNCATE TABLE orders", Refusal.NOT_SELECT),
+    ("ALTER TABLE orders ADD COLUMN pwned INT", Refusal.NOT_SELECT),
+    ("CREATE TABLE pwned (id INT)", Refusal.NOT_SELECT),
+    ("CREATE TABLE pwned AS SELECT * FROM orders", Refusal.NOT_SELECT),
+    ("WITH doomed AS (DELETE FROM orders RETURNING *) SELECT * FROM doomed", Refusal.NOT_SELECT),
+    ("GRANT ALL PRIVILEGES ON *.* TO 'superbiz_ro'@'%'", Refusal.NOT_SELECT),
+    ("SET @x = 1", Refusal.NOT_SELECT),
+    ("CALL pwn()", Refusal.NOT_SELECT),
+    ("SHOW GRANTS", Refusal.NOT_SELECT),
+    ("KILL 1", Refusal.NOT_SELECT),
+    # Stacked statements.
+    ("SELECT * FROM orders; DROP TABLE orders", Refusal.MULTIPLE_STATEMENTS),
+    ("SELECT 1; UPDATE orders SET amount = 0", Refusal.MULTIPLE_STATEMENTS),
+    # Files and variables through INTO.
+    (f"SELECT * FROM orders INTO OUTFILE '{OUTFILE}'", Refusal.INTO),
+    (f"SELECT * FROM orders INTO DUMPFILE '{DUMPFILE}'", Refusal.INTO),
+    ("SELECT order_no INTO @stolen FROM orders LIMIT 1", Refusal.INTO),
+    ("LOAD DATA INFILE '/etc/passwd' INTO TABLE orders", Refusal.INTO),
+    # Dangerous functions.
+    ("SELECT LOAD_FILE('/etc/passwd')", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT SLEEP(30)", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT * FROM orders WHERE order_no = 'x' OR SLEEP(30)", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT BENCHMARK(500000000, MD5('x'))", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT GET_LOCK('superbiz', 30)", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT EXTRACTVALUE(1, CONCAT(0x7e, (SELECT order_no FROM orders LIMIT 1)))", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT load_extension('/tmp/evil.so')", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT USER()", Refusal.FORBIDDEN_FUNCTION),
+    # System schemas and catalogs.
+    ("SELECT * FROM information_schema.tables", Refusal.SYSTEM_SCHEMA),
+    ("SELECT User, Password FROM mysql.user", Refusal.SYSTEM_SCHEMA),
+    ("SELECT * FROM performance_schema.threads", Refusal.SYSTEM_SCHEMA),
+    ("SELECT * FROM sys.session", Refusal.SYSTEM_SCHEMA),
+    ("SELECT sql FROM sqlite_master", Refusal.SYSTEM_SCHEMA),
+    ("SELECT order_no FROM orders UNION SELECT User FROM mysql.user", Refusal.SYSTEM_SCHEMA),
+    ("SELECT * FROM orders WHERE id = (SELECT COUNT(*) FROM `information_schema`.`TABLES`)", Refusal.SYSTEM_SCHEMA),
+    # Locking reads and variables.
+    ("SELECT * FROM orders FOR UPDATE", Refusal.LOCKING_READ),
+    ("SELECT * FROM orders LOCK IN SHARE MODE", Refusal.LOCKING_READ),
+    ("SELECT * FROM orders WHERE id IN (SELECT id FROM orders FOR UPDATE)", Refusal.LOCKING_READ),
+    ("SELECT @counter := COUNT(*) FROM orders", Refusal.VARIABLE),
+    ("SELECT @@version", Refusal.VARIABLE),
+    # Comments: MySQL runs /*! ... */ and hints; -- and # hide the rest of a statement.
+    ("SELECT * FROM orders /*!50000 UNION SELECT User FROM mysql.user */", Refusal.COMMENT),
+    ("SELECT * FROM orders WHERE 1 = 1 -- AND status = 'PAID'", Refusal.COMMENT),
+    ("SELECT * FROM orders # everything", Refusal.COMMENT),
+    ("SELECT /*+ MAX_EXECUTION_TIME(100000000) */ * FROM orders", Refusal.COMMENT),
+    # Tables outside the allow-list.
+    ("SELECT * FROM salaries", Refusal.TABLE_NOT_ALLOWED),
+    ("SELECT * FROM superbiz.auth_user", Refusal.TABLE_NOT_ALLOWED),
+    ("SELECT * FROM json_each('[1, 2]')", Refusal.TABLE_NOT_ALLOWED),
+    (
+        "SELECT * FROM orders WHERE EXISTS (WITH salaries AS (SELECT 1) SELECT 1) AND id IN (SELECT id FROM salaries)",
+        Refusal.TABLE_NOT_ALLOWED,
+    ),
+    # Statements sqlglot cannot read as MySQL at all.
+    (f"ATTACH DATABASE '{ATTACHED}' AS pwned", Refusal.SYNTAX),
+    ("HANDLER orders OPEN", Refusal.SYNTAX),
+    ("DO SLEEP(30)", Refusal.SYNTAX),
+    ("SELECT 'unterminated", Refusal.SYNTAX),
+    # Nothing to run.
+    ("   ", Refusal.EMPTY),
+    (";", Refusal.EMPTY),
+]

@@ -1,0 +1,44 @@
+"""Projection helpers: clipped strings and listings within a character budget."""
+
+from __future__ import annotations
+
+from tools.projection import clip, clip_values, listing, size_of, within_budget
+
+
+def test_it_clips_long_strings_and_marks_the_cut():
+    assert clip("abcdef", 4) == "abc…"
+    assert clip("abcd", 4) == "abcd"
+    assert clip(12345, 2) == 12345
+
+
+def test_it_clips_every_string_of_an_item():
+    assert clip_values({"message": "x" * 10, "level": "ERROR", "n": 1}, 5) == {
+        "message": "xxxx…",
+        "level": "ERROR",
+        "n": 1,
+    }
+
+
+def test_it_keeps_leading_items_within_the_budget():
+    items = [{"value": "x" * 10} for _ in range(20)]
+
+    kept, omitted = within_budget(items, 100)
+
+    assert kept == items[: len(kept)]
+    assert sum(size_of(item) + 1 for item in kept) <= 100
+    assert omitted == 20 - len(kept) > 0
+
+
+def test_it_never_lets_a_later_small_item_jump_the_queue():
+    kept, omitted = within_budget([{"v": "small"}, {"v": "x" * 500}, {"v": "tiny"}], 100)
+
+    assert (kept, omitted) == ([{"v": "small"}], 2)
+
+
+def test_it_notes_omitted_items_only_when_there_are_some():
+    assert listing("rows", [{"a": 1}], 100) == {"rows": [{"a": 1}]}
+
+    view = listing("rows", [{"a": "x" * 80}] * 3, 100)
+
+    assert view["omitted"] == 2
+    assert "2 more rows" in view["note"]

@@ -1,0 +1,76 @@
+"""Backends over the ``log_record`` and ``metric_point`` tables that ``load_scenario`` fills from a pack."""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from datetime import datetime, timedelta
+from typing import Any
+
+from tools.models import LogRecord, MetricPoint
+from tools.timestamps import format_timestamp
+
+# Means are rounded so that a cited value reads the same in the payload and in the model's excerpt.
+VALUE_DECIMALS = 6
+
+
+def log_record_payload(record: LogRecord) -> dict[str, Any]:
+    """A record in canonical shape; the pack's extra fields follow and never shadow the four core ones."""
+    core = {
+        "ts": format_timestamp(record.ts),
+        "service": record.service,
+        "level": record.level,
+        "message": record.message,
+    }
+    return core | {key: value for key, value in record.extra.items() if key not in core}
+
+
+class EmbeddedLogBackend:
+    def query(
+        self,
+        *,
+        service: str,
+        level: str | None,
+        contains: str | None,
+        start: datetime,
+        end: datetime,
+        limit: int,
+    ) -> dict[str, Any]:
+        matches = LogRecord.objects.filter(service=service, ts__gte=start, ts__lt=end)
+        if level:
+            # The loader stores levels upper-cased, so this stays an indexed equality.
+            matches = matches.filter(level=level.upper())
+        if contains:
+            matches = matches.filter(message__icontains=contains)
+        total = matches.count()
+        records = [log_record_payload(record) for record in matches.order_by("ts", "id")[:limit]]
+        return {"records": records, "total": total, "truncated": total > len(records)}
+
+
+class EmbeddedMetricBackend:
+    """Aggregates samples into step-wide buckets ``[start + k*step, start + (k+1)*step)``.
+
+    A point is the mean of the samples in its bucket, stamped with the bucket's start; buckets without
+    samples are left out rather than invented. A Prometheus backend would instead return the value at each
+    step of ``query_range`` — same shape, its own documented semantics.
+    """
+
+    def query(self, *, service: str, metric: str, start: datetime, end: datetime, step: int) -> dict[str, Any]:
+        samples = (
+            MetricPoint.objects.filter(service=service, metric=metric, ts__gte=start, ts__lt=end)
+            .order_by("ts", "id")
+            .values_list("ts", "value")
+        )
+        buckets: defaultdict[int, list[float]] = defaultdict(list)
+        for ts, value in samples:
+            buckets[int((ts - start).total_seconds() // step)].append(value)
+        points = [
+            {
+                "ts": format_timestamp(start + timedelta(seconds=index * step)),
+                "value": round(statistics.fmean(values), VALUE_DECIMALS),
+            }
+            for index, values in sorted(buckets.items())
+        ]
+        if not points:
+            return {"series": []}
+        return {"series": [{"service": service, "metric": metric, "points": points}]}

@@ -1,0 +1,39 @@
+"""The two evidence backends the log and metric tools read through, and their canonical payloads.
+
+A backend answers in the canonical shape of DESIGN.md directly, so a payload's ``raw_path`` means the same
+whichever backend produced it:
+
+- logs: ``{"records": [{"ts", "service", "level", "message", ...extra}], "total", "truncated"}``, ``ts``
+  ascending, ``total`` counting every match in the window, ``truncated`` when ``records`` holds fewer;
+- metrics: ``{"series": [{"service", "metric", "points": [{"ts", "value"}]}]}``, one point per ``step``
+  seconds (how a point is aggregated is the backend's to document).
+
+Windows are half-open, ``start <= ts < end``, with aware UTC datetimes; callers validate them first.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+
+class LogBackend(Protocol):
+    def query(
+        self,
+        *,
+        service: str,
+        level: str | None,
+        contains: str | None,
+        start: datetime,
+        end: datetime,
+        limit: int,
+    ) -> dict[str, Any]:
+        """The first ``limit`` matching records of ``service`` in the window (``level`` exact, any case;
+        ``contains`` a case-insensitive substring of the message)."""
+        ...
+
+
+class MetricBackend(Protocol):
+    def query(self, *, service: str, metric: str, start: datetime, end: datetime, step: int) -> dict[str, Any]:
+        """The ``metric`` series of ``service`` in the window, one point per ``step`` seconds."""
+        ...

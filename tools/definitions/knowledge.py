@@ -1,0 +1,62 @@
+"""``lookup_knowledge(query, top_k)``: runbooks and postmortems from the knowledge base."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tools.jsonpath import format_path
+from tools.projection import clip, listing
+from tools.registry import CallContext, Tool, ToolOutput
+from tools.truncation import Truncation
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1000,
+            "description": "What to look for, in words (English or Chinese): a symptom, an error, a service.",
+        },
+        "top_k": {"type": "integer", "minimum": 1, "maximum": 10, "description": "How many chunks at most."},
+    },
+    "required": ["query", "top_k"],
+    "additionalProperties": False,
+}
+
+
+def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
+    # Imported on first use so that building the registry never loads the search stack (bm25s, jieba).
+    from tools.knowledge.search import search_knowledge
+
+    payload = search_knowledge(arguments["query"], arguments["top_k"])
+    return ToolOutput(payload, row_count=len(payload["chunks"]))
+
+
+def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
+    chunks = (
+        {
+            "raw_path": format_path("$", "chunks", index, "text"),
+            "title": chunk["title"],
+            "document_id": chunk["document_id"],
+            "chunk_id": chunk["chunk_id"],
+            "score": chunk["score"],
+            "text": clip(chunk["text"], 1200),
+        }
+        for index, chunk in enumerate(payload["chunks"])
+    )
+    return {"evidence_status": payload["evidence_status"], **listing("chunks", chunks, budget)}
+
+
+LOOKUP_KNOWLEDGE = Tool(
+    name="lookup_knowledge",
+    description=(
+        "Search the knowledge base (runbooks, postmortems) for passages about a symptom or component. "
+        "evidence_status is no_evidence when nothing relevant was found — that is an answer, not an error."
+    ),
+    parameters=PARAMETERS,
+    handler=handle,
+    project=project,
+    # Chunks are ranked, so cutting trailing ones drops the weakest evidence first.
+    truncation=Truncation("chunks"),
+)

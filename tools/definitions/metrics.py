@@ -1,0 +1,80 @@
+"""``query_metrics(service, metric, start, end, step)``: one metric series of one service in a window."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from tools.backends import metric_backend
+from tools.backends.window import SERVICE_WINDOW_PROPERTIES, parse_window
+from tools.errors import ToolInputError
+from tools.jsonpath import format_path
+from tools.projection import listing
+from tools.registry import CallContext, Tool, ToolOutput
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        **SERVICE_WINDOW_PROPERTIES,
+        "metric": {"type": "string", "minLength": 1, "maxLength": 100, "description": "Exact metric name."},
+        "step": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 86400,
+            "description": "Seconds per point; each point is the mean of the samples in its step.",
+        },
+    },
+    "required": ["service", "metric", "start", "end", "step"],
+    "additionalProperties": False,
+}
+
+
+def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
+    window = parse_window(arguments["start"], arguments["end"])
+    step = arguments["step"]
+    points = math.ceil(window.seconds / step)
+    if points > context.max_rows:
+        smallest = math.ceil(window.seconds / context.max_rows)
+        raise ToolInputError(
+            "too_many_points",
+            f"{points} points of {step}s exceed the budget of {context.max_rows}; use step >= {smallest}",
+        )
+    payload = metric_backend().query(
+        service=arguments["service"], metric=arguments["metric"], start=window.start, end=window.end, step=step
+    )
+    return ToolOutput(payload, row_count=sum(len(series["points"]) for series in payload["series"]))
+
+
+def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
+    share = budget // max(len(payload["series"]), 1)
+    views = []
+    for index, series in enumerate(payload["series"]):
+        points = [
+            {"raw_path": format_path("$", "series", index, "points", number), **point}
+            for number, point in enumerate(series["points"])
+        ]
+        view: dict[str, Any] = {
+            "raw_path": format_path("$", "series", index),
+            "service": series["service"],
+            "metric": series["metric"],
+            "point_count": len(points),
+        }
+        if points:
+            view["min"] = min(points, key=lambda point: point["value"])
+            view["max"] = max(points, key=lambda point: point["value"])
+        views.append({**view, **listing("points", points, share)})
+    if not views:
+        return {"series": [], "note": "no samples of this metric for this service in the window"}
+    return {"series": views}
+
+
+QUERY_METRICS = Tool(
+    name="query_metrics",
+    description=(
+        "Read one metric of one service in a time window as points every `step` seconds (the mean of the "
+        "samples in each step; steps without samples are left out)."
+    ),
+    parameters=PARAMETERS,
+    handler=handle,
+    project=project,
+)

@@ -1,0 +1,82 @@
+"""``query_mysql(sql)``: one read-only SELECT over the loaded scenario's business tables."""
+
+from __future__ import annotations
+
+from contextlib import closing
+from typing import Any
+
+from tools.errors import ToolBackendError, ToolInputError
+from tools.jsonpath import format_path
+from tools.models import LoadedScenario
+from tools.projection import clip, listing
+from tools.registry import CallContext, Tool, ToolOutput
+from tools.sql.connection import business_dialect, open_business_connection
+from tools.sql.guard import check_sql
+from tools.truncation import Truncation
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "sql": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 10000,
+            "description": "One MySQL SELECT over the business tables, without comments.",
+        }
+    },
+    "required": ["sql"],
+    "additionalProperties": False,
+}
+
+
+def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
+    scenario = LoadedScenario.objects.first()
+    if scenario is None:
+        raise ToolBackendError("no_business_data", "no scenario pack is loaded, so there are no business tables")
+    verdict = check_sql(
+        arguments["sql"], allowed_tables=scenario.business_tables, max_rows=context.max_rows, dialect=business_dialect()
+    )
+    if not verdict.allowed:
+        raise ToolInputError(f"sql_{verdict.reason}", verdict.message)
+    with closing(open_business_connection()) as connection:
+        result = connection.execute(verdict.sql, max_rows=context.max_rows, deadline=context.deadline)
+    return ToolOutput(result.payload(), row_count=len(result.rows))
+
+
+def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
+    rows = (
+        {"raw_path": format_path("$", "rows", index), "values": [clip(value) for value in row]}
+        for index, row in enumerate(payload["rows"])
+    )
+    return {
+        "columns": payload["columns"],
+        "row_count": payload["row_count"],
+        "truncated": payload["truncated"],
+        "cite": "cite one cell as <raw_path>[column index], e.g. $.rows[0][1]",
+        **listing("rows", rows, budget),
+    }
+
+
+def describe_tables() -> str:
+    """The loaded scenario's tables and columns, so the model can write a query without guessing."""
+    scenario = LoadedScenario.objects.first()
+    if scenario is None:
+        return "No scenario pack is loaded: there are no tables."
+    schema = scenario.manifest.get("business_schema", {})
+    tables = "; ".join(f"{table}({', '.join(schema.get(table, []))})" for table in scenario.business_tables)
+    return f"Tables: {tables}."
+
+
+QUERY_MYSQL = Tool(
+    name="query_mysql",
+    description=(
+        "Run one read-only SELECT (MySQL syntax; WITH and UNION allowed) on the business database. Only the "
+        "tables listed at the end may be read; no comments, variables, INTO, locking reads or system schemas. "
+        "At most the run's row budget of rows is returned; truncated says there were more."
+    ),
+    parameters=PARAMETERS,
+    handler=handle,
+    project=project,
+    truncation=Truncation("rows", flag_key="truncated", count_key="row_count"),
+    live_note=describe_tables,
+)

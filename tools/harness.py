@@ -1,0 +1,192 @@
+"""The tool harness: every tool call of a run goes through ``ToolHarness.call``.
+
+It is the boundary between the model and the evidence. Whatever the model sends (malformed JSON, an unknown
+tool, arguments that break the schema, a call over budget), the call ends as a recorded invocation and a
+tool error the model can read — never as an exception into the agent loop. For each call it:
+
+1. parses and validates the arguments (BLOCKED ``invalid_json`` / ``unknown_tool`` / ``invalid_arguments``);
+2. enforces the run's call budget, counted from ``tool_invocation`` rows so it holds across executor
+   attempts and processes; refused calls count too, so a model cannot loop on bad calls (BLOCKED
+   ``call_budget_exhausted``);
+3. runs the handler with a row budget and a deadline (FAILED ``timeout`` past ``TOOL_TIMEOUT_SECONDS``);
+4. cuts a payload over ``TOOL_MAX_PAYLOAD_BYTES`` to fit, or BLOCKS it (``payload_too_large``);
+5. stores the canonical payload, then records the ``tool_invocation`` row (metadata only) — both before
+   the model sees anything — and calls ``on_call(tool_name, status)``.
+
+A bug in a handler (any other exception) is not disguised as a tool error: it propagates like any bug.
+
+Time is enforced cooperatively: a Python thread cannot be killed, so handlers bound their own work with the
+deadline (the SQL connections set a statement timeout from it) and a call that still ends late is FAILED
+``timeout`` with its payload discarded.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import DatabaseError, transaction
+from django.db.models import Max
+
+from diagnosis.models import DiagnosisRun
+from tools.errors import ToolError, ToolTimeout
+from tools.models import InvocationStatus, ToolInvocation
+from tools.projection import PROJECTION_MAX_CHARS, clip
+from tools.registry import CallContext, Tool, ToolOutput, ToolRegistry, default_registry
+from tools.store import canonical_json, put_payload, sha256_hex
+from tools.truncation import fit_payload
+
+logger = logging.getLogger(__name__)
+
+OnCall = Callable[[str, str], None]
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What the agent loop gets back; ``projection`` is the JSON-able view to hand the model."""
+
+    invocation_id: uuid.UUID
+    tool_name: str
+    status: InvocationStatus
+    error_code: str
+    projection: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    status: InvocationStatus
+    error_code: str = ""
+    message: str = ""
+    payload: dict[str, Any] | None = None
+    canonical: bytes = b""
+    row_count: int = 0
+
+
+class ToolHarness:
+    def __init__(
+        self, run_id: uuid.UUID | str, *, on_call: OnCall | None = None, registry: ToolRegistry | None = None
+    ) -> None:
+        self.run_id = uuid.UUID(str(run_id))
+        self.on_call = on_call
+        self.registry = registry or default_registry()
+
+    def call(self, tool_name: str, arguments: dict[str, Any] | str) -> ToolResult:
+        started = time.monotonic()
+        invocation_id = uuid.uuid4()
+        parsed, outcome = self._parse(arguments)
+        tool = self.registry.get(tool_name)
+        if outcome is None and tool is None:
+            known = ", ".join(self.registry.names)
+            outcome = _blocked("unknown_tool", f"there is no tool {tool_name!r}; the tools are {known}")
+        if outcome is None and tool is not None:
+            outcome = self._run(tool, parsed, started)
+        if outcome.payload is not None:
+            put_payload(invocation_id, outcome.canonical)
+        self._record(invocation_id, tool_name, _summarise(parsed, arguments), outcome, started)
+        if self.on_call is not None:
+            self.on_call(tool_name, outcome.status.value)
+        projection = self._project(invocation_id, tool_name, tool, outcome)
+        return ToolResult(invocation_id, tool_name, outcome.status, outcome.error_code, projection)
+
+    @staticmethod
+    def _parse(arguments: dict[str, Any] | str) -> tuple[dict[str, Any], _Outcome | None]:
+        if isinstance(arguments, dict):
+            return arguments, None
+        if not isinstance(arguments, str):
+            return {}, _blocked("invalid_arguments", "arguments must be a JSON object")
+        if not arguments.strip():
+            # Some providers send "" for a call without arguments; the schema then names what is missing.
+            return {}, None
+        try:
+            parsed = json.loads(arguments)
+        except json.JSONDecodeError as error:
+            return {}, _blocked("invalid_json", f"arguments are not valid JSON: {error}")
+        if not isinstance(parsed, dict):
+            return {}, _blocked("invalid_arguments", "arguments must be a JSON object")
+        return parsed, None
+
+    def _run(self, tool: Tool, arguments: dict[str, Any], started: float) -> _Outcome:
+        errors = tool.schema_errors(arguments)
+        if errors:
+            return _blocked("invalid_arguments", "; ".join(errors[:5]))
+        budget = settings.TOOL_MAX_CALLS_PER_RUN
+        if ToolInvocation.objects.filter(run_id=self.run_id).count() >= budget:
+            return _blocked(
+                "call_budget_exhausted", f"this run has used its {budget} tool calls; answer with the evidence you have"
+            )
+        deadline = started + settings.TOOL_TIMEOUT_SECONDS
+        context = CallContext(deadline=deadline, max_rows=settings.TOOL_MAX_ROWS)
+        try:
+            output = tool.handler(arguments, context)
+            if time.monotonic() > deadline:
+                raise ToolTimeout()
+        except ToolError as error:
+            return _Outcome(error.status, error.code, error.message)
+        except DatabaseError as error:
+            # The evidence tables are a backend like any other: a failed query is a FAILED call the model
+            # can react to, not a crash of the run. Logged with its traceback for operators.
+            logger.exception("tool %s failed on the database", tool.name)
+            return _Outcome(InvocationStatus.FAILED, "backend_error", f"the backend failed: {error}")
+        return _fit(tool, output)
+
+    def _record(
+        self, invocation_id: uuid.UUID, tool_name: str, args_summary: str, outcome: _Outcome, started: float
+    ) -> None:
+        with transaction.atomic():
+            # Locking the run serialises concurrent calls of one run, so ``seq`` stays gap-free and unique.
+            DiagnosisRun.objects.select_for_update().only("id").get(pk=self.run_id)
+            last = ToolInvocation.objects.filter(run_id=self.run_id).aggregate(last=Max("seq"))["last"] or 0
+            ToolInvocation.objects.create(
+                id=invocation_id,
+                run_id=self.run_id,
+                seq=last + 1,
+                tool_name=tool_name[: ToolInvocation._meta.get_field("tool_name").max_length],
+                args_summary=args_summary,
+                status=outcome.status,
+                error_code=outcome.error_code,
+                row_count=outcome.row_count,
+                payload_sha256=sha256_hex(outcome.canonical) if outcome.payload is not None else "",
+                payload_bytes=len(outcome.canonical),
+                latency_ms=int((time.monotonic() - started) * 1000),
+            )
+
+    @staticmethod
+    def _project(invocation_id: uuid.UUID, tool_name: str, tool: Tool | None, outcome: _Outcome) -> dict[str, Any]:
+        view: dict[str, Any] = {"invocation_id": str(invocation_id), "tool": tool_name, "status": outcome.status.value}
+        if outcome.payload is None or tool is None:
+            return {**view, "error_code": outcome.error_code, "error": clip(outcome.message, 1000)}
+        return {**view, **tool.project(outcome.payload, PROJECTION_MAX_CHARS)}
+
+
+def _blocked(code: str, message: str) -> _Outcome:
+    return _Outcome(InvocationStatus.BLOCKED, code, message)
+
+
+def _fit(tool: Tool, output: ToolOutput) -> _Outcome:
+    """A READY outcome within the byte budget: the payload as is, cut to fit, or BLOCKED."""
+    canonical = canonical_json(output.payload)
+    limit = settings.TOOL_MAX_PAYLOAD_BYTES
+    if len(canonical) <= limit:
+        return _Outcome(InvocationStatus.READY, payload=output.payload, canonical=canonical, row_count=output.row_count)
+    fitted = fit_payload(output.payload, tool.truncation, limit) if tool.truncation else None
+    if fitted is None:
+        return _blocked(
+            "payload_too_large",
+            f"the result is {len(canonical)} bytes, over the {limit}-byte budget; narrow the window or the query",
+        )
+    return _Outcome(InvocationStatus.READY, payload=fitted.payload, canonical=fitted.canonical, row_count=fitted.items)
+
+
+def _summarise(parsed: dict[str, Any], raw: dict[str, Any] | str) -> str:
+    """The bounded ``args_summary``: the arguments as JSON with sorted keys (the raw text if they did not parse)."""
+    if isinstance(raw, str) and not parsed:
+        return clip(raw, ToolInvocation.ARGS_SUMMARY_MAX_CHARS)
+    # default=str: an in-process caller may pass a non-JSON value; the schema has refused it already.
+    text = json.dumps(parsed, ensure_ascii=False, sort_keys=True, default=str)
+    return clip(text, ToolInvocation.ARGS_SUMMARY_MAX_CHARS)

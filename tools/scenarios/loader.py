@@ -1,0 +1,123 @@
+"""``load_scenario``: replace the embedded evidence with a validated pack, all or nothing.
+
+The pack is fully validated before anything is written. Then, in one database transaction, the log and
+metric tables, the ``loaded_scenario`` row and the pack's knowledge documents are replaced; the business
+SQLite file is built beside its final path and renamed over it as the transaction's last step, so a reader
+sees either the old scenario or the new one, never a mixture.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from collections.abc import Callable
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+
+from tools.knowledge.errors import DocumentRejected
+from tools.knowledge.ingest import replace_scenario_documents
+from tools.models import LoadedScenario, LogRecord, MetricPoint
+from tools.scenarios.mysql_business import load_business_into_mysql
+from tools.scenarios.pack import PackError, ScenarioPack, execute_statements, read_pack
+
+BATCH_SIZE = 1000
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class LoadSummary:
+    name: str
+    log_records: int
+    metric_points: int
+    documents: int
+    business_tables: list[str]
+
+
+def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_admin_url: str = "") -> LoadSummary:
+    """Validate the pack at ``path`` and make it the loaded scenario; ``PackError`` leaves all as it was.
+
+    With ``mysql_admin_url`` the business tables are loaded into that MySQL database first (see
+    ``mysql_business``), before anything embedded is touched.
+    """
+    report = progress or (lambda message: None)
+    pack = read_pack(Path(path))
+    report(
+        f"validated {pack.root}: {len(pack.logs)} log lines, {len(pack.metrics)} metric samples, "
+        f"{len(pack.documents)} documents, {len(pack.business_schema)} business tables"
+    )
+    if mysql_admin_url:
+        load_business_into_mysql(pack, mysql_admin_url)
+        report(f"loaded the business tables into MySQL at {mysql_admin_url.rpartition('@')[2]}")
+    target = Path(settings.BUSINESS_SQLITE_PATH)
+    staging = _staging_file(target.parent)
+    try:
+        build_business_sqlite(pack, staging)
+        with transaction.atomic():
+            _replace_evidence(pack)
+            report(f"stored {len(pack.logs)} log records and {len(pack.metrics)} metric points")
+            documents = _index_knowledge(pack)
+            report(f"indexed {documents} knowledge documents")
+            os.replace(staging, target)
+            report(f"business database {target}: {', '.join(pack.business_tables)}")
+    finally:
+        # After the rename there is nothing left to remove; after a failure, the half-built file goes.
+        staging.unlink(missing_ok=True)
+    return LoadSummary(pack.name, len(pack.logs), len(pack.metrics), documents, pack.business_tables)
+
+
+def _staging_file(folder: Path) -> Path:
+    """A new empty file beside the business database (same file system, so the rename is atomic)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(prefix=".business-", suffix=".sqlite3", dir=folder)
+    os.close(handle)
+    return Path(name)
+
+
+def build_business_sqlite(pack: ScenarioPack, path: Path) -> None:
+    """Run the pack's ``business.sql`` into the SQLite file at ``path``."""
+    with closing(sqlite3.connect(path)) as connection:
+        # A scratch file until renamed: durability is pointless here and would cost an fsync per INSERT.
+        connection.execute("PRAGMA journal_mode = OFF")
+        connection.execute("PRAGMA synchronous = OFF")
+        execute_statements(connection, pack.root / "business.sql", pack.statements)
+
+
+def _replace_evidence(pack: ScenarioPack) -> None:
+    LogRecord.objects.all().delete()
+    MetricPoint.objects.all().delete()
+    LoadedScenario.objects.all().delete()
+    LogRecord.objects.bulk_create(
+        (
+            LogRecord(ts=line.ts, service=line.service, level=line.level, message=line.message, extra=line.extra)
+            for line in pack.logs
+        ),
+        batch_size=BATCH_SIZE,
+    )
+    MetricPoint.objects.bulk_create(
+        (
+            MetricPoint(ts=sample.ts, service=sample.service, metric=sample.metric, value=sample.value)
+            for sample in pack.metrics
+        ),
+        batch_size=BATCH_SIZE,
+    )
+    LoadedScenario.objects.create(
+        name=pack.name,
+        description=pack.manifest["description"],
+        # scenario.json as written, plus the columns of each business table for query_mysql's description.
+        manifest={**pack.manifest, "business_schema": pack.business_schema},
+        business_tables=pack.business_tables,
+    )
+
+
+def _index_knowledge(pack: ScenarioPack) -> int:
+    try:
+        return replace_scenario_documents(pack.name, pack.documents)
+    except DocumentRejected as error:
+        # Raised inside the load's transaction, so everything written so far is rolled back with it.
+        raise PackError(pack.root / "knowledge", None, error.message) from None

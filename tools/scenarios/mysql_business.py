@@ -1,0 +1,98 @@
+"""Loading a pack's ``business.sql`` into MySQL/MariaDB, for production-style runs of ``query_mysql``.
+
+Packs are written for SQLite; sqlglot renders each statement for MySQL. Two differences need more than
+rendering: MySQL cannot index a TEXT column, so a TEXT column that is a key (PRIMARY KEY, UNIQUE, or in an
+index) becomes VARCHAR(255); and SQLite numbers an INTEGER PRIMARY KEY by itself, which MySQL does only
+with AUTO_INCREMENT. The load runs on an administrator connection (``query_mysql`` itself only
+ever reads through the read-only user of ``BUSINESS_DATABASE_URL``), with a permissive ``sql_mode`` so that
+SQLite-typed values (``2024-05-01T10:05:00Z`` in a DATETIME) are converted as SQLite would accept them
+rather than refused. Only the pack's own tables are dropped and recreated — never anything else in that
+database — and MySQL commits DDL as it goes, so unlike the embedded load this one is not atomic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import closing
+
+import MySQLdb
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
+
+from tools.scenarios.pack import PackError, ScenarioPack
+from tools.sql.connection import mysql_connection_arguments
+
+KEY_TEXT_TYPE = "VARCHAR(255)"
+
+
+def load_business_into_mysql(pack: ScenarioPack, admin_url: str) -> None:
+    """Replace the pack's tables in the database of ``admin_url`` (a user allowed to create tables)."""
+    source = pack.root / "business.sql"
+    statements = mysql_statements(pack)
+    connection = MySQLdb.connect(**mysql_connection_arguments(admin_url))
+    with closing(connection), closing(connection.cursor()) as cursor:
+        cursor.execute("SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'")
+        cursor.execute("SET SESSION foreign_key_checks = 0")
+        for table in pack.business_tables:
+            cursor.execute(f"DROP TABLE IF EXISTS `{table}`")
+        for line, sql in statements:
+            try:
+                cursor.execute(sql)
+            except MySQLdb.Error as error:
+                raise PackError(source, line, f"MySQL refused the statement: {error}") from None
+
+
+def mysql_statements(pack: ScenarioPack) -> list[tuple[int, str]]:
+    """Each statement of ``business.sql`` rendered for MySQL, with the line it starts on."""
+    source = pack.root / "business.sql"
+    parsed: list[tuple[int, exp.Expression]] = []
+    for statement in pack.statements:
+        try:
+            expressions = sqlglot.parse(statement.sql, read="sqlite")
+        except (ParseError, TokenError) as error:
+            raise PackError(source, statement.line, f"cannot render for MySQL: {error}") from None
+        parsed.extend((statement.line, expression) for expression in expressions if expression is not None)
+    keyed = _key_columns(expression for _, expression in parsed)
+    for _, expression in parsed:
+        _adapt_columns(expression, keyed)
+    return [(line, expression.sql(dialect="mysql")) for line, expression in parsed]
+
+
+def _table_of(create: exp.Create) -> str:
+    table = create.find(exp.Table)
+    return table.name.lower() if table is not None else ""
+
+
+def _key_columns(expressions: Iterable[exp.Expression]) -> set[tuple[str, str]]:
+    """(table, column) of every column that MySQL must index: keys, unique columns, indexed columns."""
+    keyed: set[tuple[str, str]] = set()
+    for expression in expressions:
+        if not isinstance(expression, exp.Create):
+            continue
+        table = _table_of(expression)
+        for column in expression.find_all(exp.ColumnDef):
+            if column.find(exp.PrimaryKeyColumnConstraint, exp.UniqueColumnConstraint):
+                keyed.add((table, column.name.lower()))
+        for key in expression.find_all(exp.PrimaryKey, exp.UniqueColumnConstraint, exp.IndexParameters):
+            keyed.update((table, identifier.name.lower()) for identifier in key.find_all(exp.Identifier))
+    return keyed
+
+
+def _adapt_columns(expression: exp.Expression, keyed: set[tuple[str, str]]) -> None:
+    """TEXT keys become VARCHAR; an INTEGER PRIMARY KEY gets AUTO_INCREMENT, as SQLite's rowid alias has."""
+    if not isinstance(expression, exp.Create):
+        return
+    table = _table_of(expression)
+    for column in expression.find_all(exp.ColumnDef):
+        kind = column.args.get("kind")
+        if kind is None:
+            continue
+        if kind.is_type(exp.DataType.Type.TEXT) and (table, column.name.lower()) in keyed:
+            column.set("kind", exp.DataType.build(KEY_TEXT_TYPE, dialect="mysql"))
+        if (
+            kind.is_type(exp.DataType.Type.INT, exp.DataType.Type.BIGINT)
+            and column.find(exp.PrimaryKeyColumnConstraint)
+            and not column.find(exp.AutoIncrementColumnConstraint)
+        ):
+            column.append("constraints", exp.ColumnConstraint(kind=exp.AutoIncrementColumnConstraint()))

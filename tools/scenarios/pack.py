@@ -1,0 +1,313 @@
+"""Reading and validating a scenario pack folder (DESIGN.md "Scenario packs") before anything is written.
+
+A pack is ``scenario.json``, ``logs.jsonl``, ``metrics.csv``, ``business.sql`` and ``knowledge/*.md``. The
+whole pack is read and checked in memory first — every log line, every CSV row, every SQL statement run
+against a scratch SQLite database — so a bad pack is refused with ``file:line: message`` and leaves the
+loaded data untouched. Only what the format promises is required; extra log fields are kept as they are.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from tools.timestamps import parse_timestamp
+
+PACKS_DIR = Path(__file__).resolve().parent / "packs"
+METRIC_COLUMNS = ("ts", "service", "metric", "value")
+# Column sizes of log_record / metric_point.
+MAX_NAME_CHARS = 100
+MAX_LEVEL_CHARS = 10
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
+
+MANIFEST_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["name", "description", "window", "services", "questions"],
+    "properties": {
+        "name": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}$"},
+        "description": {"type": "string"},
+        "window": {
+            "type": "object",
+            "required": ["start", "end"],
+            "properties": {"start": {"type": "string"}, "end": {"type": "string"}},
+        },
+        "services": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1}},
+        "questions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["text", "expect_keywords"],
+                "properties": {
+                    "text": {"type": "string", "minLength": 1},
+                    "expect_keywords": {"type": "array", "items": {"type": "string", "minLength": 1}},
+                },
+            },
+        },
+    },
+}
+_MANIFEST_VALIDATOR = Draft202012Validator(MANIFEST_SCHEMA)
+
+
+class PackError(Exception):
+    """What is wrong with a pack, and where: ``file:line: message`` (``file: message`` for a whole file)."""
+
+    def __init__(self, file: Path, line: int | None, message: str) -> None:
+        super().__init__(message)
+        self.file = file
+        self.line = line
+        self.message = message
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else str(self.file)
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class LogLine:
+    ts: datetime
+    service: str
+    level: str
+    message: str
+    extra: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class MetricSample:
+    ts: datetime
+    service: str
+    metric: str
+    value: float
+
+
+@dataclass(frozen=True)
+class SqlStatement:
+    """One chunk of ``business.sql`` ending in ``;``, with the line it starts on (for error messages)."""
+
+    line: int
+    sql: str
+
+
+@dataclass(frozen=True)
+class ScenarioPack:
+    root: Path
+    manifest: dict[str, Any]
+    logs: list[LogLine]
+    metrics: list[MetricSample]
+    documents: list[tuple[str, str]]
+    statements: list[SqlStatement]
+    business_schema: dict[str, list[str]]
+
+    @property
+    def name(self) -> str:
+        return self.manifest["name"]
+
+    @property
+    def business_tables(self) -> list[str]:
+        return sorted(self.business_schema)
+
+
+def resolve_pack(name_or_path: str) -> Path:
+    """A pack folder: an existing path, else a folder of that name under ``tools/scenarios/packs/``."""
+    candidate = Path(name_or_path)
+    if candidate.is_dir():
+        return candidate.resolve()
+    named = PACKS_DIR / name_or_path
+    if "/" not in name_or_path and named.is_dir():
+        return named
+    shipped = ", ".join(shipped_pack_names()) or "none"
+    raise PackError(candidate, None, f"no such pack folder (shipped packs: {shipped})")
+
+
+def shipped_pack_names() -> list[str]:
+    return sorted(path.name for path in PACKS_DIR.iterdir() if path.is_dir()) if PACKS_DIR.is_dir() else []
+
+
+def read_pack(root: Path) -> ScenarioPack:
+    """Read and validate every file of the pack at ``root``; ``PackError`` at the first problem."""
+    root = root.resolve()
+    if not root.is_dir():
+        raise PackError(root, None, "not a folder")
+    manifest = _read_manifest(root / "scenario.json")
+    logs = _read_logs(root / "logs.jsonl")
+    metrics = _read_metrics(root / "metrics.csv")
+    documents = _read_documents(root / "knowledge")
+    statements = split_statements(_read_text(root / "business.sql"))
+    schema = _business_schema(root / "business.sql", statements)
+    return ScenarioPack(root, manifest, logs, metrics, documents, statements, schema)
+
+
+def _read_text(path: Path) -> str:
+    if not path.is_file():
+        raise PackError(path, None, "missing file")
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise PackError(path, raw[: error.start].count(b"\n") + 1, "not valid UTF-8") from None
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    text = _read_text(path)
+    try:
+        manifest = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise PackError(path, error.lineno, f"not valid JSON: {error.msg}") from None
+    errors = sorted(_MANIFEST_VALIDATOR.iter_errors(manifest), key=lambda error: list(error.absolute_path))
+    if errors:
+        first = errors[0]
+        top_key = next((part for part in first.absolute_path if isinstance(part, str)), None)
+        raise PackError(path, _line_of_key(text, top_key), f"{first.json_path}: {first.message}")
+    window = manifest["window"]
+    try:
+        start, end = parse_timestamp(window["start"]), parse_timestamp(window["end"])
+    except ValueError as error:
+        raise PackError(path, _line_of_key(text, "window"), f"$.window: {error}") from None
+    if start >= end:
+        raise PackError(path, _line_of_key(text, "window"), "$.window: start must be before end")
+    return manifest
+
+
+def _line_of_key(text: str, key: str | None) -> int:
+    """The line where ``"key":`` first appears (the top of the file when the key is absent)."""
+    match = re.search(rf'"{re.escape(key)}"\s*:', text) if key else None
+    return text.count("\n", 0, match.start()) + 1 if match else 1
+
+
+def _read_logs(path: Path) -> list[LogLine]:
+    lines = []
+    # Split on newlines only: str.splitlines would also break inside a message holding U+2028.
+    for number, line in enumerate(_read_text(path).split("\n"), start=1):
+        if line.strip():
+            lines.append(_log_line(path, number, line))
+    return lines
+
+
+def _log_line(path: Path, number: int, line: str) -> LogLine:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise PackError(path, number, f"not valid JSON: {error.msg}") from None
+    if not isinstance(record, dict):
+        raise PackError(path, number, "each line must be a JSON object")
+    missing = [key for key in ("ts", "service", "level", "message") if key not in record]
+    if missing:
+        raise PackError(path, number, f"missing {', '.join(missing)}")
+    for key, limit in (("service", MAX_NAME_CHARS), ("level", MAX_LEVEL_CHARS)):
+        if not isinstance(record[key], str) or not record[key].strip() or len(record[key]) > limit:
+            raise PackError(path, number, f"{key} must be a non-empty string of at most {limit} characters")
+    if not isinstance(record["message"], str):
+        raise PackError(path, number, "message must be a string")
+    ts = _timestamp(path, number, record["ts"])
+    extra = {key: value for key, value in record.items() if key not in {"ts", "service", "level", "message"}}
+    return LogLine(ts, record["service"], record["level"].upper(), record["message"], extra)
+
+
+def _read_metrics(path: Path) -> list[MetricSample]:
+    reader = csv.DictReader(io.StringIO(_read_text(path), newline=""))
+    if tuple(reader.fieldnames or ()) != METRIC_COLUMNS:
+        raise PackError(path, 1, f"the header must be {','.join(METRIC_COLUMNS)}")
+    samples = []
+    for row in reader:
+        number = reader.line_num
+        if None in row or any(row[column] is None for column in METRIC_COLUMNS):
+            raise PackError(path, number, f"expected {len(METRIC_COLUMNS)} columns")
+        for column in ("service", "metric"):
+            if not row[column].strip() or len(row[column]) > MAX_NAME_CHARS:
+                raise PackError(path, number, f"{column} must be non-empty and at most {MAX_NAME_CHARS} characters")
+        try:
+            value = float(row["value"])
+        except ValueError:
+            raise PackError(path, number, f"value {row['value']!r} is not a number") from None
+        if not math.isfinite(value):
+            raise PackError(path, number, f"value {row['value']!r} is not finite")
+        samples.append(MetricSample(_timestamp(path, number, row["ts"]), row["service"], row["metric"], value))
+    return samples
+
+
+def _read_documents(folder: Path) -> list[tuple[str, str]]:
+    if not folder.is_dir():
+        raise PackError(folder, None, "missing folder of knowledge documents")
+    documents = []
+    for path in sorted(folder.glob("*.md")):
+        text = _read_text(path)
+        lines = text.splitlines()
+        if not any(_HEADING.match(line) for line in lines):
+            raise PackError(path, 1, "no markdown heading (the first heading is the document title)")
+        if all(_HEADING.match(line) or not line.strip() for line in lines):
+            raise PackError(path, 1, "only headings: there is no text to search")
+        documents.append((path.name, text))
+    if not documents:
+        raise PackError(folder, None, "no .md documents")
+    return documents
+
+
+def split_statements(text: str) -> list[SqlStatement]:
+    """Cut ``business.sql`` at each complete statement, remembering the line each starts on."""
+    statements: list[SqlStatement] = []
+    buffer: list[str] = []
+    start = 0
+    # Split on newlines only, so that a string literal holding U+2028 is kept as written.
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not buffer:
+            if not line.strip() or line.lstrip().startswith("--"):
+                continue
+            start = number
+        buffer.append(line)
+        chunk = "\n".join(buffer)
+        if sqlite3.complete_statement(chunk):
+            statements.append(SqlStatement(start, chunk))
+            buffer = []
+    if buffer:
+        # An unterminated tail is kept: running it reports its own error (or nothing, for a comment).
+        statements.append(SqlStatement(start, "\n".join(buffer)))
+    return statements
+
+
+def execute_statements(connection: sqlite3.Connection, path: Path, statements: list[SqlStatement]) -> None:
+    """Run ``business.sql`` on ``connection``; a failing statement is a ``PackError`` at its first line."""
+    for statement in statements:
+        try:
+            connection.executescript(statement.sql)
+        except sqlite3.Error as error:
+            raise PackError(path, statement.line, f"SQL failed: {error}") from None
+
+
+def _business_schema(path: Path, statements: list[SqlStatement]) -> dict[str, list[str]]:
+    """Run the statements on a scratch database; its tables (and their columns) are the allow-list."""
+    connection = sqlite3.connect(":memory:")
+    try:
+        execute_statements(connection, path, statements)
+        tables = [
+            name
+            for (name,) in connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' "
+                "ORDER BY name"
+            )
+        ]
+        schema = {
+            table: [row[1] for row in connection.execute("SELECT * FROM pragma_table_info(?)", (table,))]
+            for table in tables
+        }
+    finally:
+        connection.close()
+    if not schema:
+        raise PackError(path, 1, "no CREATE TABLE: the business tables are what query_mysql may read")
+    return schema
+
+
+def _timestamp(path: Path, number: int, value: Any) -> datetime:
+    try:
+        return parse_timestamp(value)
+    except ValueError as error:
+        raise PackError(path, number, f"ts: {error}") from None

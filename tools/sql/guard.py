@@ -1,0 +1,225 @@
+"""The first of ``query_mysql``'s three read-only layers: a sqlglot AST check of the model's SQL.
+
+A statement passes only if it is exactly one SELECT (WITH and UNION/INTERSECT/EXCEPT of SELECTs included)
+over allow-listed tables, with no comment, no ``INTO``, no locking read, no variable, no dangerous function
+and no system schema. What runs is then not the model's text but the checked AST rendered again for the
+target database, with a LIMIT of at most ``max_rows + 1`` — so nothing the parser did not see (a MySQL
+``/*! executable comment */``, a dialect quirk in quoting) can reach the database — and that rendering is
+parsed and checked again in the target dialect before it is handed out. The read-only connection and the
+statement timeout (``connection.py``) are the other two layers; each holds if another one fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
+from sqlglot.tokens import TokenType
+
+MAX_SQL_CHARS = 10_000
+# The model writes MySQL (the tool is query_mysql); the embedded database receives it rendered for SQLite.
+SOURCE_DIALECT = "mysql"
+
+SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
+# SQLite's catalog (sqlite_master, sqlite_schema, sqlite_sequence, ...) and its pragma table functions.
+SYSTEM_TABLE_PREFIXES = ("sqlite_", "pragma_")
+
+# Functions that touch files, sleep, take locks, burn CPU, disclose the server, or smuggle data out
+# through error messages. Compared upper-case with the name sqlglot parsed.
+# fmt: off
+FORBIDDEN_FUNCTIONS = frozenset(
+    {
+        "LOAD_FILE", "LOAD_EXTENSION", "READFILE", "WRITEFILE", "EDIT", "FTS3_TOKENIZER",
+        "SLEEP", "BENCHMARK", "RANDOMBLOB", "ZEROBLOB",
+        "GET_LOCK", "RELEASE_LOCK", "RELEASE_ALL_LOCKS", "IS_FREE_LOCK", "IS_USED_LOCK",
+        "MASTER_POS_WAIT", "MASTER_GTID_WAIT", "SOURCE_POS_WAIT", "WAIT_FOR_EXECUTED_GTID_SET",
+        "SYS_EXEC", "SYS_EVAL", "EXTRACTVALUE", "UPDATEXML", "NAME_CONST",
+        "USER", "CURRENT_USER", "SESSION_USER", "SYSTEM_USER", "DATABASE", "SCHEMA", "CURRENT_SCHEMA",
+        "VERSION", "CURRENT_VERSION", "CONNECTION_ID", "LAST_INSERT_ID", "ROW_COUNT", "FOUND_ROWS",
+        "SQLITE_VERSION", "SQLITE_SOURCE_ID", "SQLITE_COMPILEOPTION_GET", "SQLITE_COMPILEOPTION_USED",
+        "PASSWORD", "ENCRYPT", "DES_ENCRYPT", "DES_DECRYPT",
+    }
+)
+# fmt: on
+
+_INTO_TARGETS = frozenset({"OUTFILE", "DUMPFILE"})
+
+# Statements that are never a read, wherever they sit in the tree (a CTE body, a subquery).
+# fmt: off
+STATEMENT_NODES: tuple[type[exp.Expression], ...] = (
+    exp.DML, exp.DDL, exp.Drop, exp.Alter, exp.TruncateTable, exp.Command, exp.Set, exp.Use,
+    exp.Transaction, exp.Commit, exp.Rollback, exp.Pragma, exp.Show, exp.Describe, exp.LoadData,
+    exp.Analyze, exp.Grant, exp.Revoke, exp.Kill, exp.Cache, exp.Uncache, exp.Refresh, exp.Execute,
+    exp.Declare, exp.Summarize,
+)
+# fmt: on
+
+
+class Refusal(StrEnum):
+    EMPTY = "empty"
+    TOO_LONG = "too_long"
+    SYNTAX = "syntax"
+    COMMENT = "comment"
+    MULTIPLE_STATEMENTS = "multiple_statements"
+    NOT_SELECT = "not_select"
+    INTO = "into"
+    LOCKING_READ = "locking_read"
+    VARIABLE = "variable"
+    FORBIDDEN_FUNCTION = "forbidden_function"
+    SYSTEM_SCHEMA = "system_schema"
+    TABLE_NOT_ALLOWED = "table_not_allowed"
+
+
+@dataclass(frozen=True)
+class SqlVerdict:
+    """``sql`` is the statement to run (rendered for the target dialect) when ``allowed``; else ``""``."""
+
+    allowed: bool
+    reason: Refusal | None
+    message: str
+    sql: str = ""
+
+
+class _Refused(Exception):
+    def __init__(self, reason: Refusal, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+def check_sql(sql: str, *, allowed_tables: Iterable[str], max_rows: int, dialect: str) -> SqlVerdict:
+    """Accept ``sql`` as one safe SELECT over ``allowed_tables``, or say why not."""
+    allowed = {table.lower() for table in allowed_tables}
+    try:
+        statement = _checked(sql, SOURCE_DIALECT, allowed)
+        _cap_limit(statement, max_rows + 1)
+        rendered = statement.sql(dialect=dialect)
+    except _Refused as refusal:
+        return SqlVerdict(False, refusal.reason, refusal.message)
+    try:
+        # What runs is checked too: rendered for the target, it must still be one safe SELECT.
+        _checked(rendered, dialect, allowed)
+    except _Refused as refusal:
+        return SqlVerdict(False, refusal.reason, f"once rendered for {dialect}: {refusal.message}")
+    return SqlVerdict(True, None, "accepted", rendered)
+
+
+def _checked(sql: str, dialect: str, allowed: set[str]) -> exp.Query:
+    statement = _single_select(sql, dialect)
+    for node in statement.walk():
+        _check_node(node, allowed)
+    return statement
+
+
+def _single_select(sql: str, dialect: str) -> exp.Query:
+    if not isinstance(sql, str) or not sql.strip():
+        raise _Refused(Refusal.EMPTY, "the statement is empty")
+    if len(sql) > MAX_SQL_CHARS:
+        raise _Refused(Refusal.TOO_LONG, f"the statement is longer than {MAX_SQL_CHARS} characters")
+    try:
+        tokens = sqlglot.Dialect.get_or_raise(dialect).tokenize(sql)
+    except TokenError as error:
+        raise _Refused(Refusal.SYNTAX, f"the statement does not tokenize: {_first_line(error)}") from None
+    if any(token.comments for token in tokens):
+        raise _Refused(
+            Refusal.COMMENT, "comments and optimizer hints are not allowed (MySQL executes /*! ... */ comments)"
+        )
+    # sqlglot cannot parse every INTO form (INTO OUTFILE after FROM is a parse error), so look at the tokens.
+    writes_into = any(token.token_type == TokenType.INTO or token.text.upper() in _INTO_TARGETS for token in tokens)
+    into = _Refused(Refusal.INTO, "INTO (OUTFILE, DUMPFILE, a table, variables) writes; it is not allowed")
+    try:
+        statements = [statement for statement in sqlglot.parse(sql, read=dialect) if statement is not None]
+    except ParseError as error:
+        if writes_into:
+            raise into from None
+        raise _Refused(Refusal.SYNTAX, f"the statement does not parse: {_first_line(error)}") from None
+    if not statements:
+        raise _Refused(Refusal.EMPTY, "the statement is empty")
+    if len(statements) > 1:
+        raise _Refused(Refusal.MULTIPLE_STATEMENTS, f"exactly one statement is allowed, got {len(statements)}")
+    statement = statements[0]
+    while isinstance(statement, exp.Subquery) and not statement.alias:
+        statement = statement.this
+    if not isinstance(statement, (exp.Select, exp.SetOperation)):
+        kind = str(statement.this).upper() if isinstance(statement, exp.Command) else statement.key.upper()
+        raise _Refused(Refusal.NOT_SELECT, f"only a SELECT is allowed, this is a {kind} statement")
+    if writes_into:
+        raise into
+    return statement
+
+
+def _check_node(node: exp.Expression, allowed: set[str]) -> None:
+    if isinstance(node, STATEMENT_NODES):
+        raise _Refused(Refusal.NOT_SELECT, f"a {node.key.upper()} statement is not allowed, only SELECT")
+    if isinstance(node, exp.CTE) and not isinstance(node.this, exp.Query):
+        raise _Refused(Refusal.NOT_SELECT, f"the WITH part {node.alias!r} must be a SELECT")
+    if isinstance(node, exp.Lock):
+        raise _Refused(
+            Refusal.LOCKING_READ, "locking reads (FOR UPDATE, FOR SHARE, LOCK IN SHARE MODE) are not allowed"
+        )
+    if isinstance(node, (exp.Parameter, exp.SessionParameter, exp.Placeholder, exp.PropertyEQ)):
+        raise _Refused(Refusal.VARIABLE, "variables, parameters and assignments (@x, @@x, ?, :=) are not allowed")
+    if isinstance(node, exp.Func):
+        name = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
+        if name.upper() in FORBIDDEN_FUNCTIONS:
+            raise _Refused(Refusal.FORBIDDEN_FUNCTION, f"the function {name.upper()} is not allowed")
+    if isinstance(node, exp.Table):
+        _check_table(node, allowed)
+
+
+def _check_table(table: exp.Table, allowed: set[str]) -> None:
+    if not isinstance(table.this, exp.Identifier):
+        raise _Refused(Refusal.TABLE_NOT_ALLOWED, "table functions are not allowed; select from a table")
+    name = table.name.lower()
+    qualifiers = [part.lower() for part in (table.catalog, table.db) if part]
+    if (
+        any(part in SYSTEM_SCHEMAS for part in qualifiers)
+        or name in SYSTEM_SCHEMAS
+        or name.startswith(SYSTEM_TABLE_PREFIXES)
+    ):
+        raise _Refused(Refusal.SYSTEM_SCHEMA, f"system schemas and catalog tables are not allowed ({table.sql()})")
+    if qualifiers:
+        raise _Refused(Refusal.TABLE_NOT_ALLOWED, f"name tables without a schema ({table.sql()})")
+    if name in allowed or name in _visible_cte_names(table):
+        return
+    tables = ", ".join(sorted(allowed)) or "none (no scenario is loaded)"
+    raise _Refused(Refusal.TABLE_NOT_ALLOWED, f"the table {table.name!r} is not allowed; the tables are: {tables}")
+
+
+def _visible_cte_names(table: exp.Table) -> set[str]:
+    """The WITH names in scope at ``table``: a CTE body sees only earlier CTEs (and itself if RECURSIVE).
+
+    Scoping matters: a CTE defined in a subquery must not make a same-named real table elsewhere pass.
+    """
+    names: set[str] = set()
+    child: exp.Expression = table
+    node = table.parent
+    while node is not None:
+        if isinstance(node, exp.With):
+            ctes = node.expressions
+            position = next((index for index, cte in enumerate(ctes) if cte is child), len(ctes))
+            visible = ctes[: position + 1] if node.args.get("recursive") else ctes[:position]
+            names.update(cte.alias_or_name.lower() for cte in visible)
+        elif isinstance(node, exp.Query):
+            with_clause = node.args.get("with_")
+            if with_clause is not None and with_clause is not child:
+                names.update(cte.alias_or_name.lower() for cte in with_clause.expressions)
+        child, node = node, node.parent
+    return names
+
+
+def _cap_limit(statement: exp.Query, cap: int) -> None:
+    """Keep a literal LIMIT/FETCH of at most ``cap``; otherwise set ``LIMIT cap``."""
+    limit = statement.args.get("limit")
+    count = limit.expression if isinstance(limit, exp.Limit) else limit.args.get("count") if limit else None
+    if isinstance(count, exp.Literal) and count.is_int and int(count.name) <= cap:
+        return
+    statement.set("limit", exp.Limit(expression=exp.Literal.number(cap)))
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__

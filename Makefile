@@ -23,6 +23,7 @@ $(BIN)/.installed: requirements.txt scripts/system-deps.sh
 
 run: install
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
+	$(RUN_ENV) $(BIN)/python manage.py load_scenario $(DEMO_SCENARIO)
 	$(RUN_ENV) $(BIN)/python manage.py create_demo_user
 	@echo "serving the chat on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(RUN_ENV) $(BIN)/python -m uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning

@@ -8,37 +8,20 @@ the same from label discovery and ``information_schema``.
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 from typing import Any
 
 from django.utils import timezone
 
-from tools.errors import ToolBackendError, ToolTimeout
 from tools.models import LoadedScenario, LogRecord, MetricPoint
 from tools.registry import default_registry
-from tools.sql.connection import business_dialect, open_business_connection
 
 LOG_LEVELS = ["DEBUG", "INFO", "WARN", "ERROR"]
 DEFAULT_WINDOW = timedelta(hours=1)
 
 
-def _columns(tables: list[str]) -> dict[str, list[str]]:
-    if not tables:
-        return {}
-    quote = "`" if business_dialect() == "mysql" else '"'
-    connection = open_business_connection()
-    try:
-        result: dict[str, list[str]] = {}
-        for table in tables:
-            # Only allow-listed names from the loaded pack reach this statement.
-            columns = connection.execute(f"SELECT * FROM {quote}{table}{quote} LIMIT 0", max_rows=1, deadline=time.monotonic() + 5).columns
-            result[table] = list(columns)
-        return result
-    except (ToolBackendError, ToolTimeout):
-        return {table: [] for table in tables}
-    finally:
-        connection.close()
+def _iso(moment: Any) -> str:
+    return moment.isoformat().replace("+00:00", "Z")
 
 
 def environment() -> dict[str, Any]:
@@ -52,12 +35,12 @@ def environment() -> dict[str, Any]:
     window = manifest.get("window")
     if not window:
         end = timezone.now().replace(microsecond=0)
-        window = {"start": (end - DEFAULT_WINDOW).isoformat().replace("+00:00", "Z"), "end": end.isoformat().replace("+00:00", "Z")}
+        window = {"start": _iso(end - DEFAULT_WINDOW), "end": _iso(end)}
     return {
         "services": sorted(services),
         "window": window,
         "metrics": metrics,
-        "business_tables": _columns(list(scenario.business_tables) if scenario else []),
+        "business_tables": dict(manifest.get("business_schema") or {}),
         "log_levels": LOG_LEVELS,
         "tools": default_registry().names,
     }

@@ -1,0 +1,159 @@
+"""``manage.py diagnose`` end to end with the scripted provider: the documented JSON and exit codes, and
+no scripted lie (forged or altered citation, wrong tool or path) ever reaching ``final_answer``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import uuid
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from diagnosis.models import DiagnosisRun
+from diagnosis.nodes import planner
+
+pytestmark = pytest.mark.django_db
+
+SCRIPTS = Path(__file__).parent / "scripts"
+QUESTION = "payment-service p99 latency tripled since 10:05, why?"
+LIE = "LIE-MARKER the root cause is DNS"
+
+
+@pytest.fixture(autouse=True)
+def demo_pack():
+    call_command("load_scenario", "payment-db-pool", stdout=StringIO())
+
+
+def honest() -> dict:
+    return json.loads((SCRIPTS / "honest.json").read_text())
+
+
+def diagnose(tmp_path, script: dict, *args: str) -> dict:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(script))
+    out = StringIO()
+    call_command("diagnose", QUESTION, "--script", str(path), "--json", *args, stdout=out)
+    return json.loads(out.getvalue())
+
+
+def with_report(script: dict, mutate) -> dict:
+    """The honest script whose executor report is changed by ``mutate`` and whose composer repeats the lie."""
+    lying = copy.deepcopy(script)
+    report = json.loads(lying["executor"][1])
+    report["claims"][0]["statement"] = LIE
+    mutate(report["claims"][0]["bindings"][0])
+    lying["executor"][1] = json.dumps(report)
+    lie_answer = json.dumps({"answer_markdown": LIE + " [c1]", "cited_claim_ids": ["c1"]})
+    lying["composer"] = [lie_answer, lie_answer]
+    return lying
+
+
+def test_it_prints_the_documented_json_for_an_honest_run(tmp_path):
+    result = diagnose(tmp_path, honest())
+
+    assert set(result) == {"run_id", "session_id", "status", "intent", "degraded", "effective_verdict", "final_answer",
+                           "orchestration_trace", "released_claim_ids", "tool_invocations"}
+    assert (result["status"], result["intent"], result["degraded"], result["effective_verdict"]) == ("SUCCESS", "DIAGNOSIS", False, "PASS")
+    assert result["final_answer"] == "The payment-service database connection pool is exhausted [c1]."
+    assert result["released_claim_ids"] == ["c1"]
+    assert [(i["tool_name"], i["status"]) for i in result["tool_invocations"]] == [("query_logs", "READY")]
+    trace = result["orchestration_trace"]
+    assert trace["final_node"] == "composer" and trace["termination_reason"] == "composer_completed"
+    assert [t["from"] for t in trace["transitions"]] == ["planner", "executor", "gatekeeper", "verified_input", "verifier"]
+    run = DiagnosisRun.objects.get(pk=result["run_id"])
+    assert run.self_evaluation["gatekeeper"]["bindings_passed"] == 1
+    assert run.self_evaluation["prompt_versions"]["planner"] == "planner-v1"
+    assert run.step_count == 4 and run.tool_count == 1
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda b: b.update(source_invocation_id=str(uuid.uuid4())),
+        lambda b: b.update(evidence_excerpt="HikariPool-2 - Connection is not available"),
+        lambda b: b.update(tool_name="query_metrics"),
+        lambda b: b.update(raw_path="$.records[99].message"),
+        lambda b: b.update(raw_path="$.records[*].message"),
+    ],
+    ids=["forged-id", "altered-excerpt", "wrong-tool", "out-of-range-path", "wildcard-path"],
+)
+def test_it_never_releases_a_scripted_lie(tmp_path, mutate):
+    result = diagnose(tmp_path, with_report(honest(), mutate))
+
+    assert result["status"] == "SUCCESS" and result["degraded"] is True
+    assert "LIE-MARKER" not in result["final_answer"]
+    assert result["released_claim_ids"] == []
+    assert result["orchestration_trace"]["termination_reason"] == "fallback_gatekeeper_reject"
+
+
+def test_it_keeps_the_lie_out_when_one_of_two_claims_is_forged(tmp_path):
+    script = honest()
+    report = json.loads(script["executor"][1])
+    forged = copy.deepcopy(report["claims"][0])
+    forged.update(claim_id="c2", statement=LIE)
+    forged["bindings"][0]["source_invocation_id"] = str(uuid.uuid4())
+    report["claims"].append(forged)
+    script["executor"][1] = json.dumps(report)
+    lie = json.dumps({"answer_markdown": LIE + " [c1][c2]", "cited_claim_ids": ["c1", "c2"]})
+    script["composer"] = [lie, lie]
+
+    result = diagnose(tmp_path, script)
+
+    assert result["effective_verdict"] == "LOW_CONFID"  # the gatekeeper ceiling caps the model's PASS
+    assert result["degraded"] is True
+    assert "LIE-MARKER" not in result["final_answer"]
+    assert "HikariPool-1 connection timeouts" in result["final_answer"]  # the allowed fact of c1
+    assert result["released_claim_ids"] == ["c1"]
+    assert result["orchestration_trace"]["termination_reason"] == "fallback_composer_invalid_output"
+
+
+def test_it_exits_1_when_the_run_fails(tmp_path, monkeypatch):
+    def explode(*args, **kwargs):
+        raise RuntimeError("a bug in the planner")
+
+    monkeypatch.setattr(planner, "plan", explode)
+
+    with pytest.raises(SystemExit) as exit_info:
+        diagnose(tmp_path, honest())
+
+    assert exit_info.value.code == 1
+    run = DiagnosisRun.objects.get()
+    assert run.status == "FAILED" and run.failure_reason == "graph_error"
+    assert run.orchestration_trace["termination_reason"] == "planner_error"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--script", "/nonexistent/script.json"], "script"),
+        (["--provider", "openai", "--script", "x.json"], "--script goes with --provider scripted"),
+    ],
+)
+def test_it_exits_2_on_bad_arguments(args, message):
+    with pytest.raises(CommandError) as error:
+        call_command("diagnose", QUESTION, *args, stdout=StringIO())
+
+    assert error.value.returncode == 2
+    assert message in str(error.value)
+    assert not DiagnosisRun.objects.exists()
+
+
+def test_it_exits_2_on_a_malformed_script(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"planner": [')
+
+    with pytest.raises(CommandError) as error:
+        call_command("diagnose", QUESTION, "--script", str(path), stdout=StringIO())
+
+    assert error.value.returncode == 2
+
+
+def test_it_exits_2_on_an_empty_question():
+    with pytest.raises(CommandError) as error:
+        call_command("diagnose", "   ", "--provider", "scripted", "--script", str(SCRIPTS / "honest.json"), stdout=StringIO())
+
+    assert error.value.returncode == 2

@@ -37,7 +37,7 @@ def reap_stale_runs(*, now: datetime | None = None, stale_after_seconds: int | N
     reaped = []
     for run in stale_runs(now=now, stale_after_seconds=stale_after_seconds):
         events = orchestration_events_from_timeline(run.pk)
-        trace = build_partial_trace(events, termination_reason=REASON) if events else None
+        trace = build_partial_trace(events, termination_reason=REASON).to_dict() if events else None
         if run_fail(run, reason=REASON, message="The worker running this diagnosis stopped; the run was ended.", orchestration_trace=trace):
             reaped.append(run)
     return reaped

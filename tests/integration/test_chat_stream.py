@@ -7,38 +7,20 @@ replay must continue exactly after that event, with no loss and no duplicate.
 
 from __future__ import annotations
 
-import httpx
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from diagnosis.models import DiagnosisRun, RunStatus
+from tests.support.clients import login, submit
 from tests.support.sse_client import read_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def login(username: str) -> tuple[dict[str, str], dict[str, str]]:
-    """A session cookie (for the browser-style SSE stream) and a token header (for the API)."""
-    user = get_user_model().objects.create_user(username, password=f"{username}-pass-123")
-    client = Client()
-    client.force_login(user)
-    token = Token.objects.create(user=user)
-    return {"sessionid": client.cookies["sessionid"].value}, {"Authorization": f"Token {token.key}"}
-
-
-def submit(base: str, headers: dict[str, str], message: str, **extra: str) -> dict[str, str]:
-    response = httpx.post(f"{base}/api/chat", json={"message": message, **extra}, headers=headers, timeout=10)
-    assert response.status_code == 202, response.text
-    return response.json()
-
-
 def test_it_streams_a_run_in_order_and_replays_it_without_loss(live_stack):
     cookies, headers = login("streamer")
 
-    accepted = submit(live_stack, headers, "hello")
-    events = read_events(live_stack + accepted["events_url"], cookies=cookies)
+    accepted = submit(live_stack.base, headers, "hello")
+    events = read_events(live_stack.base + accepted["events_url"], cookies=cookies)
 
     names = [event.event for event in events]
     assert names[0] == "metadata"
@@ -56,7 +38,7 @@ def test_it_streams_a_run_in_order_and_replays_it_without_loss(live_stack):
 
     for index, event in enumerate(events[:-1]):
         replay = read_events(
-            f"{live_stack}/events/run-{accepted['run_id']}/", cookies=cookies, last_event_id=event.id
+            f"{live_stack.base}/events/run-{accepted['run_id']}/", cookies=cookies, last_event_id=event.id
         )
         assert replay == events[index + 1 :], f"replay after event {index} ({event.id})"
 
@@ -64,9 +46,9 @@ def test_it_streams_a_run_in_order_and_replays_it_without_loss(live_stack):
 def test_it_refuses_the_stream_to_another_user(live_stack):
     _, owner_headers = login("stream-owner")
     intruder_cookies, _ = login("stream-intruder")
-    accepted = submit(live_stack, owner_headers, "hi")
+    accepted = submit(live_stack.base, owner_headers, "hi")
 
-    events = read_events(live_stack + accepted["events_url"], cookies=intruder_cookies)
+    events = read_events(live_stack.base + accepted["events_url"], cookies=intruder_cookies)
 
     assert [event.event for event in events] == ["stream-error"]
     assert events[0].data["condition"] == "forbidden"
@@ -74,9 +56,9 @@ def test_it_refuses_the_stream_to_another_user(live_stack):
 
 def test_it_refuses_the_stream_to_anonymous_users(live_stack):
     _, headers = login("stream-owner2")
-    accepted = submit(live_stack, headers, "hi")
+    accepted = submit(live_stack.base, headers, "hi")
 
-    events = read_events(live_stack + accepted["events_url"], cookies={})
+    events = read_events(live_stack.base + accepted["events_url"], cookies={})
 
     assert events[0].event == "stream-error"
     assert events[0].data["condition"] == "forbidden"

@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import httpx
 from django.conf import settings
@@ -56,9 +57,15 @@ def _stop(process: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
             process.wait()
 
 
+@dataclass(frozen=True)
+class Server:
+    base: str
+    process: subprocess.Popen
+
+
 @contextmanager
-def uvicorn_server(env: dict[str, str]) -> Iterator[str]:
-    """Serve ``config.asgi`` on a free loopback port; yields the base URL once it answers."""
+def uvicorn_server(env: dict[str, str]) -> Iterator[Server]:
+    """Serve ``config.asgi`` on a free loopback port; yields it once it answers."""
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
@@ -78,7 +85,7 @@ def uvicorn_server(env: dict[str, str]) -> Iterator[str]:
                 if time.monotonic() > deadline:
                     raise RuntimeError("uvicorn did not start within 30 s") from None
                 time.sleep(0.2)
-        yield base
+        yield Server(base, process)
     finally:
         _stop(process)
 

@@ -1,0 +1,60 @@
+"""The chat page in a real headless Chromium (Debian's, driven by Playwright): log in, ask the demo
+pack's first question, watch node-by-node progress, and read the cited answer with its evidence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from django.conf import global_settings, settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from tests.services import CHROMIUM_PATH, require
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DEMO_PACK = Path(settings.BASE_DIR) / "tools" / "scenarios" / "packs" / "payment-db-pool"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+
+
+@pytest.fixture
+def browser():
+    require("chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+def test_it_answers_the_demo_question_with_progress_and_evidence(browser, live_stack, settings):
+    # The login is checked by the server process, which knows only the real password hashers.
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
+    call_command("load_scenario", str(DEMO_PACK), verbosity=0)
+    question = json.loads((DEMO_PACK / "scenario.json").read_text())["questions"][0]
+    get_user_model().objects.create_user("browser-user", password="browser-pass-123")
+    page = browser.new_page()
+
+    page.goto(f"{live_stack.base}/")
+    page.fill("input[name=username]", "browser-user")
+    page.fill("input[name=password]", "browser-pass-123")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#chat-form")
+    page.fill("#message", question["text"])
+    page.click("#send")
+    page.wait_for_selector(".run .progress li", timeout=30_000)
+    page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=120_000)
+
+    progress = page.inner_text(".run .progress")
+    answer = page.inner_text(".run .answer").lower()
+    assert "planner" in progress and "executor" in progress and "composer" in progress
+    assert page.inner_text(".run .run-meta .badge") == "SUCCESS"
+    for keyword in question["expect_keywords"]:
+        assert keyword.lower() in answer
+    assert "evidence" in answer

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_errors import error_response
 from diagnosis import sse
 from diagnosis.services import MAX_MESSAGE_CHARS, SubmissionError, chat_submit
 
@@ -15,10 +16,6 @@ ErrorSerializer = inline_serializer(
     "Error",
     {"error": inline_serializer("ErrorBody", {"code": serializers.CharField(), "message": serializers.CharField()})},
 )
-
-
-def error_response(code: str, message: str, http_status: int) -> Response:
-    return Response({"error": {"code": code, "message": message}}, status=http_status)
 
 
 class ChatApi(APIView):
@@ -52,6 +49,6 @@ class ChatApi(APIView):
                 session_id=serializer.validated_data.get("session_id"),
             )
         except SubmissionError as error:
-            return error_response(error.code, error.message, error.status)
+            return error_response(error.code, error.message, status_code=error.status)
         output = {"session_id": run.session_id, "run_id": run.id, "events_url": sse.events_url(run.id)}
         return Response(self.OutputSerializer(output).data, status=status.HTTP_202_ACCEPTED)

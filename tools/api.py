@@ -1,13 +1,11 @@
 """The documents API: upload, list, detail, delete. Views validate and call services and selectors only.
 
 Every signed-in user (session or token) may upload, list and read; only the uploader or staff may delete
-(``selectors.can_delete_document``). Errors are ``{"error": {"code", "message"}}`` (``api_errors``).
+(``selectors.can_delete_document``). Errors are ``{"error": {"code", "message"}}`` (``config.api_errors``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
@@ -21,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tools.api_errors import error_response, json_error_handler
+from config.api_errors import error_response
 from tools.knowledge.errors import DocumentRejected
 from tools.knowledge.ingest import delete_document, ingest_document
 from tools.knowledge.selectors import can_delete_document, document_get, document_list
@@ -42,14 +40,7 @@ REJECTION_STATUS = {
 DOCUMENT_ID = OpenApiParameter("document_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 
 
-class ToolsApiView(APIView):
-    """Base of the tools API views: errors in the one JSON shape of ``api_errors``."""
-
-    def get_exception_handler(self) -> Callable[[Exception, dict[str, Any]], Response | None]:
-        return json_error_handler
-
-
-class DocumentUploadApi(ToolsApiView):
+class DocumentUploadApi(APIView):
     parser_classes = [MultiPartParser]
 
     @extend_schema_serializer(component_name="DocumentUploadInput")
@@ -97,7 +88,7 @@ class DocumentUploadApi(ToolsApiView):
         )
 
 
-class DocumentListApi(ToolsApiView):
+class DocumentListApi(APIView):
     class Pagination(LimitOffsetPagination):
         default_limit = 50
         max_limit = 200
@@ -125,7 +116,7 @@ class DocumentListApi(ToolsApiView):
         return paginator.get_paginated_response(DocumentSerializer(page, many=True).data)
 
 
-class DocumentDetailApi(ToolsApiView):
+class DocumentDetailApi(APIView):
     """One URL, two operations (Django routes by path, not method): read and delete, each thin."""
 
     @extend_schema(

@@ -63,7 +63,7 @@ def test_it_filters_by_source_and_scenario(client_for, owner, documents):
 def test_it_refuses_an_unknown_source(client_for, owner, documents):
     response = client_for(owner).get(URL, {"source": "EMAIL"})
     assert response.status_code == 400
-    assert response.json()["error"]["code"] == "invalid"
+    assert response.json()["error"]["code"] == "invalid_input"
     assert response.json()["error"]["message"].startswith("source: ")
 
 

@@ -114,7 +114,7 @@ def test_it_refuses_a_file_over_the_size_limit(client_for, owner):
 def test_it_refuses_a_request_without_a_file(client_for, owner):
     response = client_for(owner).post(URL, {"title": "no file"}, format="multipart")
     assert response.status_code == 400
-    assert response.json()["error"]["code"] == "invalid"
+    assert response.json()["error"]["code"] == "invalid_input"
     assert response.json()["error"]["message"].startswith("file: ")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tools.errors import ToolBackendError
 from tools.jsonpath import format_path
 from tools.projection import clip, listing
 from tools.registry import CallContext, Tool, ToolOutput
@@ -27,9 +28,14 @@ PARAMETERS: dict[str, Any] = {
 
 def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
     # Imported on first use so that building the registry never loads the search stack (bm25s, jieba).
+    from tools.knowledge.dense import EmbeddingUnavailable
     from tools.knowledge.search import search_knowledge
 
-    payload = search_knowledge(arguments["query"], arguments["top_k"])
+    try:
+        payload = search_knowledge(arguments["query"], arguments["top_k"])
+    except EmbeddingUnavailable as error:
+        # A configured embedding model that cannot answer fails this call, not the whole run.
+        raise ToolBackendError("embedding_unavailable", f"the embedding model cannot answer: {error}") from error
     return ToolOutput(payload, row_count=len(payload["chunks"]))
 
 

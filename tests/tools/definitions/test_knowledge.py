@@ -79,3 +79,20 @@ def test_it_drops_the_weakest_chunks_to_fit_the_byte_budget(harness, run, search
 
     payload = load_verified_payload(run.id, result.invocation_id).payload
     assert payload["chunks"] == CHUNKS[:2]
+
+
+def test_it_fails_the_call_when_the_configured_embedding_model_cannot_answer(monkeypatch):
+    from tools.definitions.knowledge import handle
+    from tools.errors import ToolBackendError
+    from tools.knowledge import search
+    from tools.knowledge.dense import EmbeddingUnavailable
+
+    def unavailable(query, top_k):
+        raise EmbeddingUnavailable("connection refused")
+
+    monkeypatch.setattr(search, "search_knowledge", unavailable)
+
+    with pytest.raises(ToolBackendError) as error:
+        handle({"query": "pool", "top_k": 3}, None)
+
+    assert error.value.code == "embedding_unavailable"

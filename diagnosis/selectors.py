@@ -25,21 +25,25 @@ def sessions_visible_to(user: AbstractBaseUser | AnonymousUser | None) -> QueryS
     return ChatSession.objects.filter(owner=user)
 
 
+def parse_id(value: object) -> uuid.UUID | None:
+    """A client-supplied id, or None when it is not a UUID (answered like an unknown id)."""
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
 def session_owned_by(user: AbstractBaseUser, session_id: uuid.UUID | str) -> ChatSession | None:
     """The session only if ``user`` owns it; writing into a session needs ownership, auditing does not."""
-    try:
-        return ChatSession.objects.get(pk=session_id, owner=user)
-    except (ChatSession.DoesNotExist, ValueError):
-        return None
+    pk = parse_id(session_id)
+    return ChatSession.objects.filter(pk=pk, owner=user).first() if pk else None
 
 
 def run_visible_to(user: AbstractBaseUser | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:
-    try:
-        return DiagnosisRun.objects.select_related("session").get(
-            pk=run_id, session__in=sessions_visible_to(user)
-        )
-    except (DiagnosisRun.DoesNotExist, ValueError, TypeError):
+    pk = parse_id(run_id)
+    if pk is None:
         return None
+    return DiagnosisRun.objects.select_related("session").filter(pk=pk, session__in=sessions_visible_to(user)).first()
 
 
 def session_history(session_id: uuid.UUID, *, before_run: DiagnosisRun, limit: int = 3) -> list[dict[str, str]]:

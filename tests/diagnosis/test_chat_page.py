@@ -1,0 +1,71 @@
+"""The chat page and the login page render; history shows only the owner's sessions, answers sanitised."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_renders_the_login_page(client):
+    response = client.get("/accounts/login/")
+
+    assert response.status_code == 200
+    assert b'name="username"' in response.content
+
+
+def test_it_sends_anonymous_users_to_the_login_page(client):
+    response = client.get("/")
+
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_it_renders_the_chat_with_the_users_sessions_only(client, owner, other_user):
+    ChatSession.objects.create(owner=owner, title="mine: payment latency")
+    ChatSession.objects.create(owner=other_user, title="theirs: broker disk")
+    client.force_login(owner)
+
+    response = client.get("/")
+
+    assert response.status_code == 200
+    assert b"mine: payment latency" in response.content
+    assert b"theirs: broker disk" not in response.content
+    assert b"js/chat.js" in response.content
+
+
+def test_it_shows_a_sessions_runs_with_sanitised_answers(client, owner):
+    session = ChatSession.objects.create(owner=owner, title="t")
+    DiagnosisRun.objects.create(
+        session=session, query="why?", status=RunStatus.SUCCESS, finished_at=timezone.now(),
+        final_answer="The pool is **exhausted** <script>alert(1)</script> [x](javascript:alert(2))",
+    )
+    client.force_login(owner)
+
+    response = client.get(f"/?session={session.pk}")
+
+    body = response.content.decode()
+    assert "<strong>exhausted</strong>" in body
+    assert "<script>alert(1)</script>" not in body
+    assert 'href="javascript:' not in body
+    assert "SUCCESS" in body
+
+
+def test_it_does_not_show_another_users_session(client, owner, other_user):
+    foreign = ChatSession.objects.create(owner=other_user, title="theirs")
+    DiagnosisRun.objects.create(session=foreign, query="their secret question")
+    client.force_login(owner)
+
+    response = client.get(f"/?session={foreign.pk}")
+
+    assert response.status_code == 200
+    assert b"their secret question" not in response.content
+
+
+def test_it_ignores_a_malformed_session_id(client, owner):
+    client.force_login(owner)
+
+    assert client.get("/?session=not-a-uuid").status_code == 200

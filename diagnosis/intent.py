@@ -28,8 +28,9 @@ _KNOWLEDGE = re.compile(
 )
 _SYMPTOM = re.compile(
     r"\b(why|fail(s|ed|ing|ure)?|error(s)?|exception|latency|slow(er)?|down|outage|incident|spik(e|ed|ing)|"
-    r"timeouts?|timed out|broken|crash(ed|ing)?|degraded|alert(s|ing)?|p9[059]|5\d\d|since \d)\b|"
-    r"为什么|报错|故障|异常|超时|变慢|宕机|告警",
+    r"timeouts?|timed out|broken|crash(ed|ing)?|degraded|alert(s|ing)?|p9[059]|5\d\d|since|"
+    r"causing|driving|behind|stuck|backlog|piling up|lag(ging)?|dropp(ed|ing)|above|high(er)?)\b|"
+    r"为什么|报错|故障|异常|超时|变慢|宕机|告警|积压|根因",
     re.IGNORECASE,
 )
 

@@ -1,0 +1,1 @@
+"""Evidence analysis of the offline executor, one module per kind of tool result."""

@@ -1,0 +1,122 @@
+"""Business-data analysis: the row that corroborates the cause, usually a change made just before the onset.
+
+A row counts when its text cells share terms with the evidence (the root service's name, its error
+templates, the runbook passage). Among those, change records stamped closest before the onset win: a deploy
+or a configuration change right before an incident is the classic trigger, one from months ago is history,
+and a row stamped after the onset cannot have caused it.
+Only cells that the gatekeeper can match are cited (three characters or more).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from diagnosis.providers.offline.conversation import ToolExchange, result_items
+from diagnosis.providers.offline.text import clip, looks_like_instruction, normalise, terms
+from diagnosis.providers.offline.timing import parse_ts
+from diagnosis.providers.offline.vocabulary import CHANGE_WORDS
+
+_NAME_WORD = re.compile(r"[a-z]+")
+
+# Closeness before the onset halves at one hour; it weighs as much as two shared words at most.
+RECENCY_SCALE = timedelta(hours=1)
+RECENCY_WEIGHT = 2.0
+FULL_RELATEDNESS = 2
+CHANGE_RECORD_BONUS = 1.0
+MAX_CELLS = 5
+MIN_CELL_CHARS = 3
+MAX_CELL_CHARS = 480
+
+
+@dataclass(frozen=True)
+class Row:
+    invocation_id: str
+    raw_path: str
+    columns: list[str]
+    values: list[object]
+
+
+@dataclass(frozen=True)
+class Cell:
+    index: int
+    column: str
+    excerpt: str
+
+
+def rows_of(exchanges: Iterable[ToolExchange]) -> list[Row]:
+    return [
+        Row(
+            exchange.invocation_id,
+            item["raw_path"],
+            [str(name) for name in exchange.result.get("columns") or []],
+            item["values"],
+        )
+        for exchange, item in result_items(exchanges, "query_mysql", "rows")
+        if isinstance(item.get("raw_path"), str) and isinstance(item.get("values"), list)
+    ]
+
+
+def corroborating_row(rows: list[Row], evidence_terms: set[str], onset: datetime | None) -> Row | None:
+    """The related row stamped closest before the onset, change records first; more shared words break ties.
+
+    A cause precedes its effect, so rows stamped after the onset are never chosen. Relatedness is capped
+    at ``FULL_RELATEDNESS`` shared words so that a row describing the failing component at length (an old
+    configuration line full of its vocabulary) cannot outrank a related change made minutes before.
+    """
+    best: tuple[tuple[float, int, int], Row] | None = None
+    for position, row in enumerate(rows):
+        if any(looks_like_instruction(text) for text in _texts(row)):
+            continue
+        overlap = len(terms(" ".join(_texts(row))) & evidence_terms)
+        distance = _distance_before(row, onset)
+        only_after_onset = onset is not None and distance is None and bool(_stamps(row))
+        if overlap == 0 or only_after_onset:
+            continue
+        closeness = 0.0 if distance is None else 1 / (1 + distance / RECENCY_SCALE.total_seconds())
+        change = CHANGE_RECORD_BONUS if _is_change_record(row) else 0.0
+        key = (min(overlap, FULL_RELATEDNESS) + RECENCY_WEIGHT * closeness + change, overlap, -position)
+        if best is None or key > best[0]:
+            best = (key, row)
+    return best[1] if best else None
+
+
+def cited_cells(row: Row, evidence_terms: set[str]) -> list[Cell]:
+    """The row's citable cells: those sharing evidence terms first, then its timestamps, then the rest."""
+    cells = []
+    for index, value in enumerate(row.values):
+        excerpt = clip(normalise(value) if isinstance(value, str) else json.dumps(value), MAX_CELL_CHARS)
+        if len(excerpt) >= MIN_CELL_CHARS and index < len(row.columns) and value is not None:
+            cells.append(Cell(index, row.columns[index], excerpt))
+
+    def priority(cell: Cell) -> tuple[int, int]:
+        if terms(cell.excerpt) & evidence_terms:
+            return 0, cell.index
+        return (1 if parse_ts(cell.excerpt) else 2), cell.index
+
+    chosen = sorted(cells, key=priority)[:MAX_CELLS]
+    return sorted(chosen, key=lambda cell: cell.index)
+
+
+def _texts(row: Row) -> list[str]:
+    return [value for value in row.values if isinstance(value, str)]
+
+
+def _stamps(row: Row) -> list[datetime]:
+    return [stamp for stamp in (parse_ts(text) for text in _texts(row)) if stamp is not None]
+
+
+def _distance_before(row: Row, onset: datetime | None) -> float | None:
+    """Seconds from the row's latest timestamp up to the onset; None if it has none that early."""
+    if onset is None:
+        return None
+    before = [onset - stamp for stamp in _stamps(row) if stamp <= onset]
+    return min(delta.total_seconds() for delta in before) if before else None
+
+
+def _is_change_record(row: Row) -> bool:
+    """Whether the row's columns read like a change record (deploys, configuration, versions)."""
+    return any(set(_NAME_WORD.findall(column.lower())) & CHANGE_WORDS for column in row.columns)

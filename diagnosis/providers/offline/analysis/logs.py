@@ -1,0 +1,185 @@
+"""Log analysis: group records into templates and find the service whose new errors came first.
+
+Why these rules:
+
+- A template is a message with its variable parts masked (numbers, ids, hex), so 45 "evicted_keys +N"
+  lines count as one recurring error instead of 45 unique ones.
+- Only templates that first appear at or after the onset (minus a small tolerance) are *new*; a message
+  that was already there an hour earlier is background noise, however alarming it reads.
+- In a cascade the cause logs first and its victims follow seconds later, so the root-cause candidate is
+  the service whose new errors start earliest. One stray line is not a burst: a service needs at least
+  two new records at the level to qualify (unless no service has).
+- Records whose text addresses the agent (prompt injection) are dropped before anything is counted, so
+  they can neither be cited nor shift a ranking.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from diagnosis.providers.offline.conversation import ToolExchange, result_items
+from diagnosis.providers.offline.text import looks_like_instruction, normalise
+from diagnosis.providers.offline.timing import parse_ts
+from diagnosis.providers.offline.vocabulary import fault_score
+
+LEVELS = ("ERROR", "WARN")
+NEW_TOLERANCE = timedelta(minutes=5)
+BURST_SPAN = timedelta(minutes=5)
+BURST_SIZE = 3
+MIN_BURST_RECORDS = 2
+MAX_ROOT_TEMPLATES = 3
+
+_VARIABLE = re.compile(
+    r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"  # uuids
+    r"|\b0x[0-9a-f]+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{6,}\b"  # hex ids and hashes
+    r"|\d+(?:\.\d+)?[a-z]*",  # numbers with their unit (1000ms, 4gb) or suffix
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class LogRecord:
+    """One record as the projection showed it, with what is needed to cite it."""
+
+    invocation_id: str
+    raw_path: str
+    service: str
+    level: str
+    message: str
+    ts: datetime
+    ts_text: str
+
+
+@dataclass
+class Template:
+    service: str
+    level: str
+    pattern: str
+    records: list[LogRecord] = field(default_factory=list)
+
+    @property
+    def first(self) -> LogRecord:
+        return self.records[0]
+
+    @property
+    def count(self) -> int:
+        return len(self.records)
+
+    @property
+    def weight(self) -> int:
+        """Frequent templates that name a failure outrank one-off or neutral ones."""
+        return self.count * (1 + fault_score(self.pattern))
+
+
+@dataclass(frozen=True)
+class LogFindings:
+    onset: datetime | None
+    root_service: str | None
+    root_templates: list[Template]
+    symptom_templates: list[Template]
+    """For each asked-about service other than the root: its strongest new template."""
+
+
+def records_of(exchanges: Iterable[ToolExchange]) -> list[LogRecord]:
+    """Every visible ERROR/WARN record of every READY ``query_logs`` result, oldest first, injections dropped."""
+    records = [
+        _record(exchange.invocation_id, item) for exchange, item in result_items(exchanges, "query_logs", "records")
+    ]
+    return sorted(
+        (record for record in records if record is not None),
+        key=lambda record: (record.ts, record.service, record.raw_path),
+    )
+
+
+def _record(invocation_id: str, item: dict[str, Any]) -> LogRecord | None:
+    message, ts = item.get("message"), parse_ts(item.get("ts"))
+    level, service, raw_path = str(item.get("level", "")).upper(), item.get("service"), item.get("raw_path")
+    if not (isinstance(message, str) and isinstance(service, str) and isinstance(raw_path, str) and ts):
+        return None
+    if level not in LEVELS or looks_like_instruction(message):
+        return None
+    # The projection clips long messages with an ellipsis; only the part before it is the real value.
+    return LogRecord(invocation_id, raw_path, service, level, normalise(message.removesuffix("…")), ts, item["ts"])
+
+
+def mask(message: str) -> str:
+    """The message with its variable parts (ids, numbers with their units) replaced by ``N``."""
+    return _VARIABLE.sub("N", message)
+
+
+def templates_of(records: Iterable[LogRecord]) -> list[Template]:
+    """Templates in order of first appearance."""
+    grouped: dict[tuple[str, str, str], Template] = {}
+    for record in records:
+        key = (record.service, record.level, mask(record.message))
+        grouped.setdefault(key, Template(*key)).records.append(record)
+    return list(grouped.values())
+
+
+def burst_onset(records: list[LogRecord]) -> datetime | None:
+    """When errors started arriving in a burst: the first record followed by enough others soon after."""
+    for level in LEVELS:
+        times = [record.ts for record in records if record.level == level]
+        for index, start in enumerate(times):
+            if len([ts for ts in times[index:] if ts - start <= BURST_SPAN]) >= BURST_SIZE:
+                return start
+    return None
+
+
+def analyse(records: list[LogRecord], onset: datetime | None, focus_services: list[str]) -> LogFindings:
+    """The root-cause candidate's new templates and the asked-about services' symptoms."""
+    onset = onset or burst_onset(records)
+    new = [template for template in templates_of(records) if _is_new(template, onset)]
+    root_service, level = _earliest_bursting_service(new)
+    root_templates = _root_templates(new, root_service, level) if root_service else []
+    symptoms = [
+        template for service in focus_services if service != root_service for template in _strongest(new, service)
+    ]
+    return LogFindings(onset, root_service, root_templates, symptoms)
+
+
+def _is_new(template: Template, onset: datetime | None) -> bool:
+    return onset is None or template.first.ts >= onset - NEW_TOLERANCE
+
+
+def _earliest_bursting_service(new: list[Template]) -> tuple[str | None, str]:
+    for level in LEVELS:
+        per_service: dict[str, list[LogRecord]] = {}
+        for template in new:
+            if template.level == level:
+                per_service.setdefault(template.service, []).extend(template.records)
+        bursting = {service: records for service, records in per_service.items() if len(records) >= MIN_BURST_RECORDS}
+        candidates = bursting or per_service
+        if candidates:
+            service = min(
+                candidates, key=lambda name: (min(r.ts for r in candidates[name]), -len(candidates[name]), name)
+            )
+            return service, level
+    return None, ""
+
+
+def _root_templates(new: list[Template], service: str, level: str) -> list[Template]:
+    """The root service's earliest new template, then its weightiest ones (errors before warnings)."""
+    own = [template for template in new if template.service == service]
+    at_level = [template for template in own if template.level == level]
+    earliest = min(at_level, key=lambda template: template.first.ts)
+    rest = sorted(
+        (
+            template
+            for template in own
+            if template is not earliest and (template.level == level or fault_score(template.pattern))
+        ),
+        key=lambda template: (template.level != level, -template.weight, template.first.ts),
+    )
+    return [earliest, *rest][:MAX_ROOT_TEMPLATES]
+
+
+def _strongest(new: list[Template], service: str) -> list[Template]:
+    own = [template for template in new if template.service == service and template.count >= MIN_BURST_RECORDS]
+    if not own:
+        return []
+    return [min(own, key=lambda template: (LEVELS.index(template.level), -template.weight, template.first.ts))]

@@ -1,0 +1,55 @@
+"""Which business tables to read, and the SELECT for each.
+
+The planner sees only table and column names. Incidents are most often triggered by a change, so tables
+that look like change records (deploys, configuration, versions, old/new values, a change log) rank
+first, then tables whose names share words with the question or the services it names. Each is read as
+its latest rows up to shortly after the onset: the change that matters happened just before it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from diagnosis.providers.offline.timing import Window, sql_timestamp
+from diagnosis.providers.offline.vocabulary import CHANGE_WORDS
+
+_TIME_WORDS = frozenset({"at", "date", "time", "timestamp", "ts", "when"})
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_NAME_WORD = re.compile(r"[a-z]+")
+ROW_LIMIT = 8
+AFTER_ONSET = timedelta(minutes=5)
+
+
+def ranked_tables(tables: dict[str, list[str]], context_words: set[str]) -> list[tuple[str, str]]:
+    """``(table, time column)`` of the readable tables with a time column, most promising first."""
+    scored = []
+    for table, columns in sorted(tables.items()):
+        time_column = _time_column(columns)
+        if time_column is None or not _IDENTIFIER.match(table):
+            continue
+        table_words = set(_NAME_WORD.findall(table.lower()))
+        column_words = {word for column in columns for word in _NAME_WORD.findall(str(column).lower())}
+        score = 3 * len(table_words & CHANGE_WORDS) + len(column_words & CHANGE_WORDS)
+        score += 2 * len(table_words & context_words) + len(column_words & context_words)
+        if score > 0:
+            scored.append((-score, table, time_column))
+    return [(table, column) for _, table, column in sorted(scored)]
+
+
+def latest_rows_sql(table: str, time_column: str, onset: datetime | None, window: Window | None) -> str:
+    """The latest rows stamped up to shortly after the onset (or the window's end)."""
+    cutoff = onset + AFTER_ONSET if onset else window.end if window else None
+    where = f" WHERE {time_column} <= '{sql_timestamp(cutoff)}'" if cutoff else ""
+    return f"SELECT * FROM {table}{where} ORDER BY {time_column} DESC LIMIT {ROW_LIMIT}"
+
+
+def _time_column(columns: list[str]) -> str | None:
+    """The first column whose name says it is a time; change-stamped ones (``changed_at``) first."""
+    timed = [
+        column
+        for column in columns
+        if _IDENTIFIER.match(str(column)) and set(_NAME_WORD.findall(str(column).lower())) & _TIME_WORDS
+    ]
+    changed = [column for column in timed if set(_NAME_WORD.findall(column.lower())) & CHANGE_WORDS]
+    return (changed or timed or [None])[0]

@@ -1,0 +1,130 @@
+"""Turning findings into ``executor_evidence_v2`` claims whose bindings the gatekeeper can verify.
+
+Every binding names the invocation id and a path the projection showed (or a field of the item at that
+path: a record's ``service``, a point's ``value``, a row's cell, as the projection's ``cite`` hint says),
+and an excerpt copied from the visible value: whitespace-normalised, at most 480 characters, numbers as
+their JSON text. Nothing is paraphrased inside an excerpt; the paraphrase goes in ``statement``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from diagnosis.providers.offline.analysis.business import Row, cited_cells
+from diagnosis.providers.offline.analysis.knowledge import Passage
+from diagnosis.providers.offline.analysis.logs import Template
+from diagnosis.providers.offline.analysis.metrics import Anomaly, Point
+from diagnosis.providers.offline.text import clip, normalise
+from diagnosis.providers.offline.timing import clock
+from tools.jsonpath import PathError, format_path, parse
+
+MIN_EXCERPT_CHARS = 3
+MAX_EXCERPT_CHARS = 480
+
+Claim = dict[str, Any]
+Binding = dict[str, str]
+
+
+def binding(invocation_id: str, tool: str, raw_path: str, excerpt: str) -> Binding | None:
+    """One binding, or None when the excerpt is too short for the gatekeeper to accept."""
+    text = clip(normalise(excerpt), MAX_EXCERPT_CHARS)
+    if len(text) < MIN_EXCERPT_CHARS:
+        return None
+    return {"source_invocation_id": invocation_id, "tool_name": tool, "raw_path": raw_path, "evidence_excerpt": text}
+
+
+def sibling(raw_path: str, key: str) -> str | None:
+    """``$.records[3].message`` -> ``$.records[3].service``: another field of the same item."""
+    try:
+        segments = parse(raw_path)
+    except PathError:
+        return None
+    if not segments or not isinstance(segments[-1], str):
+        return None
+    return format_path("$", *segments[:-1], key)
+
+
+def child(raw_path: str, *segments: str | int) -> str:
+    """``$.series[0].points[5]`` -> ``$.series[0].points[5].value``."""
+    return format_path(raw_path, *segments)
+
+
+def _claim(claim_id: str, statement: str, bindings: list[Binding | None]) -> Claim | None:
+    kept = [item for item in bindings if item is not None]
+    if not kept:
+        return None
+    return {"claim_id": claim_id, "statement": clip(statement, 1900), "bindings": kept[:10]}
+
+
+def log_claim(claim_id: str, template: Template, *, root: bool) -> Claim | None:
+    record = template.first
+    service_path, ts_path = sibling(record.raw_path, "service"), sibling(record.raw_path, "ts")
+    role = (
+        "root-cause candidate: its new errors came before any other service's" if root else "a symptom after the onset"
+    )
+    statement = (
+        f'{template.service} logged {template.count} new {template.level} record(s) like "{clip(record.message, 300)}" '
+        f"from {clock(record.ts)} ({role})"
+    )
+    return _claim(
+        claim_id,
+        statement,
+        [
+            binding(record.invocation_id, "query_logs", record.raw_path, record.message),
+            binding(record.invocation_id, "query_logs", service_path, template.service) if service_path else None,
+            binding(record.invocation_id, "query_logs", ts_path, record.ts_text) if ts_path else None,
+        ],
+    )
+
+
+def metric_claim(claim_id: str, anomaly: Anomaly) -> Claim | None:
+    series = anomaly.series
+    verb = "rose" if anomaly.rising else "fell"
+    statement = (
+        f"{series.metric} of {series.service} {verb} from {anomaly.baseline.value_text} at {clock(anomaly.baseline.ts)} "
+        f"to {anomaly.extreme.value_text} at {clock(anomaly.extreme.ts)}"
+    )
+    invocation = series.invocation_id
+    return _claim(
+        claim_id,
+        statement,
+        [
+            binding(invocation, "query_metrics", child(series.raw_path, "service"), series.service),
+            binding(invocation, "query_metrics", child(series.raw_path, "metric"), series.metric),
+            *_point_bindings(invocation, anomaly.baseline),
+            *_point_bindings(invocation, anomaly.extreme),
+        ],
+    )
+
+
+def _point_bindings(invocation_id: str, point: Point) -> list[Binding | None]:
+    return [
+        binding(invocation_id, "query_metrics", child(point.raw_path, "ts"), point.ts_text),
+        binding(invocation_id, "query_metrics", child(point.raw_path, "value"), point.value_text),
+    ]
+
+
+def knowledge_claim(claim_id: str, passage: Passage, statement: str) -> Claim | None:
+    chunk = passage.chunk
+    title_path = sibling(chunk.raw_path, "title")
+    return _claim(
+        claim_id,
+        f'{statement}: "{clip(chunk.title, 300)}"',
+        [
+            binding(chunk.invocation_id, "lookup_knowledge", title_path, chunk.title) if title_path else None,
+            *(
+                binding(chunk.invocation_id, "lookup_knowledge", chunk.raw_path, sentence)
+                for sentence in passage.sentences
+            ),
+        ],
+    )
+
+
+def row_claim(claim_id: str, row: Row, evidence_terms: set[str]) -> Claim | None:
+    cells = cited_cells(row, evidence_terms)
+    described = ", ".join(f"{cell.column}={clip(cell.excerpt, 120)}" for cell in cells)
+    bindings: list[Binding | None] = []
+    for cell in cells:
+        bindings.append(binding(row.invocation_id, "query_mysql", child(row.raw_path, cell.index), cell.excerpt))
+        bindings.append(binding(row.invocation_id, "query_mysql", format_path("$", "columns", cell.index), cell.column))
+    return _claim(claim_id, f"The business data holds a related record close to the onset: {described}", bindings)

@@ -1,0 +1,91 @@
+"""Reading what a node sent: the task JSON and, in the executor loop, the tool calls and their results.
+
+The offline roles read the same messages a hosted model would: the last user message is the node's JSON
+task (``diagnosis/nodes/messages.py``), and everything after it is the executor loop's assistant turns and
+tool results. A message the node could not have built is a bad request, reported as ``ProviderError``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from diagnosis.providers.base import ErrorCode, Message, ProviderError
+
+
+@dataclass(frozen=True)
+class ToolExchange:
+    """One tool call the executor made and the projection the harness answered with."""
+
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+    result: dict[str, Any]
+
+    @property
+    def ready(self) -> bool:
+        return self.result.get("status") == "READY" and bool(self.result.get("invocation_id"))
+
+    @property
+    def invocation_id(self) -> str:
+        return str(self.result.get("invocation_id", ""))
+
+
+@dataclass(frozen=True)
+class Conversation:
+    task: dict[str, Any]
+    exchanges: list[ToolExchange]
+    prompt_chars: int
+
+
+def read(messages: Sequence[Message]) -> Conversation:
+    """The task of the last user message and the tool exchanges that follow it."""
+    task_index = _last_task_index(messages)
+    task = _object(messages[task_index]["content"])
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    exchanges: list[ToolExchange] = []
+    for message in messages[task_index + 1 :]:
+        if message.get("role") == "assistant" and message.get("tool_calls"):
+            for call in message["tool_calls"]:
+                function = call.get("function") or {}
+                calls[str(call.get("id"))] = (str(function.get("name", "")), _object(function.get("arguments")))
+        elif message.get("role") == "tool":
+            call_id = str(message.get("tool_call_id"))
+            name, arguments = calls.get(call_id, ("", {}))
+            exchanges.append(ToolExchange(call_id, name, arguments, _object(message.get("content"))))
+    prompt_chars = sum(len(str(message.get("content") or "")) for message in messages)
+    return Conversation(task=task, exchanges=exchanges, prompt_chars=prompt_chars)
+
+
+def result_items(
+    exchanges: Iterable[ToolExchange], tool: str, key: str
+) -> Iterator[tuple[ToolExchange, dict[str, Any]]]:
+    """``(exchange, item)`` for each object of list ``key`` in every READY result of ``tool``, in order."""
+    for exchange in exchanges:
+        if exchange.name == tool and exchange.ready:
+            for item in exchange.result.get(key) or []:
+                if isinstance(item, dict):
+                    yield exchange, item
+
+
+def _last_task_index(messages: Sequence[Message]) -> int:
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if message.get("role") == "user" and isinstance(_object(message.get("content")).get("task"), str):
+            return index
+    raise ProviderError(ErrorCode.BAD_REQUEST, "the offline provider needs a user message holding the node's JSON task")
+
+
+def _object(content: Any) -> dict[str, Any]:
+    """``content`` as a JSON object; anything else (text, broken JSON, a list) reads as empty."""
+    if isinstance(content, Mapping):
+        return dict(content)
+    if not isinstance(content, str):
+        return {}
+    try:
+        value = json.loads(content)
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,164 @@
+"""From tool results to an ``executor_evidence_v2`` report: one analysis, then ordered claims.
+
+``analyse_results`` runs every analysis once over the visible tool results and keeps what it concluded;
+the executor uses it both to decide its next look (which runbook still lacks its remediation steps) and
+to write the report. Claims are ordered by how directly they bear on the cause: the root service's new
+errors, the runbook passage that explains them, the root service's metric shift, the corroborating
+change record, then the symptoms of the services the question named, then the runbook's remediation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from diagnosis.nodes.contracts import EXECUTOR_SCHEMA_NAME
+from diagnosis.providers.offline import claims, queries
+from diagnosis.providers.offline.analysis.business import Row, corroborating_row, rows_of
+from diagnosis.providers.offline.analysis.knowledge import Passage, chunks_of, explanation, remediation
+from diagnosis.providers.offline.analysis.logs import LogFindings, analyse, records_of
+from diagnosis.providers.offline.analysis.metrics import Anomaly, anomaly, series_of, strongest
+from diagnosis.providers.offline.claims import Claim
+from diagnosis.providers.offline.conversation import ToolExchange
+from diagnosis.providers.offline.text import terms
+
+MAX_CLAIMS = 20
+MAX_COMPLETED_QUERIES = 50
+_CLAIM_NUMBER = re.compile(r"^c(\d+)$")
+
+
+@dataclass(frozen=True)
+class Findings:
+    """What the visible tool results say, analysed once."""
+
+    logs: LogFindings
+    evidence_terms: set[str]
+    """Words of the observed failure: the root service and its error templates (else the question)."""
+    passage: Passage | None
+    fix: Passage | None
+    anomalies: list[Anomaly]
+    row: Row | None
+    row_terms: set[str]
+
+
+def analyse_results(
+    exchanges: list[ToolExchange], *, question: str, onset: datetime | None, focus: list[str]
+) -> Findings:
+    logs = analyse(records_of(exchanges), onset, focus)
+    evidence_terms = _evidence_terms(logs, question)
+    chunks = chunks_of(exchanges)
+    passage = explanation(chunks, evidence_terms)
+    fix = remediation(chunks, passage.chunk.document_id) if passage else None
+    row_terms = evidence_terms | (terms(" ".join(passage.sentences)) if passage else set())
+    # A cause precedes the first error it produced, even when the question's clock time is later.
+    first_error = min((template.first.ts for template in logs.root_templates), default=None)
+    cause_before = min(filter(None, [logs.onset, first_error]), default=None)
+    return Findings(
+        logs=logs,
+        evidence_terms=evidence_terms,
+        passage=passage,
+        fix=fix,
+        anomalies=[found for series in series_of(exchanges) if (found := anomaly(series, logs.onset)) is not None],
+        row=corroborating_row(rows_of(exchanges), row_terms, cause_before),
+        row_terms=row_terms,
+    )
+
+
+def _evidence_terms(logs: LogFindings, question: str) -> set[str]:
+    if logs.root_service:
+        return terms(" ".join([logs.root_service, *(template.pattern for template in logs.root_templates)]))
+    return terms(" ".join([question, *(template.pattern for template in logs.symptom_templates)]))
+
+
+def report(
+    exchanges: list[ToolExchange],
+    findings: Findings,
+    *,
+    focus: list[str],
+    prior_claims: list[dict[str, Any]],
+    prior_queries: list[str],
+) -> dict[str, Any]:
+    """The executor's final content: prior verified claims unchanged, then the new ones (numbered after)."""
+    new = _claims(findings, focus, _next_number(prior_claims))
+    known = {_fingerprint(claim) for claim in prior_claims}
+    combined = (prior_claims + [claim for claim in new if _fingerprint(claim) not in known])[:MAX_CLAIMS]
+    completed = prior_queries + [queries.describe(item.name, item.arguments) for item in exchanges if item.ready]
+    return {
+        "schema": EXECUTOR_SCHEMA_NAME,
+        "claims": combined,
+        "no_evidence_reason": None if combined else _no_evidence_reason(exchanges),
+        "completed_queries": list(dict.fromkeys(completed))[:MAX_COMPLETED_QUERIES],
+    }
+
+
+def _claims(findings: Findings, focus: list[str], first: int) -> list[Claim]:
+    logs, root = findings.logs, findings.logs.root_service
+    passage, fix, row = findings.passage, findings.fix, findings.row
+    # One builder per claim, in order of how directly each bears on the cause; ids are given in that order.
+    builders: list[Callable[[str], Claim | None]] = [
+        lambda claim_id, template=template: claims.log_claim(claim_id, template, root=True)
+        for template in logs.root_templates
+    ]
+    if passage:
+        builders.append(
+            lambda claim_id: claims.knowledge_claim(claim_id, passage, "The knowledge base explains these errors")
+        )
+    builders.extend(
+        lambda claim_id, found=found: claims.metric_claim(claim_id, found)
+        for found in _primary_anomalies(findings.anomalies, root)
+    )
+    if row:
+        builders.append(lambda claim_id: claims.row_claim(claim_id, row, findings.row_terms))
+    builders.extend(
+        lambda claim_id, template=template: claims.log_claim(claim_id, template, root=False)
+        for template in logs.symptom_templates
+    )
+    builders.extend(
+        lambda claim_id, found=found: claims.metric_claim(claim_id, found)
+        for found in _symptom_anomalies(findings.anomalies, root, focus)
+    )
+    if fix:
+        builders.append(
+            lambda claim_id: claims.knowledge_claim(claim_id, fix, "The knowledge base gives remediation steps")
+        )
+    made: list[Claim] = []
+    for build in builders:
+        claim = build(f"c{first + len(made)}")
+        if claim is not None:
+            made.append(claim)
+    return made
+
+
+def _primary_anomalies(anomalies: list[Anomaly], root: str | None) -> list[Anomaly]:
+    """The root service's strongest shift; without a root, the strongest shift of all."""
+    found = strongest(anomalies, root) if root else max(anomalies, key=lambda item: item.score, default=None)
+    return [found] if found else []
+
+
+def _symptom_anomalies(anomalies: list[Anomaly], root: str | None, focus: list[str]) -> list[Anomaly]:
+    """The strongest shift of each service the question named, other than the root."""
+    return [found for service in focus if service != root and (found := strongest(anomalies, service))]
+
+
+def _next_number(prior: list[dict[str, Any]]) -> int:
+    numbers = [int(match.group(1)) for claim in prior if (match := _CLAIM_NUMBER.match(str(claim.get("claim_id"))))]
+    return max(numbers, default=0) + 1
+
+
+def _fingerprint(claim: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
+    return tuple(
+        (str(item.get("source_invocation_id")), str(item.get("raw_path")), str(item.get("evidence_excerpt")))
+        for item in claim.get("bindings") or []
+        if isinstance(item, dict)
+    )
+
+
+def _no_evidence_reason(exchanges: list[ToolExchange]) -> str:
+    failed = sorted({exchange.name for exchange in exchanges if not exchange.ready})
+    reason = "No new error template, metric shift, runbook passage or business record related to the question was found"
+    if failed:
+        reason += f"; these tools returned no data: {', '.join(failed)}"
+    return reason + "."

@@ -1,0 +1,180 @@
+"""The offline executor: runs the plan through the real tools, follows the evidence, then reports.
+
+Its position in the loop is read from the conversation, never remembered: each stage's calls are derived
+from the results of the stages before it, and the first stage with calls still lacking a result is the
+one in progress. The stages:
+
+1. the plan's steps (in EVIDENCE_GAP_ONLY mode, minus the completed queries; no later stage then, the
+   retry is meant to be small);
+2. a closer look at the root-cause candidate the plan's results reveal: its warnings, its metrics, and
+   the knowledge base searched with its own error words rather than the question's (a runbook describes
+   errors, not the symptom the user saw);
+3. when the runbook that explains the errors came back without its fix section, a search for that
+   runbook's remediation;
+
+then it analyses everything and answers with ``executor_evidence_v2`` (``evidence.py``). A call the node
+refused to run (a result without an invocation id) stays pending; at most ``CALLS_PER_TURN`` calls go out
+per turn. Tool data is only ever quoted, never obeyed: instruction-like text is dropped before analysis.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from diagnosis.nodes.contracts import TOOL_NAMES
+from diagnosis.providers.base import ToolCall
+from diagnosis.providers.offline import queries
+from diagnosis.providers.offline.conversation import Conversation, ToolExchange
+from diagnosis.providers.offline.entities import mentioned_services
+from diagnosis.providers.offline.evidence import Findings, analyse_results, report
+from diagnosis.providers.offline.queries import Step
+from diagnosis.providers.offline.text import ordered_terms, terms
+from diagnosis.providers.offline.timing import Window, onset_from_question
+
+# The executor node runs at most this many calls of one turn (diagnosis/nodes/executor.py); more are refused.
+CALLS_PER_TURN = 8
+MAX_ROOT_METRICS = 4
+MAX_QUERY_TERMS = 16
+# Runbooks head their fix section with it; added to a runbook's title it finds that section.
+REMEDIATION_WORD = "mitigation"
+TITLE_SEPARATOR = " > "
+
+
+@dataclass(frozen=True)
+class Turn:
+    """What the executor says this turn: tool calls, or the final evidence JSON."""
+
+    tool_calls: list[ToolCall]
+    content: str | None
+
+
+@dataclass(frozen=True)
+class _Context:
+    question: str
+    environment: dict[str, Any]
+    window: Window | None
+    onset: datetime | None
+    focus: list[str]
+    plan: list[Any]
+    gap_mode: bool
+    retry: dict[str, Any]
+
+    def findings(self, exchanges: list[ToolExchange]) -> Findings:
+        return analyse_results(exchanges, question=self.question, onset=self.onset, focus=self.focus)
+
+
+Stage = Callable[[list[ToolExchange], _Context], list[Step]]
+
+
+def respond(conversation: Conversation, *, tools_offered: bool) -> Turn:
+    """The executor's next turn; without tools on offer it can only report what it already has."""
+    context = _context(conversation.task)
+    answered = [exchange for exchange in conversation.exchanges if exchange.invocation_id]
+    pending = _pending(answered, context)
+    if tools_offered and pending:
+        first_id = len(conversation.exchanges) + 1
+        calls = [
+            ToolCall(
+                id=f"call_{first_id + index}",
+                name=step.tool,
+                arguments=json.dumps(step.args, ensure_ascii=False, sort_keys=True),
+            )
+            for index, step in enumerate(pending[:CALLS_PER_TURN])
+        ]
+        return Turn(calls, None)
+    prior_claims = [claim for claim in context.retry.get("prior_verified_claims") or [] if isinstance(claim, dict)]
+    evidence = report(
+        answered,
+        context.findings(answered),
+        focus=context.focus,
+        prior_claims=prior_claims if context.gap_mode else [],
+        prior_queries=[str(query) for query in context.retry.get("completed_queries") or []]
+        if context.gap_mode
+        else [],
+    )
+    return Turn([], json.dumps(evidence, ensure_ascii=False))
+
+
+def _context(task: dict[str, Any]) -> _Context:
+    environment = task.get("environment") or {}
+    question = str(task.get("question") or "")
+    services = [str(service) for service in environment.get("services") or []]
+    window = Window.of(environment)
+    return _Context(
+        question=question,
+        environment=environment,
+        window=window,
+        onset=onset_from_question(question, window),
+        focus=mentioned_services(question, services),
+        plan=list((task.get("plan") or {}).get("steps") or []),
+        gap_mode=task.get("mode") == "EVIDENCE_GAP_ONLY",
+        retry=task.get("retry_context") or {},
+    )
+
+
+def _pending(answered: list[ToolExchange], context: _Context) -> list[Step]:
+    """The calls of the first stage that still lack results; each stage sees the results of those before."""
+    by_description = {queries.describe(exchange.name, exchange.arguments): exchange for exchange in answered}
+    stages: list[Stage] = [_plan_steps] if context.gap_mode else [_plan_steps, _closer_look, _remediation_lookup]
+    earlier: list[ToolExchange] = []
+    for stage in stages:
+        steps = stage(earlier, context)
+        pending = [step for step in steps if step.description not in by_description]
+        if pending:
+            return pending
+        earlier = earlier + [by_description[step.description] for step in steps]
+    return []
+
+
+def _plan_steps(earlier: list[ToolExchange], context: _Context) -> list[Step]:
+    """The plan's valid steps (in EVIDENCE_GAP_ONLY mode, those not already completed)."""
+    completed = {str(query) for query in context.retry.get("completed_queries") or []} if context.gap_mode else set()
+    steps = []
+    for item in context.plan:
+        if isinstance(item, dict) and item.get("tool") in TOOL_NAMES and isinstance(item.get("args"), dict):
+            step = Step(item["tool"], str(item.get("purpose", "")), item["args"])
+            if step.description not in completed:
+                steps.append(step)
+    return steps
+
+
+def _closer_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
+    """The root-cause candidate's warnings and metrics, and runbooks searched with its error words."""
+    logs = context.findings(earlier).logs
+    root = logs.root_service
+    if root is None or context.window is None:
+        return []
+    steps = [queries.logs(root, "WARN", context.window, f"Warnings of {root}, the earliest failing service")]
+    metric_names = (context.environment.get("metrics") or {}).get(root) or []
+    steps.extend(
+        queries.metric(root, str(name), context.window, f"Whether {name} of {root} moved at the onset")
+        for name in metric_names[:MAX_ROOT_METRICS]
+    )
+    words = _error_words(root, [template.pattern for template in logs.root_templates])
+    steps.append(queries.knowledge(" ".join(words[:MAX_QUERY_TERMS]), f"Runbooks about the errors of {root}"))
+    return steps
+
+
+def _error_words(root: str, patterns: list[str]) -> list[str]:
+    """The root service's name, then the words its error templates share most (ties in reading order).
+
+    Runbooks quote error messages, so these words find the passage that explains the errors; the masked
+    ids and numbers are gone, and words repeated across templates are the failure's own vocabulary.
+    """
+    counts = Counter(word for pattern in patterns for word in terms(pattern))
+    reading = ordered_terms(" ".join(patterns))
+    return ordered_terms(root) + sorted(reading, key=lambda word: -counts[word])
+
+
+def _remediation_lookup(earlier: list[ToolExchange], context: _Context) -> list[Step]:
+    """The fix section of the runbook that explains the errors, when it has not come back yet."""
+    findings = context.findings(earlier)
+    if findings.passage is None or findings.fix is not None:
+        return []
+    document = findings.passage.chunk.title.split(TITLE_SEPARATOR)[0]
+    return [queries.knowledge(f"{document} {REMEDIATION_WORD}", f"Remediation steps of {document}")]

@@ -1,0 +1,87 @@
+"""The ``offline`` provider: the four rule-based roles behind the ``ChatModel`` interface.
+
+Each role reads the node's JSON task exactly as a hosted model would and answers in the node's contract,
+so the graph, the gatekeeper and the audit trail run unchanged with no model at all (``make run``, CI,
+benchmarks). Replies are deterministic: the same messages give the same reply.
+
+Usage is an estimate - characters divided by four, the usual rule of thumb for English tokens - so that
+run totals stay comparable in shape with a hosted model's; ``reasoning_content`` is always None because
+rules have no hidden reasoning to report, and inventing some would corrupt the reasoning audit.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from diagnosis.providers.base import (
+    InvocationResolver,
+    Message,
+    ModelReply,
+    ProviderConfig,
+    Role,
+    RoleModels,
+    ToolSpec,
+    Usage,
+    elapsed_ms,
+)
+from diagnosis.providers.offline import composer, executor, planner, verifier
+from diagnosis.providers.offline.conversation import Conversation, read
+
+OFFLINE_MODEL_NAME = "offline-rules-v1"
+CHARS_PER_TOKEN = 4
+
+# A role that answers in one turn: the task in, the contract's JSON out.
+SingleTurnRole = Callable[[dict[str, Any]], dict[str, Any]]
+_SINGLE_TURN_ROLES: dict[Role, SingleTurnRole] = {
+    Role.PLANNER: planner.plan,
+    Role.VERIFIER: verifier.verify,
+    Role.COMPOSER: composer.compose,
+}
+
+
+class OfflineChatModel:
+    """One role of the offline provider; stateless, so one instance may serve a whole run."""
+
+    def __init__(self, role: Role) -> None:
+        self.role = role
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec] | None = None,
+        response_format: Mapping[str, Any] | None = None,
+    ) -> ModelReply:
+        """The role's reply to ``messages``; ``ProviderError(bad_request)`` if they hold no JSON task."""
+        started = time.monotonic()
+        conversation = read(messages)
+        if self.role is Role.EXECUTOR:
+            turn = executor.respond(conversation, tools_offered=bool(tools))
+            content, tool_calls = turn.content, turn.tool_calls
+        else:
+            content = json.dumps(_SINGLE_TURN_ROLES[self.role](conversation.task), ensure_ascii=False)
+            tool_calls = []
+        written = len(content or "") + sum(len(call.name) + len(call.arguments) for call in tool_calls)
+        return ModelReply(
+            content=content,
+            tool_calls=tool_calls,
+            usage=_usage(conversation, written),
+            reasoning_content=None,
+            model=OFFLINE_MODEL_NAME,
+            latency_ms=elapsed_ms(started),
+        )
+
+
+def _usage(conversation: Conversation, written_chars: int) -> Usage:
+    return Usage(
+        prompt_tokens=math.ceil(conversation.prompt_chars / CHARS_PER_TOKEN),
+        completion_tokens=math.ceil(written_chars / CHARS_PER_TOKEN),
+    )
+
+
+def build_models(config: ProviderConfig, *, resolve_invocation: InvocationResolver) -> RoleModels:
+    """One run's models. The offline roles cite invocation ids from tool results, so the resolver is unused."""
+    return RoleModels(**{role.value: OfflineChatModel(role) for role in Role})

@@ -1,0 +1,89 @@
+"""When the incident started: a clock time in the question, placed inside the environment's window.
+
+Engineers say "since 10:05" or "从 02:31 开始", never a full timestamp, and the window tells which day
+that is. The onset matters because a log template that already existed before it is background noise,
+and a metric is anomalous only when its level after the onset differs from its level before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tools.timestamps import format_timestamp, parse_timestamp
+
+_CLOCK = re.compile(r"(?<![\d:])(?:(\d{4}-\d{2}-\d{2})[T ])?([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])")
+
+
+@dataclass(frozen=True)
+class Window:
+    start: datetime
+    end: datetime
+
+    @classmethod
+    def of(cls, environment: Mapping[str, Any]) -> Window | None:
+        """The environment's incident window, or None when it is missing or unreadable."""
+        window = environment.get("window") or {}
+        try:
+            start, end = parse_timestamp(window.get("start")), parse_timestamp(window.get("end"))
+        except ValueError:
+            return None
+        return cls(start, end) if start < end else None
+
+    @property
+    def seconds(self) -> int:
+        return int((self.end - self.start).total_seconds())
+
+    def contains(self, moment: datetime) -> bool:
+        return self.start <= moment <= self.end
+
+    def iso(self) -> tuple[str, str]:
+        return format_timestamp(self.start), format_timestamp(self.end)
+
+
+def onset_from_question(question: str, window: Window | None) -> datetime | None:
+    """The first clock time of ``question`` that falls in ``window`` (the day taken from the window)."""
+    if window is None:
+        return None
+    for match in _CLOCK.finditer(question):
+        date_text, hour, minute, second = match.groups()
+        for day in _candidate_days(window, date_text):
+            moment = datetime(day.year, day.month, day.day, int(hour), int(minute), int(second or 0), tzinfo=UTC)
+            if window.contains(moment):
+                return moment
+    return None
+
+
+def _candidate_days(window: Window, date_text: str | None) -> list[datetime]:
+    if date_text:
+        try:
+            return [parse_timestamp(f"{date_text}T00:00:00Z")]
+        except ValueError:
+            return []
+    days = []
+    day = window.start.replace(hour=0, minute=0, second=0, microsecond=0)
+    while day <= window.end:
+        days.append(day)
+        day += timedelta(days=1)
+    return days
+
+
+def sql_timestamp(moment: datetime) -> str:
+    """``YYYY-MM-DD HH:MM:SS``: how DATETIME columns of MySQL and SQLite compare as text."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def parse_ts(value: object) -> datetime | None:
+    """A payload timestamp, or None when the value is not one (tool data is never trusted to be tidy)."""
+    try:
+        return parse_timestamp(value)
+    except ValueError:
+        return None
+
+
+def clock(moment: datetime) -> str:
+    """``10:05:03`` - how the answer names a moment inside the incident window."""
+    return moment.astimezone(UTC).strftime("%H:%M:%S")

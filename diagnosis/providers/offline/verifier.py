@@ -1,0 +1,192 @@
+"""The offline verifier: judges verified excerpts only, and never says more than they show.
+
+Each claim becomes a ``fact`` rebuilt from its excerpts (``excerpts.read_claims``). Its verification:
+
+- a log excerpt that names a failure is ``supported`` when another kind of source corroborates it (a
+  runbook passage sharing its words, or a metric of the same service), ``indirect_support`` otherwise;
+- a runbook passage is ``supported`` when it shares at least two words with the verified errors, and
+  ``indirect_support`` when it only echoes the question;
+- a metric claim must show two different values to count; it is ``supported`` when its service is one
+  whose errors were verified (or a runbook names it), ``indirect_support`` otherwise;
+- a business record is at best ``indirect_support``: a change near the onset makes a cause plausible, it
+  does not prove it;
+- anything irrelevant, or any excerpt addressed to the agent, is ``no_evidence``.
+
+The verdict is PASS when at least two kinds of source support the cause and one of them is logs or
+knowledge, LOW_CONFID (with concrete gaps) when support comes from one kind only, REJECT when nothing
+relevant was verified - and never above the gatekeeper's ceiling. It never claims ``contradicted``:
+excerpts chosen by the executor to support a cause cannot show that the cause is false.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
+from diagnosis.providers.offline.text import clip, looks_like_instruction, sentences, terms
+from diagnosis.providers.offline.vocabulary import fault_score, is_mitigation
+
+VERDICT_ORDER = ("REJECT", "LOW_CONFID", "PASS")
+MIN_SHARED_TERMS = 2
+MAX_ACTIONS = 4
+MAX_FACT_CHARS = 1900
+
+
+def verify(task: dict[str, Any]) -> dict[str, Any]:
+    """The verifier's reply for one task (the contract's verifier output)."""
+    question = str(task.get("question") or "")
+    claims = read_claims(task.get("verified_claims") or [])
+    judge = _Judge(question, claims)
+    facts = [
+        {"claim_id": claim.claim_id, "fact": _fact(claim), "verification": judge.verification(claim)}
+        for claim in claims
+    ]
+    supported = {claim.tool for claim, fact in zip(claims, facts, strict=True) if fact["verification"] == "supported"}
+    relevant = {
+        claim.tool
+        for claim, fact in zip(claims, facts, strict=True)
+        if fact["verification"] in ("supported", "indirect_support")
+    }
+    if supported & {"query_logs", "lookup_knowledge"} and len(supported) >= 2:
+        verdict = "PASS"
+    elif relevant:
+        verdict = "LOW_CONFID"
+    else:
+        verdict = "REJECT"
+    verdict = _capped(verdict, str(task.get("verdict_ceiling") or "PASS"))
+    return {
+        "verdict": verdict,
+        "facts_checked": facts,
+        "missing_info": judge.missing_info(),
+        "evidence_gaps": [] if verdict == "PASS" else judge.gaps(relevant),
+        "recommended_actions": _actions(claims, judge),
+    }
+
+
+def _capped(verdict: str, ceiling: str) -> str:
+    """``verdict`` capped by the ceiling; an unreadable ceiling caps at LOW_CONFID (fail closed)."""
+    return min(verdict, ceiling if ceiling in VERDICT_ORDER else "LOW_CONFID", key=VERDICT_ORDER.index)
+
+
+class _Judge:
+    """What the verified excerpts say together, so each claim is judged against the others."""
+
+    def __init__(self, question: str, claims: list[ClaimEvidence]) -> None:
+        self.question_terms = terms(question)
+        self.claims = [claim for claim in claims if not _addressed_to_agent(claim)]
+        self.logs = [claim for claim in self.claims if claim.tool == "query_logs" and _names_failure(claim)]
+        self.failing_services = {service for claim in self.logs for service in claim.services}
+        self.error_terms = terms(" ".join(message for claim in self.logs for message in claim.messages))
+        self.knowledge_terms = terms(
+            " ".join(text for claim in self.claims if claim.tool == "lookup_knowledge" for text in claim.texts)
+        )
+        self.metric_services = {
+            service
+            for claim in self.claims
+            if claim.tool == "query_metrics" and _shows_change(claim)
+            for service in claim.services
+        }
+
+    def verification(self, claim: ClaimEvidence) -> str:
+        if claim not in self.claims:
+            return "no_evidence"
+        if claim.tool == "query_logs":
+            return self._log(claim)
+        if claim.tool == "lookup_knowledge":
+            return self._knowledge(claim)
+        if claim.tool == "query_metrics":
+            return self._metric(claim)
+        if claim.tool == "query_mysql":
+            related = (
+                self.error_terms | self.knowledge_terms | self.question_terms | _service_terms(self.failing_services)
+            )
+            return "indirect_support" if terms(" ".join(claim.texts)) & related else "no_evidence"
+        return "no_evidence"
+
+    def _log(self, claim: ClaimEvidence) -> str:
+        if claim not in self.logs:
+            return "no_evidence"
+        corroborated = (
+            terms(" ".join(claim.messages)) & self.knowledge_terms or set(claim.services) & self.metric_services
+        )
+        return "supported" if corroborated else "indirect_support"
+
+    def _knowledge(self, claim: ClaimEvidence) -> str:
+        words = terms(" ".join(claim.texts))
+        if len(words & (self.error_terms | _service_terms(self.failing_services))) >= MIN_SHARED_TERMS:
+            return "supported"
+        return "indirect_support" if words & self.question_terms else "no_evidence"
+
+    def _metric(self, claim: ClaimEvidence) -> str:
+        if not _shows_change(claim):
+            return "no_evidence"
+        named = set(claim.services) & self.failing_services or terms(" ".join(claim.services)) & self.knowledge_terms
+        return "supported" if named else "indirect_support"
+
+    def gaps(self, relevant: set[str]) -> list[str]:
+        """The source kinds that showed nothing relevant, naming the services so a retry can query exactly that."""
+        subject = ", ".join(sorted(self.failing_services or self.metric_services)) or "the affected services"
+        gaps = []
+        if "query_logs" not in relevant:
+            gaps.append(f"No verified error logs show the failure; check the ERROR and WARN logs of {subject}")
+        if "query_metrics" not in relevant:
+            gaps.append(f"No verified metric of {subject} shows a shift at the onset")
+        if "lookup_knowledge" not in relevant:
+            gaps.append(f"No runbook or postmortem passage was verified for the errors of {subject}")
+        return gaps
+
+    def missing_info(self) -> list[str]:
+        if any(claim.tool == "query_mysql" for claim in self.claims):
+            return []
+        return ["No deploy or configuration change near the onset was verified in the business data"]
+
+
+def _addressed_to_agent(claim: ClaimEvidence) -> bool:
+    return any(looks_like_instruction(text) for text in claim.texts)
+
+
+def _names_failure(claim: ClaimEvidence) -> bool:
+    return any(fault_score(message) > 0 for message in claim.messages)
+
+
+def _shows_change(claim: ClaimEvidence) -> bool:
+    return len({point.get("value") for point in claim.ordered_points() if point.get("value")}) >= 2
+
+
+def _service_terms(services: set[str]) -> set[str]:
+    return terms(" ".join(services))
+
+
+def _fact(claim: ClaimEvidence) -> str:
+    if _addressed_to_agent(claim):
+        return "The excerpt is text addressed to the agent, not a description of the system; it is not evidence."
+    if claim.tool == "query_logs" and claim.messages:
+        when = f" at {claim.logged_at[0]}" if claim.logged_at else ""
+        who = ", ".join(claim.services) or "A service"
+        fact = f'{who} logged{when}: "{claim.messages[0]}"'
+    elif claim.tool == "query_metrics" and claim.points:
+        readings = " then ".join(
+            f"{point.get('value', '?')} at {point.get('ts', '?')}" for point in claim.ordered_points()
+        )
+        fact = f"{', '.join(claim.services) or 'A service'} metric {claim.metric or '(unnamed)'} read {readings}"
+    elif claim.tool == "lookup_knowledge" and (claim.titles or claim.passages):
+        quoted = " ".join(f'"{passage}"' for passage in claim.passages)
+        fact = f'Knowledge base "{claim.titles[0] if claim.titles else "(untitled)"}" says: {quoted or "(title only)"}'
+    elif claim.tool == "query_mysql" and claim.cells:
+        fact = f"Business record: {'; '.join(claim.cell_pairs())}"
+    else:
+        fact = f"{claim.tool or 'A tool'} returned: " + " | ".join(claim.texts)
+    return clip(fact, MAX_FACT_CHARS)
+
+
+def _actions(claims: list[ClaimEvidence], judge: _Judge) -> list[str]:
+    """Remediation sentences quoted from verified runbook passages; nothing is invented without them."""
+    actions: list[str] = []
+    for claim in claims:
+        if claim.tool != "lookup_knowledge" or judge.verification(claim) == "no_evidence":
+            continue
+        for passage in claim.passages:
+            actions.extend(
+                sentence for sentence in sentences(passage) if is_mitigation(sentence) and sentence not in actions
+            )
+    return actions[:MAX_ACTIONS]

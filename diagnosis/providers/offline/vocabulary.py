@@ -1,0 +1,235 @@
+"""Generic operations vocabulary: the words on-call engineers use for faults, symptoms and fixes.
+
+Nothing here names a product, a service or a scenario. The lists are what any runbook or log of any stack
+uses ("exhausted", "timed out", "evict", "roll back"), so that the rules generalise to incidents the
+provider has never seen; they only weigh evidence, they never decide an answer on their own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Word stems that mark a message as describing a fault (matched on lower-case text, as prefixes of words).
+FAULT_STEMS = (
+    "abort",
+    "alarm",
+    "block",
+    "broken",
+    "cannot",
+    "crash",
+    "deadlock",
+    "degrad",
+    "denied",
+    "drop",
+    "error",
+    "evict",
+    "exceed",
+    "exception",
+    "exhaust",
+    "expire",
+    "fail",
+    "fatal",
+    "full",
+    "insufficient",
+    "invalid",
+    "kill",
+    "lag",
+    "leak",
+    "limit",
+    "lost",
+    "oom",
+    "outofmemory",
+    "overflow",
+    "overload",
+    "panic",
+    "pending",
+    "refus",
+    "reject",
+    "reset",
+    "saturat",
+    "slow",
+    "stall",
+    "stuck",
+    "throttl",
+    "timeout",
+    "unavailable",
+    "unreachable",
+    "unhealthy",
+)
+# Multi-word fault phrases that no single stem captures.
+FAULT_PHRASES = (
+    "timed out",
+    "not available",
+    "no space",
+    "out of memory",
+    "too many",
+    "low on",
+    "back pressure",
+    "backpressure",
+    "circuit open",
+    "connection reset",
+    "max connections",
+    "reached max",
+)
+
+# Verbs that open a remediation step in a runbook ("Roll back the deploy", "Stop the writer", "回滚部署").
+MITIGATION_VERBS = (
+    "add",
+    "cap",
+    "clean",
+    "clear",
+    "delete",
+    "disable",
+    "downgrade",
+    "drain",
+    "enable",
+    "expand",
+    "expire",
+    "extend",
+    "fail over",
+    "failover",
+    "fix",
+    "flush",
+    "grow",
+    "increase",
+    "kill",
+    "lower",
+    "move",
+    "pause",
+    "purge",
+    "raise",
+    "re-enable",
+    "reduce",
+    "remove",
+    "replace",
+    "resize",
+    "restart",
+    "restore",
+    "revert",
+    "roll back",
+    "rollback",
+    "rotate",
+    "scale",
+    "shed",
+    "stop",
+    "switch",
+    "throttle",
+    "turn off",
+    "undo",
+    "upgrade",
+)
+MITIGATION_VERBS_ZH = ("关闭", "删除", "清理", "回滚", "重启", "扩容", "恢复", "停止", "暂停", "禁用", "切换", "限流")
+_MITIGATION_START = re.compile(
+    r"^(?:\d+[.)]\s*)?(?:(?:"
+    + "|".join(re.escape(verb) for verb in MITIGATION_VERBS)
+    + r")\b|"
+    + "|".join(MITIGATION_VERBS_ZH)
+    + ")",
+    re.IGNORECASE,
+)
+_FAULT_WORD = re.compile(r"\b(?:" + "|".join(FAULT_STEMS) + r")", re.IGNORECASE)
+# An HTTP 5xx status standing alone ("POST /checkout 503 3609ms") is a server-side failure.
+_SERVER_ERROR_STATUS = re.compile(r"(?<![\w.:/-])5\d\d(?![\w.:/-])")
+
+
+def fault_score(text: str) -> int:
+    """How many fault words and phrases ``text`` contains: a message that names a failure ranks higher."""
+    lowered = text.lower()
+    words = len(_FAULT_WORD.findall(lowered)) + sum(lowered.count(phrase) for phrase in FAULT_PHRASES)
+    return words + len(_SERVER_ERROR_STATUS.findall(lowered))
+
+
+# Section titles under which runbooks put their fixes.
+REMEDIATION_TITLE = re.compile(
+    r"mitigat|remediat|\bfix|resolution|workaround|recover|rollback|roll back|处理|解决|修复|止血|恢复", re.IGNORECASE
+)
+
+
+def is_mitigation(sentence: str) -> bool:
+    """Whether ``sentence`` reads as a remediation step (it starts with a remediation verb)."""
+    return _MITIGATION_START.match(sentence.strip()) is not None
+
+
+@dataclass(frozen=True)
+class Symptom:
+    """A symptom family: the words that reveal it in a question and the causes worth checking first."""
+
+    name: str
+    cues: tuple[str, ...]
+    hypotheses: tuple[str, ...]
+
+
+# English and Chinese cues: questions arrive in both. Order is priority when several families match.
+SYMPTOMS = (
+    Symptom(
+        "latency",
+        ("latency", "slow", "p99", "p95", "timeout", "timed out", "time out", "hang", "延迟", "慢", "超时", "卡"),
+        (
+            "a saturated resource in the request path (connection or thread pool, CPU, memory, disk)",
+            "a slow or blocked dependency (database, cache, message broker, downstream service)",
+        ),
+    ),
+    Symptom(
+        "errors",
+        (
+            "error",
+            "fail",
+            "5xx",
+            "500",
+            "502",
+            "503",
+            "504",
+            "exception",
+            "unavailable",
+            "错误",
+            "失败",
+            "报错",
+            "异常",
+        ),
+        ("a dependency failing or refusing requests (database, cache, broker, downstream service)",),
+    ),
+    Symptom(
+        "backlog",
+        ("backlog", "piling", "pile up", "queue", "lag", "stuck", "stopped receiving", "积压", "堆积", "阻塞", "卡住"),
+        ("a blocked or stalled message pipeline (broker alarm, blocked publishers, slow consumers)",),
+    ),
+    Symptom(
+        "load",
+        ("cpu", "load", "qps", "traffic", "memory", "disk", "负载", "内存", "磁盘"),
+        ("extra load pushed onto the component (retries, cache misses, expensive queries) or resource exhaustion",),
+    ),
+)
+CHANGE_HYPOTHESIS = "a recent deploy or configuration change shortly before the onset"
+
+# Words of table and column names that mark a change record: generic change-management vocabulary.
+CHANGE_WORDS = frozenset(
+    {
+        "audit",
+        "change",
+        "changed",
+        "changes",
+        "config",
+        "configuration",
+        "deploy",
+        "deployed",
+        "deployment",
+        "deployments",
+        "migration",
+        "new",
+        "old",
+        "param",
+        "previous",
+        "release",
+        "rollout",
+        "setting",
+        "settings",
+        "version",
+    }
+)
+
+
+def symptoms_in(question: str) -> list[Symptom]:
+    """The symptom families whose cues occur in ``question``, in priority order."""
+    lowered = question.lower()
+    return [symptom for symptom in SYMPTOMS if any(cue in lowered for cue in symptom.cues)]

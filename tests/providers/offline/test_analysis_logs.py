@@ -1,0 +1,62 @@
+"""Log templates, newness at the onset, and the earliest bursting service."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from diagnosis.providers.offline.analysis.logs import LogRecord, analyse, burst_onset, mask, templates_of
+
+
+def _record(minute: int, second: int, service: str, message: str, level: str = "ERROR") -> LogRecord:
+    ts = datetime(2025, 6, 1, 8, minute, second, tzinfo=UTC)
+    return LogRecord("inv", f"$.records[{minute * 60 + second}].message", service, level, message, ts, ts.isoformat())
+
+
+def test_masking_merges_messages_that_differ_only_in_ids_and_numbers():
+    assert mask("GET /api/v1/orders/ORD-5519609 failed after 1000ms (trace ed2636ce56593c1e)") == (
+        "GET /api/vN/orders/ORD-N failed after N (trace N)"
+    )
+    records = [_record(30, 1, "db", "slot 7 taken"), _record(30, 2, "db", "slot 12 taken")]
+    [template] = templates_of(records)
+    assert template.count == 2 and template.first is records[0]
+
+
+def test_the_burst_onset_ignores_a_lone_early_error():
+    records = [_record(5, 0, "mailer", "smtp timeout"), *(_record(30, second, "db", "refused") for second in (1, 2, 3))]
+    assert burst_onset(records) == datetime(2025, 6, 1, 8, 30, 1, tzinfo=UTC)
+
+
+def test_the_root_is_the_service_whose_new_errors_start_first():
+    onset = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
+    records = [
+        _record(10, 0, "api", "cache warm-up slow"),  # before the onset: background
+        _record(10, 5, "api", "cache warm-up slow"),
+        _record(30, 5, "db", "too many clients"),
+        _record(30, 9, "db", "too many clients"),
+        _record(30, 20, "api", "could not obtain connection: timeout"),
+        _record(30, 40, "api", "could not obtain connection: timeout"),
+        _record(29, 0, "mailer", "lone failure"),
+    ]
+    findings = analyse(records, onset, focus_services=["api"])
+    assert findings.root_service == "db"
+    assert [template.pattern for template in findings.root_templates] == ["too many clients"]
+    assert [template.pattern for template in findings.symptom_templates] == ["could not obtain connection: timeout"]
+
+
+def test_root_templates_are_the_earliest_then_the_weightiest_where_fault_words_weigh():
+    records = [
+        _record(30, 1, "broker", "alarm set"),
+        *(_record(31, second, "broker", f"publish blocked for {second}s") for second in range(5)),
+        *(_record(32, second, "broker", "queue stats ok") for second in range(9)),
+    ]
+    findings = analyse(records, datetime(2025, 6, 1, 8, 30, tzinfo=UTC), focus_services=[])
+    assert [template.pattern for template in findings.root_templates] == [
+        "alarm set",
+        "publish blocked for N",
+        "queue stats ok",
+    ]
+
+
+def test_without_errors_warnings_decide():
+    records = [_record(30, 1, "cache", "evicting keys", "WARN"), _record(30, 2, "cache", "evicting keys", "WARN")]
+    assert analyse(records, None, []).root_service == "cache"

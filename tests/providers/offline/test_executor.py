@@ -1,0 +1,206 @@
+"""The offline executor on hand-built conversations: its loop position, its claims, its retry snapshot."""
+
+from __future__ import annotations
+
+import json
+
+from diagnosis.nodes.contracts import EXECUTOR_OUTPUT, parse_output
+from diagnosis.nodes.executor import MAX_CALLS_PER_TURN
+from diagnosis.nodes.messages import executor_messages
+from diagnosis.providers.offline.conversation import read
+from diagnosis.providers.offline.executor import respond
+from tests.providers.offline import incident
+from tests.providers.offline.conversations import (
+    ENVIRONMENT,
+    executor_conversation,
+    knowledge_payload,
+    logs_payload,
+    tool_message,
+)
+
+
+def _final(messages: list[dict]) -> dict:
+    turn = respond(read(messages), tools_offered=False)
+    assert turn.tool_calls == []
+    return parse_output(turn.content, EXECUTOR_OUTPUT)
+
+
+def test_it_calls_the_plan_first_in_turns_the_node_accepts():
+    steps = [
+        {
+            "tool": "query_logs",
+            "purpose": "p",
+            "args": {"service": f"s{index}", "level": "ERROR", "start": "a", "end": "b", "limit": 5},
+        }
+        for index in range(10)
+    ]
+    messages = executor_conversation(incident.QUESTION, [], plan_steps=steps)
+
+    first = respond(read(messages), tools_offered=True)
+
+    assert first.content is None
+    assert [call.id for call in first.tool_calls] == [f"call_{index}" for index in range(1, MAX_CALLS_PER_TURN + 1)]
+    assert [json.loads(call.arguments) for call in first.tool_calls] == [
+        step["args"] for step in steps[:MAX_CALLS_PER_TURN]
+    ]
+
+
+def test_it_sends_the_rest_of_the_plan_next_and_reissues_a_refused_call():
+    steps = [{"tool": tool, "purpose": "p", "args": args} for tool, args, _ in incident.results()]
+    done = incident.results()[:6]
+    messages = executor_conversation(incident.QUESTION, done, plan_steps=steps)
+    # The node refused the sixth call: a tool message without an invocation id.
+    messages[-1] = {"role": "tool", "tool_call_id": "call_6", "content": json.dumps({"error": "not run"})}
+
+    turn = respond(read(messages), tools_offered=True)
+
+    assert [(call.name, json.loads(call.arguments)) for call in turn.tool_calls] == [
+        (tool, args) for tool, args, _ in incident.results()[5:]
+    ]
+    assert turn.tool_calls[0].id == "call_7", "ids never repeat within the conversation"
+
+
+def test_after_the_plan_it_looks_closer_at_the_earliest_failing_service():
+    turn = respond(read(executor_conversation(incident.QUESTION, incident.results())), tools_offered=True)
+
+    calls = [(call.name, json.loads(call.arguments)) for call in turn.tool_calls]
+    assert calls[0] == ("query_logs", {**_window(), "service": "ledger-db", "level": "WARN", "limit": 200})
+    assert [name for name, _ in calls] == ["query_logs", "lookup_knowledge"], "ledger-db's only metric already ran"
+    assert calls[1][1] == {"query": "ledger fatal sorry many clients already max connections", "top_k": 5}
+
+
+def test_when_the_explaining_runbook_lacks_its_fix_section_it_asks_for_it():
+    without_fix = [
+        (tool, args, {**payload, "chunks": payload["chunks"][:2]})
+        if tool == "lookup_knowledge"
+        else (tool, args, payload)
+        for tool, args, payload in incident.results()
+    ]
+    messages = executor_conversation(incident.QUESTION, without_fix)
+    closer = respond(read(messages), tools_offered=True)
+    messages.append(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+                for call in closer.tool_calls
+            ],
+        }
+    )
+    for index, call in enumerate(closer.tool_calls, 20):
+        payload = logs_payload() if call.name == "query_logs" else knowledge_payload()
+        messages.append(tool_message(call.id, call.name, f"00000000-0000-4000-8000-{index:012d}", payload))
+
+    turn = respond(read(messages), tools_offered=True)
+
+    assert [(call.name, json.loads(call.arguments)) for call in turn.tool_calls] == [
+        ("lookup_knowledge", {"query": f"{incident.RUNBOOK} mitigation", "top_k": 5})
+    ]
+
+
+def test_without_tools_on_offer_it_reports_at_once():
+    output = _final(executor_conversation(incident.QUESTION, []))
+    assert output["claims"] == []
+    assert output["no_evidence_reason"]
+
+
+def test_its_claims_bind_exact_paths_and_verbatim_excerpts():
+    output = _final(executor_conversation(incident.QUESTION, incident.results()))
+    claims = {claim["claim_id"]: claim for claim in output["claims"]}
+
+    root = claims["c1"]["bindings"]
+    assert root[0] == {
+        "source_invocation_id": "00000000-0000-4000-8000-000000000003",
+        "tool_name": "query_logs",
+        "raw_path": "$.records[0].message",
+        "evidence_excerpt": incident.ROOT_MESSAGE,
+    }
+    assert [binding["raw_path"] for binding in root[1:]] == ["$.records[0].service", "$.records[0].ts"]
+    tools = [claim["bindings"][0]["tool_name"] for claim in output["claims"]]
+    assert tools == [
+        "query_logs",
+        "lookup_knowledge",
+        "query_metrics",
+        "query_mysql",
+        "query_logs",
+        "query_metrics",
+        "lookup_knowledge",
+    ]
+    metric = {binding["raw_path"]: binding["evidence_excerpt"] for binding in claims["c3"]["bindings"]}
+    assert metric["$.series[0].metric"] == "active_connections"
+    assert metric["$.series[0].points[30].value"] == "100.0"
+    cells = {binding["raw_path"]: binding["evidence_excerpt"] for binding in claims["c4"]["bindings"]}
+    assert cells["$.rows[0][2]"] == "db.pool.max_connections_per_pod"
+    assert cells["$.columns[2]"] == "setting"
+
+
+def test_it_never_cites_an_instruction_or_an_error_from_before_the_onset():
+    text = json.dumps(_final(executor_conversation(incident.QUESTION, incident.results())))
+    assert "IGNORE" not in text and "DNS" not in text
+    assert "SMTP" not in text
+
+
+def test_it_records_the_queries_it_completed():
+    output = _final(executor_conversation(incident.QUESTION, incident.results()))
+    assert len(output["completed_queries"]) == len(incident.results())
+    assert output["completed_queries"][0] == f"lookup_knowledge query={incident.QUESTION} top_k=5"
+
+
+def test_an_evidence_retry_returns_the_prior_claims_unchanged_plus_new_ones():
+    prior = [
+        {
+            "claim_id": "c4",
+            "statement": "earlier",
+            "bindings": [
+                {
+                    "source_invocation_id": "old",
+                    "tool_name": "query_logs",
+                    "raw_path": "$.records[0].message",
+                    "evidence_excerpt": "old text",
+                }
+            ],
+        }
+    ]
+    retry = {
+        "evidence_gaps": [],
+        "missing_info": [],
+        "prior_verified_claims": prior,
+        "completed_queries": ["query_logs earlier"],
+    }
+    messages = executor_conversation(
+        incident.QUESTION, incident.results(), mode="EVIDENCE_GAP_ONLY", retry_context=retry
+    )
+
+    output = parse_output(respond(read(messages), tools_offered=True).content, EXECUTOR_OUTPUT)
+
+    assert output["claims"][0] == prior[0]
+    assert output["claims"][1]["claim_id"] == "c5"
+    assert output["completed_queries"][0] == "query_logs earlier"
+
+
+def test_an_evidence_retry_skips_plan_steps_that_already_ran():
+    step = {
+        "tool": "query_logs",
+        "purpose": "p",
+        "args": {"service": "ledger-db", "level": "WARN", "start": "a", "end": "b", "limit": 5},
+    }
+    done = "query_logs end=b level=WARN limit=5 service=ledger-db start=a"
+    messages = executor_messages(
+        question=incident.QUESTION,
+        plan={"mode": "EVIDENCE_GAP_ONLY", "hypotheses": ["h"], "steps": [step]},
+        mode="EVIDENCE_GAP_ONLY",
+        retry_context={
+            "evidence_gaps": [],
+            "missing_info": [],
+            "prior_verified_claims": [],
+            "completed_queries": [done],
+        },
+        environment=ENVIRONMENT,
+    )
+    turn = respond(read(messages), tools_offered=True)
+    assert turn.tool_calls == []
+
+
+def _window() -> dict:
+    return {"start": ENVIRONMENT["window"]["start"], "end": ENVIRONMENT["window"]["end"]}

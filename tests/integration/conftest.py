@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
 
 import pytest
 from django.conf import settings
 
+from tests.conftest import ROOT
 from tests.services import require
 from tests.support.live import celery_worker, private_queue, process_env, uvicorn_server
 
@@ -22,9 +25,21 @@ class LiveStack:
     runner: subprocess.Popen
 
 
-def start_stack(stack: ExitStack, **env_overrides: str) -> LiveStack:
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory) -> str:
+    """Static files collected once, as a production deploy does: the live server runs with DEBUG off."""
+    root = tmp_path_factory.mktemp("static")
+    result = subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT, env={**os.environ, "STATIC_ROOT": str(root)}, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    return str(root)
+
+
+def start_stack(stack: ExitStack, static_root: str, **env_overrides: str) -> LiveStack:
     """uvicorn (+ a Celery worker process when runs execute on Celery), sharing a private queue."""
-    env = process_env(CELERY_QUEUE=private_queue(), **env_overrides)
+    env = process_env(CELERY_QUEUE=private_queue(), STATIC_ROOT=static_root, **env_overrides)
     worker = None
     if settings.RUN_EXECUTION == "celery":
         require("redis")
@@ -34,6 +49,6 @@ def start_stack(stack: ExitStack, **env_overrides: str) -> LiveStack:
 
 
 @pytest.fixture
-def live_stack():
+def live_stack(static_root):
     with ExitStack() as stack:
-        yield start_stack(stack)
+        yield start_stack(stack, static_root)

@@ -23,7 +23,21 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture
-def browser():
+def demo_user(settings):
+    """The demo pack loaded and a user to log in as, set up before the browser starts.
+
+    Playwright's sync API runs an event loop in this thread, and Django refuses ORM calls while one runs,
+    so every database write happens here, first.
+    """
+    # The login is checked by the server process, which knows only the real password hashers.
+    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
+    call_command("load_scenario", str(DEMO_PACK), verbosity=0)
+    get_user_model().objects.create_user("browser-user", password="browser-pass-123")
+    return json.loads((DEMO_PACK / "scenario.json").read_text())["questions"][0]
+
+
+@pytest.fixture
+def browser(demo_user, live_stack):
     require("chromium")
     from playwright.sync_api import sync_playwright
 
@@ -33,12 +47,8 @@ def browser():
         instance.close()
 
 
-def test_it_answers_the_demo_question_with_progress_and_evidence(browser, live_stack, settings):
-    # The login is checked by the server process, which knows only the real password hashers.
-    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
-    call_command("load_scenario", str(DEMO_PACK), verbosity=0)
-    question = json.loads((DEMO_PACK / "scenario.json").read_text())["questions"][0]
-    get_user_model().objects.create_user("browser-user", password="browser-pass-123")
+def test_it_answers_the_demo_question_with_progress_and_evidence(demo_user, live_stack, browser):
+    question = demo_user
     page = browser.new_page()
 
     page.goto(f"{live_stack.base}/")

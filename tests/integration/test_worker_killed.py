@@ -46,11 +46,11 @@ def wait_for_verifier(run_id: str, timeout: float = 60) -> None:
         time.sleep(0.2)
 
 
-def test_it_ends_a_run_whose_worker_was_killed(tmp_path):
+def test_it_ends_a_run_whose_worker_was_killed(tmp_path, static_root):
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
     cookies, headers = login("killed-worker-owner")
     with ExitStack() as stack:
-        live = start_stack(stack, LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(slow_script(tmp_path)))
+        live = start_stack(stack, static_root, LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(slow_script(tmp_path)))
         accepted = submit(live.base, headers, QUESTION)
         wait_for_verifier(accepted["run_id"])
 

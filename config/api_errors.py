@@ -9,12 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 VALIDATION_CODE = "invalid_input"
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The error body in the OpenAPI schema: one component that every API's error responses share."""
+
+    class ErrorBodySerializer(serializers.Serializer):
+        code = serializers.CharField()
+        message = serializers.CharField()
+
+    error = ErrorBodySerializer()
 
 
 def error_response(code: str, message: str, *, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_eventstream",
     "diagnosis",
     "tracing",
@@ -230,6 +231,14 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Chat, diagnosis trace and knowledge APIs of SuperBizAgent.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The docs page's Swagger UI is served from this server (drf-spectacular-sidecar), never a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "RunStatusEnum": "diagnosis.models.RunStatus",
+        "InvocationStatusEnum": "tools.models.InvocationStatus",
+    },
 }
 
 LANGUAGE_CODE = "en-us"

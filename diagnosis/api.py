@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import error_response
+from config.api_errors import ErrorSerializer, error_response
 from diagnosis import sse
 from diagnosis.services import MAX_MESSAGE_CHARS, SubmissionError, chat_submit
-
-ErrorSerializer = inline_serializer(
-    "Error",
-    {"error": inline_serializer("ErrorBody", {"code": serializers.CharField(), "message": serializers.CharField()})},
-)
 
 
 class ChatApi(APIView):

@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import error_response
+from config.api_errors import ErrorSerializer, error_response
 from tools.knowledge.errors import DocumentRejected
 from tools.knowledge.ingest import delete_document, ingest_document
 from tools.knowledge.selectors import can_delete_document, document_get, document_list
@@ -29,7 +29,6 @@ from tools.serializers import (
     DocumentDetailSerializer,
     DocumentPageSerializer,
     DocumentSerializer,
-    ErrorSerializer,
     UploadedFileField,
 )
 

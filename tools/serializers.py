@@ -40,14 +40,6 @@ class DocumentPageSerializer(serializers.Serializer):
     results = DocumentSerializer(many=True)
 
 
-class ErrorSerializer(serializers.Serializer):
-    class ErrorBodySerializer(serializers.Serializer):
-        code = serializers.CharField()
-        message = serializers.CharField()
-
-    error = ErrorBodySerializer()
-
-
 @extend_schema_field(OpenApiTypes.BINARY)
 class UploadedFileField(serializers.FileField):
     """A file in a multipart request: binary in the schema, where drf-spectacular would say "uri".

@@ -1,0 +1,133 @@
+"""Admin for auditors: chat sessions and runs, read-only, each run with its route drawn and tabulated.
+
+The run page answers, without reading JSON: which nodes ran, where it retried or degraded and why (the
+transitions with their reason codes), which tools were called (inline) and what the timeline recorded.
+Auditors need ``is_staff`` and the ``auditors`` group (docs/audit.md).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin
+from django.db.models import Count, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
+from tools.admin import ToolInvocationInline
+from tracing.admin import AgentStepInline, TimelineInline
+from tracing.drawing import render_run_path, render_transitions
+from tracing.readonly_admin import ReadOnlyModelAdmin
+from tracing.selectors import can_view_reasoning
+
+QUERY_EXCERPT_CHARS = 60
+SHORT_ID_CHARS = 8
+
+
+def _pretty_json(value: Any) -> SafeString:
+    return format_html("<pre>{}</pre>", json.dumps(value, indent=2, ensure_ascii=False, sort_keys=True))
+
+
+@admin.register(ChatSession)
+class ChatSessionAdmin(ReadOnlyModelAdmin):
+    list_display = ("id", "title", "owner", "run_count", "created_at", "updated_at")
+    list_select_related = ("owner",)
+    list_filter = ("created_at",)
+    search_fields = ("=id", "title", "owner__username")
+    ordering = ("-updated_at",)
+    fields = ("id", "owner", "title", "created_at", "updated_at", "runs_link")
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChatSession]:
+        return super().get_queryset(request).annotate(run_total=Count("runs"))
+
+    @admin.display(description="runs", ordering="run_total")
+    def run_count(self, session: ChatSession) -> int:
+        return session.run_total
+
+    @admin.display(description="runs")
+    def runs_link(self, session: ChatSession) -> SafeString:
+        url = reverse("admin:diagnosis_diagnosisrun_changelist")
+        return format_html('<a href="{}?session__id__exact={}">{} runs</a>', url, session.pk, session.run_total)
+
+
+@admin.register(DiagnosisRun)
+class DiagnosisRunAdmin(ReadOnlyModelAdmin):
+    list_display = (
+        "short_id", "started_at", "status", "intent", "degraded", "effective_verdict", "final_node", "owner",
+        "query_excerpt",
+    )
+    list_filter = ("status", "degraded", "effective_verdict", "intent", "started_at")
+    list_select_related = ("session__owner",)
+    search_fields = ("=id", "=session__id", "query")
+    ordering = ("-started_at",)
+    inlines = (AgentStepInline, ToolInvocationInline, TimelineInline)
+    fieldsets = (
+        (None, {"fields": (
+            "id", "session", "owner", "query", "intent", "status", "degraded", "effective_verdict",
+            "failure_reason", "provider", "model",
+        )}),
+        ("Route", {"fields": ("route_drawing", "transitions")}),
+        ("Answer", {"fields": ("conclusion", "final_answer")}),
+        ("Budget and timing", {"fields": (
+            "step_count", "tool_count", "prompt_tokens", "completion_tokens", "started_at", "claimed_by",
+            "finished_at", "duration_ms",
+        )}),
+        ("Stored JSON", {"classes": ("collapse",), "fields": ("self_evaluation_json", "orchestration_trace_json")}),
+    )
+
+    @admin.display(description="run", ordering="id")
+    def short_id(self, run: DiagnosisRun) -> str:
+        """Enough of the id to tell runs apart in a list; search and the run page take the whole id."""
+        return str(run.pk)[:SHORT_ID_CHARS]
+
+    @admin.display(description="owner", ordering="session__owner__username")
+    def owner(self, run: DiagnosisRun) -> str:
+        return run.session.owner.get_username()
+
+    @admin.display(description="query")
+    def query_excerpt(self, run: DiagnosisRun) -> str:
+        return run.query if len(run.query) <= QUERY_EXCERPT_CHARS else run.query[: QUERY_EXCERPT_CHARS - 1] + "…"
+
+    @admin.display(description="final node")
+    def final_node(self, run: DiagnosisRun) -> str:
+        return (run.orchestration_trace or {}).get("final_node") or "-"
+
+    @admin.display(description="path through the graph")
+    def route_drawing(self, run: DiagnosisRun) -> SafeString:
+        return render_run_path(
+            run.orchestration_trace,
+            reached_end=run.status == RunStatus.SUCCESS,
+            failed=run.status == RunStatus.FAILED,
+        )
+
+    @admin.display(description="transitions")
+    def transitions(self, run: DiagnosisRun) -> SafeString:
+        return render_transitions(run.orchestration_trace)
+
+    @admin.display(description="self evaluation")
+    def self_evaluation_json(self, run: DiagnosisRun) -> SafeString:
+        return _pretty_json(run.self_evaluation)
+
+    @admin.display(description="orchestration trace")
+    def orchestration_trace_json(self, run: DiagnosisRun) -> SafeString:
+        return _pretty_json(run.orchestration_trace)
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """Adds the Trace API link for everyone who sees the page, the reasoning link only for its holders."""
+        run = self.get_object(request, object_id)
+        links: dict[str, str] = {}
+        if run is not None:
+            links["trace_api_url"] = (
+                reverse("tracing:trace", kwargs={"session_id": run.session_id}) + f"?runId={run.pk}"
+            )
+            if can_view_reasoning(request.user):
+                links["reasoning_url"] = (
+                    reverse("admin:tracing_agentreasoningaudit_changelist") + f"?run__id__exact={run.pk}"
+                )
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **links})

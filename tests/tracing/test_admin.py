@@ -1,0 +1,224 @@
+"""The auditors' admin: who gets in, that nobody can write, what the run page shows, and what lists cost."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from diagnosis.models import RunStatus
+from tests.tracing.factories import (
+    FAILED_TRACE,
+    FALLBACK_TRACE,
+    HAPPY_TRACE,
+    REASONING_SECRET,
+    RETRIED_TRACE,
+    make_run,
+    make_session,
+)
+
+pytestmark = pytest.mark.django_db
+
+RUNS = "/admin/diagnosis/diagnosisrun/"
+LIST_PAGES = [
+    RUNS,
+    "/admin/diagnosis/chatsession/",
+    "/admin/tracing/agentstep/",
+    "/admin/tracing/diagnosistraceevent/",
+    "/admin/tools/toolinvocation/",
+    "/admin/tools/knowledgedocument/",
+]
+REASONING = "/admin/tracing/agentreasoningaudit/"
+
+
+def run_page(run) -> str:
+    return f"{RUNS}{run.pk}/change/"
+
+
+def client_for(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def superuser(db):
+    return get_user_model().objects.create_superuser("root", password="root-pass-123")
+
+
+def change_pages(run) -> list[str]:
+    """The page of the run and of one row of each of its audit tables (the reasoning audit's included)."""
+    return [
+        run_page(run),
+        f"/admin/diagnosis/chatsession/{run.session_id}/change/",
+        f"/admin/tracing/agentstep/{run.steps.first().pk}/change/",
+        f"/admin/tracing/diagnosistraceevent/{run.trace_events.first().pk}/change/",
+        f"/admin/tools/toolinvocation/{run.tool_invocations.first().pk}/change/",
+        f"{REASONING}{run.reasoning_audits.first().pk}/change/",
+    ]
+
+
+@pytest.mark.parametrize("who", ["owner", "other_user", "anonymous"])
+def test_it_sends_everyone_but_staff_to_the_login(request, owned_run, who):
+    user = None if who == "anonymous" else request.getfixturevalue(who)
+    client = client_for(user)
+
+    for url in [*LIST_PAGES, REASONING, *change_pages(owned_run)]:
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith("/admin/login/")
+
+
+def test_it_opens_every_audit_page_to_auditors(auditor, owned_run):
+    client = client_for(auditor)
+
+    for url in [*LIST_PAGES, REASONING, *change_pages(owned_run)]:
+        assert client.get(url).status_code == 200, url
+
+
+def test_it_keeps_the_reasoning_audit_from_staff_without_the_permission(run_auditor, owned_run):
+    client = client_for(run_auditor)
+
+    page = client.get(run_page(owned_run)).content.decode()
+
+    assert client.get(RUNS).status_code == 200
+    assert client.get(REASONING).status_code == 403
+    assert "reasoning-link" not in page and REASONING_SECRET not in page
+    assert "agentreasoningaudit" not in client.get("/admin/").content.decode()
+
+
+def test_it_links_the_reasoning_audit_for_its_holders(auditor, owned_run):
+    page = client_for(auditor).get(run_page(owned_run)).content.decode()
+    audit_list = client_for(auditor).get(f"{REASONING}?run__id__exact={owned_run.pk}").content.decode()
+
+    assert f'{REASONING}?run__id__exact={owned_run.pk}" class="reasoning-link"' in page
+    assert REASONING_SECRET not in page
+    assert audit_list.count('class="field-step_seq"') == 3
+
+
+def test_it_refuses_every_write_even_to_superusers(superuser, owned_run):
+    client = client_for(superuser)
+
+    for page in change_pages(owned_run):
+        assert client.get(page).status_code == 200, page
+        assert client.post(page, {"query": "rewritten", "summary": "rewritten"}).status_code == 403, page
+        assert client.post(page.replace("/change/", "/delete/"), {"post": "yes"}).status_code == 403, page
+    assert client.get(f"{RUNS}add/").status_code == 403
+    owned_run.refresh_from_db()
+    assert owned_run.query.startswith("payment-service")
+
+
+def test_it_offers_no_add_button_or_bulk_action(superuser, owned_run):
+    page = client_for(superuser).get(RUNS).content.decode()
+
+    assert f"{RUNS}add/" not in page
+    assert 'name="action"' not in page
+
+
+def node_classes(page: str, node: str) -> set[str]:
+    match = re.search(rf'<g class="([^"]*)" data-node="{node}"', page)
+    assert match, f"{node} is not drawn"
+    return set(match.group(1).split())
+
+
+@pytest.mark.parametrize(
+    ("trace", "status", "taken", "final"),
+    [
+        (HAPPY_TRACE, RunStatus.SUCCESS, ("verifier", "composer"), "composer"),
+        (RETRIED_TRACE, RunStatus.SUCCESS, ("verifier", "evidence_retry"), "composer"),
+        (FALLBACK_TRACE, RunStatus.SUCCESS, ("executor", "fallback"), "fallback"),
+        (FAILED_TRACE, RunStatus.FAILED, ("executor", "gatekeeper"), "gatekeeper"),
+    ],
+    ids=["happy", "retried", "fallback", "failed"],
+)
+def test_it_draws_the_path_of_each_kind_of_run(auditor, owner, trace, status, taken, final):
+    run = make_run(make_session(owner), trace=trace, status=status)
+
+    page = client_for(auditor).get(run_page(run)).content.decode()
+
+    source, target = taken
+    assert re.search(rf'<g class="edge taken[^"]*" data-from="{source}" data-to="{target}" data-count="1"', page)
+    assert "final" in node_classes(page, final)
+    assert ("failed" in node_classes(page, final)) is (status == RunStatus.FAILED)
+    assert ("degraded" in node_classes(page, "fallback")) is (final == "fallback")
+    assert '<table class="transitions">' in page
+    assert "step 1 produced a plan" in page  # the steps inline
+    assert "query_logs" in page  # the invocations inline
+    assert "node_finished" in page  # the timeline inline
+
+
+def test_it_marks_retries_and_the_fallback_in_the_transitions_table(auditor, owner):
+    retried = make_run(make_session(owner), trace=RETRIED_TRACE)
+    degraded = make_run(make_session(owner), trace=FALLBACK_TRACE)
+    client = client_for(auditor)
+
+    retried_page = client.get(run_page(retried)).content.decode()
+    degraded_page = client.get(run_page(degraded)).content.decode()
+
+    assert '<tr class="technical-retry">' in retried_page and '<tr class="evidence-retry">' in retried_page
+    assert '<tr class="degraded-fallback">' in degraded_page
+    assert "fallback_executor_tool_blocked" in degraded_page
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("status__exact=FAILED", "failed"), ("degraded__exact=1", "fallback"), ("intent__exact=SYSTEM_CHAT", "chat"),
+     ("effective_verdict__exact=LOW_CONFID", "low")],
+)
+def test_it_filters_runs(auditor, owner, query, expected):
+    session = make_session(owner)
+    runs = {
+        "failed": make_run(session, trace=FAILED_TRACE, status=RunStatus.FAILED),
+        "fallback": make_run(session, trace=FALLBACK_TRACE),
+        "chat": make_run(session, trace=None, intent="SYSTEM_CHAT", verdict=""),
+        "low": make_run(session, verdict="LOW_CONFID"),
+    }
+
+    page = client_for(auditor).get(f"{RUNS}?{query}").content.decode()
+
+    assert [name for name, run in runs.items() if run_page(run) in page] == [expected]
+
+
+def test_it_searches_runs_by_run_id_session_id_and_query(auditor, owner):
+    first = make_run(make_session(owner), query="checkout errors since noon")
+    second = make_run(make_session(owner), query="payment latency")
+    client = client_for(auditor)
+
+    def found(term: str) -> list[bool]:
+        page = client.get(RUNS, {"q": term}).content.decode()
+        return [run_page(first) in page, run_page(second) in page]
+
+    assert found(str(first.pk)) == [True, False]
+    assert found(str(second.session_id)) == [False, True]
+    assert found("checkout") == [True, False]
+    assert found("not-a-uuid") == [False, False]
+
+
+def test_it_lists_10_and_200_runs_with_the_same_queries(auditor, owner, django_assert_num_queries):
+    def add_runs(count: int) -> None:
+        for index in range(count):
+            make_run(make_session(owner, title=f"s{index}"), steps=0, invocations=0, events=0)
+
+    client = client_for(auditor)
+    add_runs(10)
+    with CaptureQueriesContext(connection) as ten:
+        assert client.get(RUNS, {"all": ""}).content.decode().count('class="field-owner"') == 10
+    add_runs(190)
+
+    with django_assert_num_queries(len(ten)):
+        assert client.get(RUNS, {"all": ""}).content.decode().count('class="field-owner"') == 200
+
+
+def test_it_creates_the_auditors_group_with_view_permissions_only():
+    permissions = set(Group.objects.get(name="auditors").permissions.values_list("codename", flat=True))
+
+    assert "view_reasoning" in permissions
+    assert {"view_diagnosisrun", "view_chatsession", "view_agentstep", "view_diagnosistraceevent",
+            "view_toolinvocation", "view_agentreasoningaudit"} <= permissions
+    assert all(codename.startswith("view_") for codename in permissions)

@@ -1,0 +1,37 @@
+"""Admin for tool invocations (also an inline of the run page) and the knowledge documents, read-only."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from tools.models import KnowledgeDocument, ToolInvocation
+from tracing.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
+
+INVOCATION_FIELDS = (
+    "seq", "id", "tool_name", "status", "error_code", "args_summary", "row_count", "payload_bytes", "latency_ms",
+)
+
+
+class ToolInvocationInline(ReadOnlyTabularInline):
+    model = ToolInvocation
+    fields = INVOCATION_FIELDS
+    verbose_name_plural = "tool invocations"
+
+
+@admin.register(ToolInvocation)
+class ToolInvocationAdmin(ReadOnlyModelAdmin):
+    list_display = ("id", "run", "seq", "tool_name", "status", "error_code", "row_count", "latency_ms", "created_at")
+    list_filter = ("tool_name", "status", "created_at")
+    list_select_related = ("run",)
+    search_fields = ("=id", "=run__id")
+    ordering = ("-created_at",)
+
+
+@admin.register(KnowledgeDocument)
+class KnowledgeDocumentAdmin(ReadOnlyModelAdmin):
+    """Documents change through the documents API (which re-indexes them), never through the admin."""
+
+    list_display = ("title", "source", "scenario", "chunk_count", "size_bytes", "uploaded_by", "created_at")
+    list_filter = ("source", "scenario")
+    list_select_related = ("uploaded_by",)
+    search_fields = ("title", "filename", "=id")

@@ -1,0 +1,104 @@
+"""The Trace API: one view per operation; who may read what is decided by the selectors.
+
+A session the caller may not read is a 404 exactly like an unknown one, so session ids of other users
+cannot be probed. The reasoning audit has its own endpoint and permission and is never part of the
+normal trace.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
+from rest_framework import serializers
+from rest_framework.exceptions import NotFound
+from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from diagnosis.models import ChatSession
+from config.api_errors import ErrorSerializer
+from tracing.selectors import can_view_reasoning, run_reasoning, session_runs, trace_run, trace_session
+from tracing.serializers import ReasoningSerializer, RunTraceSerializer, SessionTraceSerializer
+
+SESSION_ID = OpenApiParameter("session_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
+
+
+def _session_or_404(request: Request, session_id: str) -> ChatSession:
+    session = trace_session(request.user, session_id)
+    if session is None:
+        raise NotFound("no such chat session")
+    return session
+
+
+class TraceApi(APIView):
+    class QuerySerializer(serializers.Serializer):
+        runId = serializers.UUIDField(required=False, help_text="The exact run; without it, the session's runs.")
+
+    @extend_schema(
+        operation_id="diagnosis_trace_retrieve",
+        tags=["trace"],
+        summary="A run's trace (with runId), or the session and its newest runs (without)",
+        description=(
+            "Owner or auditor only. The run's steps, tool invocation metadata and timeline; never reasoning "
+            "or assistant text (see the reasoning endpoint)."
+        ),
+        parameters=[SESSION_ID, QuerySerializer],
+        responses={
+            200: PolymorphicProxySerializer(
+                component_name="Trace",
+                serializers=[RunTraceSerializer, SessionTraceSerializer],
+                resource_type_field_name=None,
+            ),
+            400: ErrorSerializer,
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+    )
+    def get(self, request: Request, session_id: str) -> Response:
+        session = _session_or_404(request, session_id)
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        run_id = query.validated_data.get("runId")
+        if run_id is None:
+            runs, truncated = session_runs(session)
+            return Response(SessionTraceSerializer({"session": session, "runs": runs, "truncated": truncated}).data)
+        run = trace_run(session, run_id)
+        if run is None:
+            raise NotFound("no such run in this chat session")
+        return Response(RunTraceSerializer(run).data)
+
+
+class CanViewReasoning(BasePermission):
+    message = "the reasoning audit needs the tracing.view_reasoning permission"
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        return can_view_reasoning(request.user)
+
+
+class ReasoningApi(APIView):
+    permission_classes = [IsAuthenticated, CanViewReasoning]
+
+    class QuerySerializer(serializers.Serializer):
+        runId = serializers.UUIDField(help_text="Required: a run of this session.")
+
+    @extend_schema(
+        operation_id="diagnosis_trace_reasoning_retrieve",
+        tags=["trace"],
+        summary="The restricted reasoning audit of one run (tracing.view_reasoning only)",
+        description=(
+            "Per model step: the provider's reasoning_content and the assistant text, or UNAVAILABLE when the "
+            "provider returned none. Audit material, never evidence."
+        ),
+        parameters=[SESSION_ID, QuerySerializer],
+        responses={200: ReasoningSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+    )
+    def get(self, request: Request, session_id: str) -> Response:
+        session = _session_or_404(request, session_id)
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        run_id = query.validated_data["runId"]
+        entries = run_reasoning(session, run_id)
+        if entries is None:
+            raise NotFound("no such run in this chat session")
+        return Response(ReasoningSerializer({"sessionId": session.id, "runId": run_id, "steps": entries}).data)

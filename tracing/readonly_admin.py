@@ -1,0 +1,55 @@
+"""Read-only admin building blocks for the audit records.
+
+Audit rows are evidence of what a run did, so nobody edits them through the admin, superusers included:
+add, change and delete are refused here rather than left to permissions, which a superuser always has.
+Seeing them still needs the model's ``view`` permission (the ``auditors`` group grants it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
+
+#: Changelists page at 50 rows and never render more than this many at once ("Show all" included).
+LIST_PER_PAGE = 50
+LIST_MAX_SHOW_ALL = 200
+
+
+class ReadOnlyAdminMixin:
+    """No add, change or delete for anyone."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+
+class ReadOnlyModelAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    """Capped pages, and no extra COUNTs (full result, filter facets): audit tables only grow."""
+
+    list_per_page = LIST_PER_PAGE
+    list_max_show_all = LIST_MAX_SHOW_ALL
+    show_full_result_count = False
+    show_facets = admin.ShowFacets.NEVER
+    actions = None
+
+
+class ReadOnlyTabularInline(ReadOnlyAdminMixin, admin.TabularInline):
+    """An inline listing a run's rows in their sequence order; nothing to add, so no empty extra forms."""
+
+    ordering = ("seq",)
+    extra = 0
+    max_num = 0
+    can_delete = False
+    show_change_link = False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Model | None = None) -> Sequence[str]:
+        # Declared read-only too: the formset is still built, and ids and timestamps are not form fields.
+        return tuple(self.fields or ())

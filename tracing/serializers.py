@@ -1,0 +1,175 @@
+"""Output shapes of the Trace API, in the camelCase of the seeds (``runId``, ``orchestrationTrace``).
+
+Every field is listed by name: a model field added later (or the reasoning audit reachable through a
+step) never appears in a response because a serializer picked it up by itself.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from diagnosis.models import Intent, RunStatus, Verdict
+from tools.models import InvocationStatus
+from tracing.models import ReasoningSource, StepOutcome, TraceEventKind
+
+
+@extend_schema_field(OpenApiTypes.OBJECT)
+class JsonObjectField(serializers.JSONField):
+    """A stored JSON document passed through as it is (its own keys keep the stored snake_case)."""
+
+
+#: The frozen ``orchestration_trace`` shape (seed 004 §6), for the schema; the stored JSON is returned as is.
+ORCHESTRATION_TRACE_SCHEMA = {
+    "type": "object",
+    "nullable": True,
+    "description": "Null only for runs that never entered the graph (system chat, knowledge query).",
+    "properties": {
+        "version": {"type": "string", "example": "stategraph-v1"},
+        "transitions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "from": {"type": "string"},
+                    "to": {"type": "string"},
+                    "reason_code": {"type": "string"},
+                    "attempt": {"type": "integer", "minimum": 1},
+                },
+                "required": ["from", "to", "reason_code", "attempt"],
+            },
+        },
+        "final_node": {"type": "string", "nullable": True},
+        "termination_reason": {"type": "string"},
+        "degraded": {"type": "boolean"},
+        "evidence_retry_count": {"type": "integer", "minimum": 0},
+    },
+    "required": ["version", "transitions", "final_node", "termination_reason", "degraded", "evidence_retry_count"],
+}
+
+
+@extend_schema_field(ORCHESTRATION_TRACE_SCHEMA)
+class OrchestrationTraceField(serializers.JSONField):
+    """The stored route summary, verbatim: it is the contract, so the API does not re-shape it."""
+
+
+class BlankAsNullChoiceField(serializers.ChoiceField):
+    """A choice stored as "" when absent (a run without a verdict) and answered as null."""
+
+    def to_representation(self, value: str) -> str | None:
+        return value or None
+
+
+class RunSummarySerializer(serializers.Serializer):
+    """One line of a session's run list."""
+
+    runId = serializers.UUIDField(source="id")
+    query = serializers.CharField()
+    intent = serializers.ChoiceField(choices=Intent.choices)
+    status = serializers.ChoiceField(choices=RunStatus.choices)
+    degraded = serializers.BooleanField()
+    effectiveVerdict = BlankAsNullChoiceField(choices=Verdict.choices, source="effective_verdict", allow_null=True)
+    stepCount = serializers.IntegerField(source="step_count")
+    toolCount = serializers.IntegerField(source="tool_count")
+    startedAt = serializers.DateTimeField(source="started_at")
+    finishedAt = serializers.DateTimeField(source="finished_at", allow_null=True)
+    durationMs = serializers.IntegerField(source="duration_ms", allow_null=True)
+
+
+class RunSerializer(RunSummarySerializer):
+    """The exact run: what was asked, what was released, and how the graph got there."""
+
+    sessionId = serializers.UUIDField(source="session_id")
+    conclusion = serializers.CharField()
+    finalAnswer = serializers.CharField(source="final_answer")
+    failureReason = serializers.CharField(source="failure_reason")
+    provider = serializers.CharField()
+    model = serializers.CharField()
+    promptTokens = serializers.IntegerField(source="prompt_tokens")
+    completionTokens = serializers.IntegerField(source="completion_tokens")
+    orchestrationTrace = OrchestrationTraceField(source="orchestration_trace", allow_null=True)
+    selfEvaluation = JsonObjectField(source="self_evaluation")
+
+
+class StepSerializer(serializers.Serializer):
+    """Bounded step metadata; the step's reasoning lives in the restricted audit and is not reachable here."""
+
+    seq = serializers.IntegerField()
+    node = serializers.CharField()
+    attempt = serializers.IntegerField()
+    role = serializers.CharField()
+    model = serializers.CharField()
+    promptVersion = serializers.CharField(source="prompt_version")
+    promptTokens = serializers.IntegerField(source="prompt_tokens")
+    completionTokens = serializers.IntegerField(source="completion_tokens")
+    modelCalls = serializers.IntegerField(source="model_calls")
+    latencyMs = serializers.IntegerField(source="latency_ms")
+    outcome = serializers.ChoiceField(choices=StepOutcome.choices)
+    summary = serializers.CharField()
+    createdAt = serializers.DateTimeField(source="created_at")
+
+
+class ToolInvocationSerializer(serializers.Serializer):
+    """Invocation metadata only: the canonical payload stays in the invocation store."""
+
+    invocationId = serializers.UUIDField(source="id")
+    seq = serializers.IntegerField()
+    toolName = serializers.CharField(source="tool_name")
+    argsSummary = serializers.CharField(source="args_summary")
+    status = serializers.ChoiceField(choices=InvocationStatus.choices)
+    errorCode = serializers.CharField(source="error_code")
+    rowCount = serializers.IntegerField(source="row_count")
+    payloadSha256 = serializers.CharField(source="payload_sha256")
+    payloadBytes = serializers.IntegerField(source="payload_bytes")
+    latencyMs = serializers.IntegerField(source="latency_ms")
+    createdAt = serializers.DateTimeField(source="created_at")
+
+
+class TimelineEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=TraceEventKind.choices)
+    name = serializers.CharField()
+    details = JsonObjectField()
+    createdAt = serializers.DateTimeField(source="created_at")
+
+
+class RunTraceSerializer(serializers.Serializer):
+    """``GET …/trace?runId=``: the exact run and its audit rows."""
+
+    sessionId = serializers.UUIDField(source="session_id")
+    run = RunSerializer(source="*")
+    steps = StepSerializer(many=True)
+    toolInvocations = ToolInvocationSerializer(many=True, source="tool_invocations")
+    timeline = TimelineEventSerializer(many=True, source="trace_events")
+
+
+class SessionTraceSerializer(serializers.Serializer):
+    """``GET …/trace`` without ``runId``: the session and its newest runs."""
+
+    sessionId = serializers.UUIDField(source="session.id")
+    title = serializers.CharField(source="session.title")
+    createdAt = serializers.DateTimeField(source="session.created_at")
+    updatedAt = serializers.DateTimeField(source="session.updated_at")
+    runs = RunSummarySerializer(many=True)
+    runsTruncated = serializers.BooleanField(
+        source="truncated", help_text="True when older runs were left out; read them by runId."
+    )
+
+
+class ReasoningEntrySerializer(serializers.Serializer):
+    stepSeq = serializers.IntegerField(source="step.seq")
+    node = serializers.CharField()
+    attempt = serializers.IntegerField()
+    reasoningSource = serializers.ChoiceField(choices=ReasoningSource.choices, source="reasoning_source")
+    reasoningContent = serializers.CharField(source="reasoning_content")
+    assistantText = serializers.CharField(source="assistant_text")
+    createdAt = serializers.DateTimeField(source="created_at")
+
+
+class ReasoningSerializer(serializers.Serializer):
+    """``GET …/trace/reasoning?runId=``: restricted; never merged into the normal trace."""
+
+    sessionId = serializers.UUIDField()
+    runId = serializers.UUIDField()
+    steps = ReasoningEntrySerializer(many=True)

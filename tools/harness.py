@@ -32,9 +32,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import Max
 
-from diagnosis.models import DiagnosisRun
+from diagnosis.sequence import next_seq
 from tools.errors import ToolError, ToolTimeout
 from tools.models import InvocationStatus, ToolInvocation
 from tools.projection import PROJECTION_MAX_CHARS, clip
@@ -139,13 +138,10 @@ class ToolHarness:
         self, invocation_id: uuid.UUID, tool_name: str, args_summary: str, outcome: _Outcome, started: float
     ) -> None:
         with transaction.atomic():
-            # Locking the run serialises concurrent calls of one run, so ``seq`` stays gap-free and unique.
-            DiagnosisRun.objects.select_for_update().only("id").get(pk=self.run_id)
-            last = ToolInvocation.objects.filter(run_id=self.run_id).aggregate(last=Max("seq"))["last"] or 0
             ToolInvocation.objects.create(
                 id=invocation_id,
                 run_id=self.run_id,
-                seq=last + 1,
+                seq=next_seq(ToolInvocation, self.run_id),
                 tool_name=tool_name[: ToolInvocation._meta.get_field("tool_name").max_length],
                 args_summary=args_summary,
                 status=outcome.status,

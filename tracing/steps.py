@@ -10,9 +10,8 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max
 
-from diagnosis.models import DiagnosisRun
+from diagnosis.sequence import next_seq
 from tracing.models import AgentReasoningAudit, AgentStep, ReasoningSource
 
 
@@ -36,12 +35,9 @@ class StepRecord:
 
 def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
     with transaction.atomic():
-        # Serialise writers of one run so that two steps never take the same sequence number.
-        DiagnosisRun.objects.select_for_update().filter(pk=run_id).exists()
-        last = AgentStep.objects.filter(run_id=run_id).aggregate(last=Max("seq"))["last"] or 0
         step = AgentStep.objects.create(
             run_id=run_id,
-            seq=last + 1,
+            seq=next_seq(AgentStep, run_id),
             node=record.node,
             attempt=record.attempt,
             role=record.node,

@@ -10,9 +10,8 @@ import uuid
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 
-from diagnosis.models import DiagnosisRun
+from diagnosis.sequence import next_seq
 from tracing.models import DiagnosisTraceEvent, TraceEventKind
 
 DETAIL_KEYS = frozenset(
@@ -43,9 +42,6 @@ def append_event(
 ) -> DiagnosisTraceEvent:
     """Append one event with the next sequence number of its run."""
     with transaction.atomic():
-        # Lock the run row so that two writers of one run cannot take the same sequence number.
-        DiagnosisRun.objects.select_for_update().filter(pk=run_id).exists()
-        last = DiagnosisTraceEvent.objects.filter(run_id=run_id).aggregate(last=Max("seq"))["last"] or 0
         return DiagnosisTraceEvent.objects.create(
-            run_id=run_id, seq=last + 1, kind=kind, name=name[:60], details=bounded_details(details or {})
+            run_id=run_id, seq=next_seq(DiagnosisTraceEvent, run_id), kind=kind, name=name[:60], details=bounded_details(details or {})
         )

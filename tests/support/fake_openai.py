@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -77,13 +78,16 @@ def chat_completion(
     }
 
 
+Responder = Callable[[RecordedRequest], FakeResponse]
+
+
 class FakeOpenAIServer:
     """Threaded loopback server; use as a context manager so it always stops."""
 
     EXHAUSTED_STATUS = 599
 
     def __init__(self) -> None:
-        self._responses: deque[FakeResponse] = deque()
+        self._responses: deque[FakeResponse | Responder] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self.requests: list[RecordedRequest] = []
@@ -99,7 +103,8 @@ class FakeOpenAIServer:
         host, port = self._httpd.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def enqueue(self, *responses: FakeResponse) -> None:
+    def enqueue(self, *responses: FakeResponse | Responder) -> None:
+        """Queue answers; a ``Responder`` builds its answer from the request (e.g. to cite a tool result)."""
         with self._lock:
             self._responses.extend(responses)
 
@@ -120,7 +125,8 @@ class FakeOpenAIServer:
         with self._lock:
             self.requests.append(request)
             if self._responses:
-                return self._responses.popleft()
+                response = self._responses.popleft()
+                return response(request) if callable(response) else response
         return FakeResponse(status=self.EXHAUSTED_STATUS, body={"error": {"message": "fake server: no response left"}})
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:

@@ -266,5 +266,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
-    "loggers": {"django.db.backends": {"level": "INFO"}},
+    # django-eventstream logs every listener at INFO; that is noise next to the runs themselves.
+    "loggers": {"django.db.backends": {"level": "INFO"}, "django_eventstream": {"level": "WARNING"}},
 }

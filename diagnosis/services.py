@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, Sum
 from django.utils import timezone
 
 from diagnosis import sse
@@ -94,37 +94,32 @@ def run_claim(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
     return DiagnosisRun.objects.select_related("session").get(pk=run_id)
 
 
-def run_record_provider(run_id: uuid.UUID | str, *, provider: str, model: str) -> None:
-    DiagnosisRun.objects.filter(pk=run_id).update(provider=provider[:20], model=model[:100])
+def run_record_provider(run_id: uuid.UUID | str, *, provider: str) -> None:
+    DiagnosisRun.objects.filter(pk=run_id).update(provider=provider[:20])
 
 
 def run_heartbeat(run_id: uuid.UUID | str) -> None:
     DiagnosisRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(heartbeat_at=timezone.now())
 
 
-def _totals(run_id: uuid.UUID | str) -> dict[str, int]:
-    """Counts and token totals from the audit rows, so the run summary cannot drift from them."""
-    steps = DiagnosisRun.objects.filter(pk=run_id).aggregate(
-        step_count=Count("steps", distinct=True),
-        prompt_tokens=Sum("steps__prompt_tokens"),
-        completion_tokens=Sum("steps__completion_tokens"),
+def _totals(run: DiagnosisRun) -> dict[str, Any]:
+    """Counts, token totals and the answering model from the audit rows, so the summary cannot drift."""
+    totals = run.steps.aggregate(
+        step_count=Count("id"), prompt_tokens=Sum("prompt_tokens"), completion_tokens=Sum("completion_tokens")
     )
-    tools = DiagnosisRun.objects.filter(pk=run_id).aggregate(
-        tool_count=Count("tool_invocations", filter=Q(tool_invocations__isnull=False))
-    )
-    return {
-        "step_count": steps["step_count"] or 0,
-        "prompt_tokens": steps["prompt_tokens"] or 0,
-        "completion_tokens": steps["completion_tokens"] or 0,
-        "tool_count": tools["tool_count"] or 0,
-    }
+    summary: dict[str, Any] = {key: value or 0 for key, value in totals.items()}
+    summary["tool_count"] = run.tool_invocations.count()
+    model = run.steps.exclude(model="").values_list("model", flat=True).first()
+    if model:
+        summary["model"] = model[:100]
+    return summary
 
 
 def _finish(run: DiagnosisRun, status: RunStatus, **fields: Any) -> bool:
     now = timezone.now()
     duration_ms = max(0, int((now - run.started_at).total_seconds() * 1000))
     updated = DiagnosisRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
-        status=status, finished_at=now, duration_ms=duration_ms, **_totals(run.pk), **fields
+        status=status, finished_at=now, duration_ms=duration_ms, **_totals(run), **fields
     )
     if updated:
         run.refresh_from_db()

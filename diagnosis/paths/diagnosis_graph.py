@@ -78,7 +78,7 @@ def _conclusion(state: dict[str, Any], degraded: bool) -> str:
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
     config = config_from_settings(name=options.provider, script_path=options.script_path)
     models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk))
-    run_record_provider(run.pk, provider=config.name, model=config.model)
+    run_record_provider(run.pk, provider=config.name)
     context = NodeContext(
         run_id=run.pk,
         question=run.query,

@@ -6,6 +6,7 @@ reads afterwards are the same sequence. Reports also refresh the run's heartbeat
 
 from __future__ import annotations
 
+import time
 import uuid
 
 from django.db import transaction
@@ -17,9 +18,13 @@ from tracing.selectors import NODE_FINISHED
 from tracing.timeline import append_event
 
 
+HEARTBEAT_EVERY_SECONDS = 5.0
+
+
 class RunProgress:
     def __init__(self, run_id: uuid.UUID | str) -> None:
         self.run_id = run_id
+        self._last_heartbeat = float("-inf")
 
     def status(self, node: str, phase: str, detail: str = "") -> None:
         """A node started or ended (``phase``: started|completed|retrying|failed...)."""
@@ -41,5 +46,8 @@ class RunProgress:
         self._publish({"node": "executor", "phase": "tool", "detail": f"{tool_name} {status}".strip()})
 
     def _publish(self, data: dict[str, str]) -> None:
-        run_heartbeat(self.run_id)
+        # The reaper's limit is minutes; one heartbeat write every few seconds is plenty.
+        if time.monotonic() - self._last_heartbeat >= HEARTBEAT_EVERY_SECONDS:
+            run_heartbeat(self.run_id)
+            self._last_heartbeat = time.monotonic()
         transaction.on_commit(lambda: sse.publish(self.run_id, "status", data))

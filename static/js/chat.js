@@ -58,6 +58,16 @@
     view.answer.appendChild(details);
   }
 
+  // Once a run is done its step-by-step progress folds away under a one-line summary.
+  function collapseProgress(view) {
+    const steps = view.progress.children.length;
+    if (!steps) return;
+    const details = element("details", "progress-done");
+    details.appendChild(element("summary", "", "Progress: " + steps + " step" + (steps > 1 ? "s" : "")));
+    view.card.replaceChild(details, view.progress);
+    details.appendChild(view.progress);
+  }
+
   function follow(view, data) {
     const source = new EventSource(data.events_url);
     view.card.dataset.run = data.run_id;
@@ -83,6 +93,7 @@
       const done = parse(event);
       source.close();
       view.card.classList.remove("live");
+      collapseProgress(view);
       view.meta.appendChild(element("span", "badge badge-" + done.outcome.toLowerCase(), done.outcome));
       view.meta.appendChild(link("/api/diagnosis/" + data.session_id + "/trace?runId=" + data.run_id, "trace"));
       if (isStaff) view.meta.appendChild(link("/admin/diagnosis/diagnosisrun/" + data.run_id + "/change/", "audit"));

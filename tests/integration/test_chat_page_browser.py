@@ -61,7 +61,7 @@ def test_it_answers_the_demo_question_with_progress_and_evidence(demo_user, live
     page.wait_for_selector(".run .progress li", timeout=30_000)
     page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=120_000)
 
-    progress = page.inner_text(".run .progress")
+    progress = page.text_content(".run .progress")
     answer = page.inner_text(".run .answer").lower()
     assert "planner" in progress and "executor" in progress and "composer" in progress
     assert page.inner_text(".run .run-meta .badge") == "SUCCESS"

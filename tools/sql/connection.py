@@ -18,6 +18,7 @@ import datetime
 import math
 import sqlite3
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -25,6 +26,7 @@ from typing import Any, Protocol
 
 import environ
 import MySQLdb
+import MySQLdb.cursors
 from django.conf import settings
 
 from tools.errors import ToolBackendError, ToolTimeout
@@ -33,6 +35,7 @@ from tools.errors import ToolBackendError, ToolTimeout
 _MYSQL_TIMEOUT_ERRORS = frozenset({1969, 3024, 2013})
 # How often (in SQLite virtual machine instructions) the embedded connection looks at the clock.
 _PROGRESS_EVERY = 10_000
+SQLITE_VALUE_FLOOR_BYTES = 1_000_000
 
 _SQLITE_READ_ACTIONS = frozenset(
     {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
@@ -64,9 +67,12 @@ def business_dialect() -> str:
 
 
 def open_business_connection() -> BusinessConnection:
+    max_bytes = settings.TOOL_MAX_PAYLOAD_BYTES
     if settings.BUSINESS_DATABASE_URL:
-        return MySQLReadOnlyConnection(settings.BUSINESS_DATABASE_URL, timeout_seconds=settings.TOOL_TIMEOUT_SECONDS)
-    return SQLiteReadOnlyConnection(Path(settings.BUSINESS_SQLITE_PATH))
+        return MySQLReadOnlyConnection(
+            settings.BUSINESS_DATABASE_URL, timeout_seconds=settings.TOOL_TIMEOUT_SECONDS, max_bytes=max_bytes
+        )
+    return SQLiteReadOnlyConnection(Path(settings.BUSINESS_SQLITE_PATH), max_bytes=max_bytes)
 
 
 def mysql_connection_arguments(url: str) -> dict[str, Any]:
@@ -101,10 +107,24 @@ def json_safe(value: Any) -> Any:
     return str(value)
 
 
-def _result(description: Any, fetched: list[tuple[Any, ...]], max_rows: int) -> QueryResult:
-    columns = [column[0] for column in description or []]
-    rows = [[json_safe(value) for value in row] for row in fetched[:max_rows]]
-    return QueryResult(columns=columns, rows=rows, truncated=len(fetched) > max_rows)
+def _fetch(cursor: Any, *, max_rows: int, max_bytes: int) -> QueryResult:
+    """Rows one at a time until the row or byte budget is spent, so a huge result is never held whole.
+
+    A statement can make rows of any size (``REPEAT``, ``printf``); counting their text as they arrive
+    bounds memory at about one row past the payload limit instead of the whole result.
+    """
+    columns = [column[0] for column in cursor.description or []]
+    rows: list[list[Any]] = []
+    size = 0
+    truncated = False
+    while (row := cursor.fetchone()) is not None:
+        if len(rows) == max_rows or size > max_bytes:
+            truncated = True
+            break
+        values = [json_safe(value) for value in row]
+        size += sum(len(str(value)) for value in values)
+        rows.append(values)
+    return QueryResult(columns=columns, rows=rows, truncated=truncated)
 
 
 def _authorize_read(action: int, name: str | None, *_: Any) -> int:
@@ -118,18 +138,23 @@ def _authorize_read(action: int, name: str | None, *_: Any) -> int:
 class SQLiteReadOnlyConnection:
     """The loaded pack's business file, opened so that no statement can change it or read elsewhere."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, max_bytes: int) -> None:
         if not path.is_file():
             raise ToolBackendError("no_business_data", "no business database: load a scenario pack first")
+        self._max_bytes = max_bytes
         self._connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
         self._connection.execute("PRAGMA query_only = ON")
         self._connection.set_authorizer(_authorize_read)
+        # One SQL function call (printf, zeroblob) is one VM step, out of the progress handler's reach:
+        # cap the size of any single string, blob or row instead. The floor keeps ordinary rows readable
+        # under a tiny payload budget: those are cut by the byte budget while fetching, not refused.
+        self._connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, max(max_bytes, SQLITE_VALUE_FLOOR_BYTES))
 
     def execute(self, sql: str, *, max_rows: int, deadline: float) -> QueryResult:
         self._connection.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_EVERY)
         try:
             cursor = self._connection.execute(sql)
-            return _result(cursor.description, cursor.fetchmany(max_rows + 1), max_rows)
+            return _fetch(cursor, max_rows=max_rows, max_bytes=self._max_bytes)
         except sqlite3.Error as error:
             if isinstance(error, sqlite3.OperationalError) and str(error) == "interrupted":
                 raise ToolTimeout("the statement ran past its time budget and was interrupted") from None
@@ -142,7 +167,8 @@ class SQLiteReadOnlyConnection:
 class MySQLReadOnlyConnection:
     """A session that cannot write, whatever its user's grants, and whose statements stop at the deadline."""
 
-    def __init__(self, url: str, *, timeout_seconds: float) -> None:
+    def __init__(self, url: str, *, timeout_seconds: float, max_bytes: int) -> None:
+        self._max_bytes = max_bytes
         try:
             self._connection = MySQLdb.connect(
                 **mysql_connection_arguments(url),
@@ -160,21 +186,24 @@ class MySQLReadOnlyConnection:
 
     def execute(self, sql: str, *, max_rows: int, deadline: float) -> QueryResult:
         remaining = max(deadline - time.monotonic(), 0.001)
-        cursor = self._connection.cursor()
+        # Unbuffered: rows stream in as they are read, so the byte budget bounds memory (see _fetch).
+        cursor = self._connection.cursor(MySQLdb.cursors.SSCursor)
         try:
             if self._mariadb:
                 cursor.execute("SET SESSION max_statement_time = %s", (round(remaining, 3),))
             else:
                 cursor.execute("SET SESSION max_execution_time = %s", (math.ceil(remaining * 1000),))
             cursor.execute(sql)
-            return _result(cursor.description, list(cursor.fetchmany(max_rows + 1)), max_rows)
+            return _fetch(cursor, max_rows=max_rows, max_bytes=self._max_bytes)
         except MySQLdb.Error as error:
             code = error.args[0] if error.args else None
             if code in _MYSQL_TIMEOUT_ERRORS:
                 raise ToolTimeout("the statement ran past its time budget and was interrupted") from None
             raise ToolBackendError("sql_error", f"the database refused the statement: {error}") from None
         finally:
-            cursor.close()
+            # An unbuffered cursor reports a statement's late error again while discarding its rest.
+            with suppress(MySQLdb.Error):
+                cursor.close()
 
     def close(self) -> None:
         self._connection.close()

@@ -32,7 +32,7 @@ def far() -> float:
 
 
 def test_it_reads_rows_columns_and_flags_more(database):
-    connection = SQLiteReadOnlyConnection(database)
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
 
     result = connection.execute("SELECT order_no, amount FROM orders ORDER BY order_no", max_rows=2, deadline=far())
 
@@ -49,7 +49,7 @@ def test_it_reads_rows_columns_and_flags_more(database):
 
 def test_it_fails_clearly_without_a_business_database(tmp_path):
     with pytest.raises(ToolBackendError) as raised:
-        SQLiteReadOnlyConnection(tmp_path / "missing.sqlite3")
+        SQLiteReadOnlyConnection(tmp_path / "missing.sqlite3", max_bytes=65536)
 
     assert raised.value.code == "no_business_data"
 
@@ -65,7 +65,7 @@ def test_it_opens_the_embedded_database_when_no_url_is_set(settings, database):
 
 
 def test_it_interrupts_a_statement_at_the_deadline(database):
-    connection = SQLiteReadOnlyConnection(database)
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
     endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n"
 
     started = time.monotonic()
@@ -75,8 +75,26 @@ def test_it_interrupts_a_statement_at_the_deadline(database):
     assert time.monotonic() - started < 2
 
 
+def test_it_never_builds_a_single_value_larger_than_the_payload_budget(database):
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
+
+    # printf gives NULL past the length limit; other functions fail with "too big".
+    result = connection.execute("SELECT printf('%.*c', 5000000, 'x') FROM orders", max_rows=10, deadline=far())
+    assert result.rows == [[None]] * 5
+    with pytest.raises(ToolBackendError, match="too big"):
+        connection.execute("SELECT zeroblob(5000000) FROM orders", max_rows=10, deadline=far())
+
+
+def test_it_stops_reading_rows_once_the_byte_budget_is_spent(database):
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
+
+    result = connection.execute("SELECT printf('%.*c', 40000, 'x') FROM orders", max_rows=10, deadline=far())
+
+    assert len(result.rows) == 2 and result.truncated is True
+
+
 def test_it_denies_the_catalog_even_without_the_guard(database):
-    connection = SQLiteReadOnlyConnection(database)
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
 
     with pytest.raises(ToolBackendError, match=r"access to sqlite_master\.sql is prohibited"):
         connection.execute("SELECT sql FROM sqlite_master", max_rows=10, deadline=far())
@@ -87,7 +105,7 @@ def test_it_writes_nothing_when_the_guard_is_bypassed(database, sql, reason):
     before = hashlib.sha256(database.read_bytes()).hexdigest()
 
     # Refusing (raising) and reading harmlessly are both fine; writing anything is not.
-    with closing(SQLiteReadOnlyConnection(database)) as connection, suppress(ToolBackendError):
+    with closing(SQLiteReadOnlyConnection(database, max_bytes=65536)) as connection, suppress(ToolBackendError):
         connection.execute(sql, max_rows=10, deadline=time.monotonic() + 0.5)
 
     assert hashlib.sha256(database.read_bytes()).hexdigest() == before

@@ -54,7 +54,7 @@ def mariadb_business() -> None:
 
 def read_only() -> MySQLReadOnlyConnection:
     try:
-        return MySQLReadOnlyConnection(READ_ONLY_URL, timeout_seconds=1)
+        return MySQLReadOnlyConnection(READ_ONLY_URL, timeout_seconds=1, max_bytes=65536)
     except ToolBackendError as error:
         pytest.fail(f"the read-only user is missing; create it as .ci/run does ({error.message})", pytrace=False)
 
@@ -67,6 +67,15 @@ def test_it_reads_through_the_read_only_user(mariadb_business):
 
     assert result.rows == [["A-1001", "19.90"], ["A-1002", "5.00"]]
     assert result.truncated is True
+
+
+def test_it_stops_reading_rows_once_the_byte_budget_is_spent(mariadb_business):
+    with closing(read_only()) as connection:
+        result = connection.execute(
+            "SELECT REPEAT('x', 40000) FROM orders a, orders b", max_rows=10, deadline=time.monotonic() + 5
+        )
+
+    assert len(result.rows) == 2 and result.truncated is True
 
 
 @pytest.mark.parametrize(("sql", "reason"), HOSTILE_SQL, ids=[sql[:60] for sql, _ in HOSTILE_SQL])
@@ -88,7 +97,7 @@ def test_its_session_refuses_writes_even_for_a_user_who_may_write(mariadb_busine
     before = state()
 
     with (
-        closing(MySQLReadOnlyConnection(ADMIN_URL, timeout_seconds=1)) as connection,
+        closing(MySQLReadOnlyConnection(ADMIN_URL, timeout_seconds=1, max_bytes=65536)) as connection,
         pytest.raises(ToolBackendError, match="READ ONLY"),
     ):
         connection.execute(sql, max_rows=10, deadline=time.monotonic() + 5)

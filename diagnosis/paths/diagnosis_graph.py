@@ -44,7 +44,7 @@ def build_actions(context: NodeContext) -> DiagnosisActions:
     )
 
 
-def _self_evaluation(state: dict[str, Any], released: list[str], provider: str) -> dict[str, Any]:
+def _self_evaluation(state: dict[str, Any], released: list[str], provider: str, verdict: str) -> dict[str, Any]:
     gate = state.get("gatekeeper_result") or {}
     return {
         "path": "diagnosis",
@@ -58,11 +58,20 @@ def _self_evaluation(state: dict[str, Any], released: list[str], provider: str) 
         },
         "verifier_model_verdict": state.get("verifier_model_verdict"),
         "verdict_ceiling": state.get("verifier_verdict_ceiling"),
-        "effective_verdict": state.get("effective_verdict"),
+        "effective_verdict": verdict or None,
         "released_claim_ids": released,
         "evidence_retry_count": read_count(state, "evidence_retry_count"),
         "prompt_versions": prompt_versions(),
     }
+
+
+def _released(state: dict[str, Any], *, degraded: bool) -> list[dict[str, Any]]:
+    """The allowed claims the answer actually shows: the composer's citations, or all of them in the
+    post-composer fallback; none in the pre-verification fallback, which never shows findings."""
+    if not degraded:
+        cited = set((state.get("composer_output") or {}).get("cited_claim_ids") or [])
+        return [claim for claim in allowed_claims(state) if claim["claim_id"] in cited]
+    return allowed_claims(state) if fallback.is_post_composer(state) else []
 
 
 def _conclusion(state: dict[str, Any], degraded: bool) -> str:
@@ -102,23 +111,23 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         )
         raise RunFailure("graph_error", "The diagnosis failed unexpectedly; see its trace.", partial_trace.to_dict()) from error
     trace = build_trace(read_events(state), evidence_retry_count=read_count(state, "evidence_retry_count"))
-    allowed = allowed_claims(state)
-    composed = state.get("composer_output") if not trace.degraded else None
-    # What the user sees as evidence: the cited claims, or every allowed claim the fallback listed.
-    released = list(composed["cited_claim_ids"]) if composed else [claim["claim_id"] for claim in allowed]
+    released_claims = _released(state, degraded=trace.degraded)
     evidence = [
         {"claim_id": claim["claim_id"], "fact": claim["fact"], "tool_name": item["tool_name"],
          "raw_path": item["raw_path"], "excerpt": item["matched_text"]}
-        for claim in allowed
-        if claim["claim_id"] in released
+        for claim in released_claims
         for item in claim["evidence"]
     ]
+    # A pre-verification fallback released nothing, so no verdict applies to it - even when an earlier
+    # evidence round had one (nodes that did not run keep their keys from that round).
+    verdict = "" if trace.degraded and not released_claims else str(state.get("effective_verdict") or "")
+    released = [claim["claim_id"] for claim in released_claims]
     return RunResult(
         final_answer=state["final_answer"],
         conclusion=_conclusion(state, trace.degraded),
         degraded=trace.degraded,
-        effective_verdict=str(state.get("effective_verdict") or ""),
-        self_evaluation=_self_evaluation(state, released, config.name),
+        effective_verdict=verdict,
+        self_evaluation=_self_evaluation(state, released, config.name, verdict),
         orchestration_trace=trace.to_dict(),
         evidence=evidence,
     )

@@ -157,3 +157,32 @@ def test_it_exits_2_on_an_empty_question():
         call_command("diagnose", "   ", "--provider", "scripted", "--script", str(SCRIPTS / "honest.json"), stdout=StringIO())
 
     assert error.value.returncode == 2
+
+
+def test_it_releases_nothing_from_a_first_round_when_the_evidence_retry_ends_in_the_fallback(tmp_path):
+    """Nodes that do not run in the second round keep their first-round keys; none of them may leak."""
+    script = honest()
+    first_report = json.loads(script["executor"][1])
+    first_report["claims"][0]["statement"] = "ROUND1 statement"
+    script["executor"][1] = json.dumps(first_report)
+    script["verifier"] = [json.dumps({
+        "verdict": "LOW_CONFID",
+        "facts_checked": [{"claim_id": "c1", "fact": "ROUND1 FACT pool errors", "verification": "indirect_support"}],
+        "missing_info": [], "evidence_gaps": ["no metric evidence"], "recommended_actions": [],
+    })]
+    gap_plan = json.loads(script["planner"][0])
+    gap_plan["mode"] = "EVIDENCE_GAP_ONLY"
+    script["planner"].append(json.dumps(gap_plan))
+    forged = copy.deepcopy(first_report)
+    forged["claims"][0]["bindings"][0]["source_invocation_id"] = str(uuid.uuid4())
+    script["executor"].append(json.dumps(forged))
+
+    result = diagnose(tmp_path, script)
+
+    assert result["degraded"] is True and result["effective_verdict"] is None
+    assert result["released_claim_ids"] == []
+    assert "ROUND1" not in result["final_answer"]
+    assert result["orchestration_trace"]["evidence_retry_count"] == 1
+    assert result["orchestration_trace"]["termination_reason"] == "fallback_gatekeeper_reject"
+    run = DiagnosisRun.objects.get(pk=result["run_id"])
+    assert run.effective_verdict == "" and run.self_evaluation["effective_verdict"] is None

@@ -13,3 +13,8 @@ try:
     application = get_asgi_application()
 except ImproperlyConfigured as exc:  # a bad environment variable: one line, no traceback
     sys.exit(f"configuration error: {exc}")
+
+from diagnosis.dispatch import start_embedded_runtime  # noqa: E402 - needs the configured app registry
+
+# In embedded mode this process executes runs and reaps stale ones; in production Celery does both.
+start_embedded_runtime()

@@ -2,22 +2,40 @@
 
 Embedded mode has no broker. The same Celery task is executed with ``apply()`` on one of a bounded
 number of threads of this process, so the request returns at once and the code path is the worker's.
+Nor has it Celery beat, so the pool starts the stale-run reaper on a timer of its own: a run left RUNNING
+by a previous process that was stopped mid-run still ends.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
-from django.db import connections
+from django.db import DatabaseError, connections
 
 logger = logging.getLogger(__name__)
 
+REAP_EVERY_SECONDS = 60.0
+
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
+
+
+def _reap_periodically() -> None:
+    from diagnosis.reaper import reap_stale_runs
+
+    while True:
+        try:
+            reap_stale_runs()
+        except DatabaseError:
+            logger.exception("the embedded stale-run reaper failed; retrying in %s s", REAP_EVERY_SECONDS)
+        finally:
+            connections.close_all()
+        time.sleep(REAP_EVERY_SECONDS)
 
 
 def _embedded_pool() -> ThreadPoolExecutor:
@@ -25,7 +43,14 @@ def _embedded_pool() -> ThreadPoolExecutor:
     with _pool_lock:
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=settings.EMBEDDED_WORKER_THREADS, thread_name_prefix="run")
+            threading.Thread(target=_reap_periodically, name="stale-run-reaper", daemon=True).start()
         return _pool
+
+
+def start_embedded_runtime() -> None:
+    """Start the pool and its reaper now (the ASGI app calls this in embedded mode), not at the first run."""
+    if settings.RUN_EXECUTION == "embedded":
+        _embedded_pool()
 
 
 def _execute_in_thread(run_id: str) -> None:

@@ -16,7 +16,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from diagnosis.models import DiagnosisRun, Intent
 from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
-from diagnosis.progress import RunProgress
+from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.services import RunResult, run_claim, run_fail, run_finish
 
 logger = logging.getLogger(__name__)
@@ -43,15 +43,15 @@ def run_execute(
         return None
     progress = RunProgress(run.pk)
     try:
-        result = _execute_path(run, progress, options or ExecutionOptions())
+        run_finish(run, _execute_path(run, progress, options or ExecutionOptions()))
     except RunFailure as failure:
         run_fail(run, reason=failure.code, message=failure.message, orchestration_trace=failure.orchestration_trace)
     except SoftTimeLimitExceeded:
         run_fail(run, reason="time_limit", message="The run exceeded its time limit.")
-    except Exception:  # noqa: BLE001 - the run boundary: any bug must still end the run FAILED with a done
+    except RunEnded:
+        logger.info("run %s was ended (reaped) while its worker was busy; stopping", run.pk)
+    except Exception:  # noqa: BLE001 - the run boundary: any bug, even while finishing, must end the run FAILED
         logger.exception("run %s raised", run.pk)
         run_fail(run, reason="internal_error", message="The run failed unexpectedly; see its trace.")
-    else:
-        run_finish(run, result)
     run.refresh_from_db()
     return run

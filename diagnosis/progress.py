@@ -6,30 +6,32 @@ reads afterwards are the same sequence. Reports also refresh the run's heartbeat
 
 from __future__ import annotations
 
-import time
 import uuid
 
 from django.db import transaction
 
 from diagnosis import sse
 from diagnosis.services import run_heartbeat
+from tools.registry import default_registry
 from tracing.models import TraceEventKind
 from tracing.selectors import NODE_FINISHED
 from tracing.timeline import append_event
 
+TOOL_NAMES = frozenset(default_registry().names)
 
-HEARTBEAT_EVERY_SECONDS = 5.0
+
+class RunEnded(Exception):
+    """The run left RUNNING while its worker was still busy (the reaper ended it): stop working on it."""
 
 
 class RunProgress:
     def __init__(self, run_id: uuid.UUID | str) -> None:
         self.run_id = run_id
-        self._last_heartbeat = float("-inf")
 
     def status(self, node: str, phase: str, detail: str = "") -> None:
         """A node started or ended (``phase``: started|completed|retrying|failed...)."""
-        append_event(self.run_id, TraceEventKind.NODE, f"{node}_{phase}", {"node": node, "phase": phase, "detail": detail})
-        self._publish({"node": node, "phase": phase, "detail": detail})
+        details = {"node": node, "phase": phase, "detail": detail}
+        self._report(TraceEventKind.NODE, f"{node}_{phase}", details, details)
 
     def node_finished(self, *, node: str, outcome: str, reason_code: str, attempt: int) -> None:
         """One graph node attempt ended: the orchestration event, kept in the timeline as well.
@@ -37,17 +39,18 @@ class RunProgress:
         If the worker dies, the reaper rebuilds the partial orchestration trace from these rows.
         """
         details = {"node": node, "outcome": outcome, "reason_code": reason_code, "attempt": attempt}
-        append_event(self.run_id, TraceEventKind.NODE, NODE_FINISHED, details)
-        self._publish({"node": node, "phase": "finished", "detail": outcome})
+        self._report(TraceEventKind.NODE, NODE_FINISHED, details, {"node": node, "phase": "finished", "detail": outcome})
 
     def tool(self, tool_name: str, status: str) -> None:
-        """A tool call finished; its name is streamed as it happens."""
-        append_event(self.run_id, TraceEventKind.TOOL, "tool_called", {"tool": tool_name, "status": status})
-        self._publish({"node": "executor", "phase": "tool", "detail": f"{tool_name} {status}".strip()})
+        """A tool call finished; its name is streamed as it happens (a name no tool has is not echoed)."""
+        name = tool_name if tool_name in TOOL_NAMES else "unknown_tool"
+        stream = {"node": "executor", "phase": "tool", "detail": f"{name} {status}"}
+        self._report(TraceEventKind.TOOL, "tool_called", {"tool": name, "status": status}, stream)
 
-    def _publish(self, data: dict[str, str]) -> None:
-        # The reaper's limit is minutes; one heartbeat write every few seconds is plenty.
-        if time.monotonic() - self._last_heartbeat >= HEARTBEAT_EVERY_SECONDS:
-            run_heartbeat(self.run_id)
-            self._last_heartbeat = time.monotonic()
-        transaction.on_commit(lambda: sse.publish(self.run_id, "status", data))
+    def _report(self, kind: TraceEventKind, name: str, details: dict[str, object], stream: dict[str, str]) -> None:
+        # The heartbeat is a conditional update: when it matches nothing the run has already ended and its
+        # stream already has its ``done``, so nothing more may be recorded or published for it.
+        if not run_heartbeat(self.run_id):
+            raise RunEnded(f"run {self.run_id} is no longer RUNNING")
+        append_event(self.run_id, kind, name, details)
+        transaction.on_commit(lambda: sse.publish(self.run_id, "status", stream))

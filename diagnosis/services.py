@@ -98,8 +98,9 @@ def run_record_provider(run_id: uuid.UUID | str, *, provider: str) -> None:
     DiagnosisRun.objects.filter(pk=run_id).update(provider=provider[:20])
 
 
-def run_heartbeat(run_id: uuid.UUID | str) -> None:
-    DiagnosisRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(heartbeat_at=timezone.now())
+def run_heartbeat(run_id: uuid.UUID | str) -> bool:
+    """Record that the run's worker is alive; False when the run is no longer RUNNING."""
+    return bool(DiagnosisRun.objects.filter(pk=run_id, status=RunStatus.RUNNING).update(heartbeat_at=timezone.now()))
 
 
 def _totals(run: DiagnosisRun) -> dict[str, Any]:
@@ -124,6 +125,14 @@ def _finish(run: DiagnosisRun, status: RunStatus, **fields: Any) -> bool:
     if updated:
         run.refresh_from_db()
     return bool(updated)
+
+
+def _publish_end(run: DiagnosisRun, event: sse.EventName, data: dict[str, Any]) -> None:
+    """The terminal event and ``done`` in one callback: ``done`` is sent even if the first publish fails."""
+    try:
+        sse.publish(run.pk, event, data)
+    finally:
+        sse.publish(run.pk, "done", {"outcome": run.outcome, "run_id": str(run.pk)})
 
 
 def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
@@ -151,8 +160,7 @@ def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
             "degraded": result.degraded,
             "effective_verdict": result.effective_verdict,
         }
-        transaction.on_commit(lambda: sse.publish(run.pk, "content", content))
-        transaction.on_commit(lambda: sse.publish(run.pk, "done", {"outcome": run.outcome, "run_id": str(run.pk)}))
+        transaction.on_commit(lambda: _publish_end(run, "content", content))
     return True
 
 
@@ -168,6 +176,5 @@ def run_fail(
             return False
         append_event(run.pk, TraceEventKind.RUN, "failed", {"code": reason})
         failure = {"code": reason, "message": message}
-        transaction.on_commit(lambda: sse.publish(run.pk, "failure", failure))
-        transaction.on_commit(lambda: sse.publish(run.pk, "done", {"outcome": "FAILED", "run_id": str(run.pk)}))
+        transaction.on_commit(lambda: _publish_end(run, "failure", failure))
     return True

@@ -10,6 +10,8 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
+
 from diagnosis.graph.builder import build_graph
 from diagnosis.graph.actions import DiagnosisActions
 from diagnosis.graph.runner import GraphRunError, run_graph
@@ -21,7 +23,7 @@ from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.messages import prompt_versions
 from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
-from diagnosis.progress import RunProgress
+from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.providers.factory import build_models, config_from_settings
 from diagnosis.providers.invocations import run_invocation_resolver
 from diagnosis.selectors import session_history
@@ -108,8 +110,12 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     except GraphRunError as error:
         partial_trace = build_partial_trace(
             error.events, evidence_retry_count=error.evidence_retry_count, failed_node=error.failed_node
-        )
-        raise RunFailure("graph_error", "The diagnosis failed unexpectedly; see its trace.", partial_trace.to_dict()) from error
+        ).to_dict()
+        if isinstance(error.__cause__, SoftTimeLimitExceeded):
+            raise RunFailure("time_limit", "The run exceeded its time limit.", partial_trace) from error
+        if isinstance(error.__cause__, RunEnded):
+            raise RunFailure("run_ended", "The run was ended while it was still working.", partial_trace) from error
+        raise RunFailure("graph_error", "The diagnosis failed unexpectedly; see its trace.", partial_trace) from error
     trace = build_trace(read_events(state), evidence_retry_count=read_count(state, "evidence_retry_count"))
     released_claims = _released(state, degraded=trace.degraded)
     evidence = [

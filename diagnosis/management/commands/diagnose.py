@@ -71,7 +71,7 @@ class Command(BaseCommand):
         execute_run.apply(args=(str(run.pk),), kwargs={"provider": provider, "script_path": script})
         run.refresh_from_db()
         self._print(run, as_json=as_json)
-        if run.status == RunStatus.FAILED:
+        if run.status != RunStatus.SUCCESS:
             raise SystemExit(1)
 
     def _print(self, run: DiagnosisRun, *, as_json: bool) -> None:

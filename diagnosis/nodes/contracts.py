@@ -136,5 +136,7 @@ def parse_output(text: str | None, schema: dict[str, Any]) -> dict[str, Any]:
     if errors:
         first = errors[0]
         where = "/".join(str(part) for part in first.path) or "(root)"
-        raise InvalidOutput(f"{where}: {first.message[:200]}")
+        # Where and which rule, never the offending value: this text lands in agent_step.summary, which
+        # every trace reader sees, and model output may carry reasoning that belongs to the restricted audit.
+        raise InvalidOutput(f"{where}: fails '{first.validator}'")
     return value

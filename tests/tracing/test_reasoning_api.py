@@ -98,10 +98,11 @@ def test_it_requires_the_run_to_belong_to_the_session(api_client, auditor, owner
 
 
 SCRIPT = {
-    # An invalid plan (a technical retry), then a refusal: the run degrades to the fallback.
+    # An invalid plan (a technical retry), then valid JSON whose bad values carry the secrets (the step
+    # summary must not quote them): the retry is spent and the run degrades to the fallback.
     "planner": [
         {"content": f"{ASSISTANT_SECRET} is not JSON", "reasoning_content": f"{REASONING_SECRET} first plan"},
-        {"error": "bad_request"},
+        {"content": json.dumps({"mode": f"{ASSISTANT_SECRET} thinking", "hypotheses": [REASONING_SECRET], "steps": []})},
     ],
 }
 

@@ -7,9 +7,10 @@ same rule as its API; the plain model ``view`` permission is not enough.
 from __future__ import annotations
 
 from django.contrib import admin
-from django.db.models import Model
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
+from diagnosis.selectors import sessions_visible_to
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
 from tracing.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tracing.selectors import can_view_reasoning
@@ -71,3 +72,8 @@ class AgentReasoningAuditAdmin(ReadOnlyModelAdmin):
 
     def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return can_view_reasoning(request.user)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[AgentReasoningAudit]:
+        # The permission opens this table, not other users' runs: like the reasoning API, a holder who is
+        # not an auditor sees the reasoning of their own sessions only.
+        return super().get_queryset(request).filter(run__session__in=sessions_visible_to(request.user))

@@ -102,6 +102,23 @@ def test_it_links_the_reasoning_audit_for_its_holders(auditor, owned_run):
     assert audit_list.count('class="field-step_seq"') == 3
 
 
+def test_it_shows_a_non_auditor_holder_only_the_reasoning_of_their_own_runs(owner, other_user, owned_run):
+    from django.contrib.auth.models import Permission
+
+    foreign_run = make_run(make_session(other_user))
+    owner.is_staff = True
+    owner.save()
+    owner.user_permissions.add(Permission.objects.get(content_type__app_label="tracing", codename="view_reasoning"))
+    client = client_for(owner)
+
+    own = client.get(f"{REASONING}?run__id__exact={owned_run.pk}").content.decode()
+    foreign = client.get(f"{REASONING}?run__id__exact={foreign_run.pk}").content.decode()
+
+    assert own.count('class="field-step_seq"') == 3
+    assert foreign.count('class="field-step_seq"') == 0
+    assert client.get(f"{REASONING}{foreign_run.reasoning_audits.first().pk}/change/").status_code == 302
+
+
 def test_it_refuses_every_write_even_to_superusers(superuser, owned_run):
     client = client_for(superuser)
 

@@ -8,6 +8,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.views.generic import TemplateView
 
 from diagnosis.rendering import render_answer
+from diagnosis.sse import events_url
 from diagnosis.selectors import session_owned_by
 
 SIDEBAR_SESSIONS = 30
@@ -23,6 +24,7 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
         runs = list(current.runs.order_by("started_at")) if current else []
         for run in runs:
             run.answer_html = render_answer(run.final_answer)
+            run.events_url = events_url(run.pk)
         context.update(
             sessions=user.chat_sessions.order_by("-updated_at")[:SIDEBAR_SESSIONS],
             current=current,

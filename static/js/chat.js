@@ -106,6 +106,18 @@
     });
   }
 
+  // A run that was still going when the page was rendered is followed from its first event.
+  document.querySelectorAll("article.run[data-events-url]").forEach(function (card) {
+    const view = {
+      card: card,
+      progress: card.querySelector(".progress"),
+      answer: card.querySelector(".answer"),
+      meta: card.querySelector(".run-meta"),
+    };
+    view.answer.textContent = "";
+    follow(view, { events_url: card.dataset.eventsUrl, run_id: card.dataset.run, session_id: card.dataset.session });
+  });
+
   form.addEventListener("submit", function (event) {
     event.preventDefault();
     const message = input.value.trim();

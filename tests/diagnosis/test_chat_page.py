@@ -69,3 +69,14 @@ def test_it_ignores_a_malformed_session_id(client, owner):
     client.force_login(owner)
 
     assert client.get("/?session=not-a-uuid").status_code == 200
+
+
+def test_it_lets_the_page_follow_a_run_that_is_still_going(client, owner):
+    session = ChatSession.objects.create(owner=owner, title="t")
+    running = DiagnosisRun.objects.create(session=session, query="why?")
+    client.force_login(owner)
+
+    body = client.get(f"/?session={session.pk}").content.decode()
+
+    assert f'data-events-url="/events/run-{running.pk}/?lastEventId=run-{running.pk}:0"' in body
+    assert '<ol class="progress"></ol>' in body

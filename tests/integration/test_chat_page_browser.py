@@ -68,3 +68,7 @@ def test_it_answers_the_demo_question_with_progress_and_evidence(demo_user, live
     for keyword in question["expect_keywords"]:
         assert keyword.lower() in answer
     assert "evidence" in answer
+
+    page.reload()  # the finished run is now rendered by the server, in its session
+    assert page.inner_text(".run .run-meta .badge") == "SUCCESS"
+    assert question["expect_keywords"][0].lower() in page.inner_text(".run .answer").lower()

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from diagnosis.models import DiagnosisRun, RunStatus
+from diagnosis.models import DiagnosisRun, Intent, RunStatus
 from diagnosis.services import run_fail
 from tracing.selectors import orchestration_events_from_timeline
 from tracing.trace_builder import build_partial_trace
@@ -36,8 +36,10 @@ def reap_stale_runs(*, now: datetime | None = None, stale_after_seconds: int | N
     """Fail every stale run; returns those this call ended."""
     reaped = []
     for run in stale_runs(now=now, stale_after_seconds=stale_after_seconds):
-        events = orchestration_events_from_timeline(run.pk)
-        trace = build_partial_trace(events, termination_reason=REASON).to_dict() if events else None
+        events, unfinished = orchestration_events_from_timeline(run.pk)
+        trace = None
+        if run.intent == Intent.DIAGNOSIS and (events or unfinished):
+            trace = build_partial_trace(events, failed_node=unfinished, termination_reason=REASON).to_dict()
         if run_fail(run, reason=REASON, message="The worker running this diagnosis stopped; the run was ended.", orchestration_trace=trace):
             reaped.append(run)
     return reaped

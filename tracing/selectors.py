@@ -15,11 +15,20 @@ from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent, 
 NODE_FINISHED = "node_finished"
 
 
-def orchestration_events_from_timeline(run_id: uuid.UUID | str) -> list[dict[str, object]]:
-    """The orchestration events a run's nodes reported, in order (for runs whose worker died)."""
-    rows = DiagnosisTraceEvent.objects.filter(run_id=run_id, kind=TraceEventKind.NODE, name=NODE_FINISHED).order_by("seq")
+def orchestration_events_from_timeline(run_id: uuid.UUID | str) -> tuple[list[dict[str, object]], str | None]:
+    """The orchestration events a run's nodes reported, in order, and the node that had started after the
+    last of them and never finished (for runs whose worker died)."""
+    rows = DiagnosisTraceEvent.objects.filter(run_id=run_id, kind=TraceEventKind.NODE).order_by("seq")
     keys = ("node", "outcome", "reason_code", "attempt")
-    return [{key: row.details.get(key) for key in keys} for row in rows]
+    events: list[dict[str, object]] = []
+    unfinished: str | None = None
+    for row in rows:
+        if row.name == NODE_FINISHED:
+            events.append({key: row.details.get(key) for key in keys})
+            unfinished = None
+        elif row.details.get("phase") == "started":
+            unfinished = row.details.get("node")
+    return events, unfinished
 
 
 # --- The Trace API and the admin -------------------------------------------------------------------

@@ -70,6 +70,9 @@ def check_binding(claim_id: str, index: int, binding: Mapping[str, Any], load: P
     excerpt = normalise(str(binding["evidence_excerpt"]))
     if not EXCERPT_MIN_CHARS <= len(excerpt) <= EXCERPT_MAX_CHARS:
         return verdict(False, "excerpt_length")
+    if raw_path.strip() == "$":
+        # The whole payload is no citation: an excerpt could then span fields of different records.
+        return verdict(False, "path_too_broad")
     lookup = load(invocation_id)
     if not lookup.ok:
         return verdict(False, str(lookup.failure))
@@ -105,6 +108,17 @@ class GatekeeperResult:
             "bindings_total": len(self.checked),
             "bindings_passed": sum(binding.passed for binding in self.checked),
         }
+
+
+def summary(result: dict[str, Any]) -> dict[str, Any]:
+    """The gatekeeper's counts for ``self_evaluation``; the same shape on every path."""
+    return {
+        "status": result.get("status"),
+        "reason": result.get("reason"),
+        "bindings_total": result.get("bindings_total", 0),
+        "bindings_passed": result.get("bindings_passed", 0),
+        "verified_claim_ids": result.get("verified_claim_ids", []),
+    }
 
 
 def check_output(executor_output: Any, load: PayloadLoader) -> GatekeeperResult:

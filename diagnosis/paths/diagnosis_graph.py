@@ -47,17 +47,10 @@ def build_actions(context: NodeContext) -> DiagnosisActions:
 
 
 def _self_evaluation(state: dict[str, Any], released: list[str], provider: str, verdict: str) -> dict[str, Any]:
-    gate = state.get("gatekeeper_result") or {}
     return {
         "path": "diagnosis",
         "provider": provider,
-        "gatekeeper": {
-            "status": state.get("gatekeeper_status"),
-            "reason": gate.get("reason"),
-            "bindings_total": gate.get("bindings_total", 0),
-            "bindings_passed": gate.get("bindings_passed", 0),
-            "verified_claim_ids": gate.get("verified_claim_ids", []),
-        },
+        "gatekeeper": gatekeeper.summary(dict(state.get("gatekeeper_result") or {})),
         "verifier_model_verdict": state.get("verifier_model_verdict"),
         "verdict_ceiling": state.get("verifier_verdict_ceiling"),
         "effective_verdict": verdict or None,

@@ -8,7 +8,7 @@ tool result, like every other path.
 from __future__ import annotations
 
 from diagnosis.models import DiagnosisRun
-from diagnosis.nodes.gatekeeper import check_output
+from diagnosis.nodes.gatekeeper import check_output, summary
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunProgress
 from diagnosis.services import RunResult
@@ -63,6 +63,6 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     return RunResult(
         final_answer="\n".join(lines).strip(),
         conclusion=f"See: {verified[0]['statement']}",
-        self_evaluation={"path": "knowledge_query", "released_claim_ids": released, "gatekeeper": checked.to_dict()["reason"]},
+        self_evaluation={"path": "knowledge_query", "released_claim_ids": released, "gatekeeper": summary(checked.to_dict())},
         evidence=evidence,
     )

@@ -61,6 +61,21 @@ def test_it_fails_a_stale_run_with_its_partial_trace_and_ends_its_stream(make_ru
     assert stream_names(run)[-2:] == ["failure", "done"]
 
 
+def test_it_ends_the_partial_trace_in_the_node_that_never_finished(make_run):
+    run = make_run(age_seconds=0)
+    progress = RunProgress(run.pk)
+    progress.status("planner", "started")
+    progress.node_finished(node="planner", outcome="COMPLETED", reason_code="completed", attempt=1)
+    progress.status("executor", "started")
+    age(run, age_seconds=900, heartbeat_age=700)
+
+    reap_stale_runs(stale_after_seconds=600)
+
+    run.refresh_from_db()
+    assert run.orchestration_trace["transitions"] == [{"from": "planner", "to": "executor", "reason_code": "completed", "attempt": 1}]
+    assert run.orchestration_trace["final_node"] == "executor"
+
+
 def test_it_spares_live_and_finished_runs(make_run):
     young = make_run(age_seconds=30)
     alive = make_run(age_seconds=900, heartbeat_age=10)

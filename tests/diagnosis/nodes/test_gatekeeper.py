@@ -79,12 +79,13 @@ def test_it_matches_numbers_by_their_json_text(run, record_invocation):
         (lambda inv: binding(inv.pk, path="$.records[*].message"), "path_unresolved"),
         (lambda inv: binding(inv.pk, path="$..message"), "path_unresolved"),
         (lambda inv: binding(inv.pk, path="$.records[1].nope"), "path_unresolved"),
+        (lambda inv: binding(inv.pk, path="$"), "path_too_broad"),
         (lambda inv: binding(inv.pk, excerpt=EXCERPT.replace("timed", "timad")), "excerpt_not_found"),
         (lambda inv: binding(inv.pk, excerpt="Co"), "excerpt_length"),
         (lambda inv: binding(inv.pk, excerpt="x" * 501), "excerpt_length"),
     ],
     ids=["forged-id", "malformed-id", "wrong-tool", "wrong-path", "out-of-range", "negative-index",
-         "wildcard", "recursive", "missing-key", "altered-excerpt", "too-short", "too-long"],
+         "wildcard", "recursive", "missing-key", "whole-payload", "altered-excerpt", "too-short", "too-long"],
 )
 def test_it_rejects_a_lying_binding(run, record_invocation, mutate, reason):
     invocation = record_invocation(run)

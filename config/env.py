@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
@@ -90,17 +91,26 @@ def string_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def redacted(url: str) -> str:
+    """``url`` without its password, fit for an error message or a log line."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def database(name: str, default: str) -> dict[str, Any]:
     """Parse a database URL (``sqlite:///path``, ``mysql://user:pw@host:port/db``)."""
     url = string(name, default)
     if url.partition("://")[0] not in {"sqlite", "mysql"}:
-        raise ConfigError(f"{name}: only sqlite:// and mysql:// URLs are supported, got {url!r}")
+        raise ConfigError(f"{name}: only sqlite:// and mysql:// URLs are supported, got {redacted(url)!r}")
     try:
         config = _env.db_url_config(url)
     except (ImproperlyConfigured, ValueError, KeyError) as exc:
-        raise ConfigError(f"{name}: cannot parse {url!r} as a database URL ({exc})") from None
+        raise ConfigError(f"{name}: cannot parse {redacted(url)!r} as a database URL") from exc
     if not config.get("NAME"):
-        raise ConfigError(f"{name}: {url!r} names no database")
+        raise ConfigError(f"{name}: {redacted(url)!r} names no database")
     return config
 
 
@@ -109,7 +119,7 @@ def redis_url(name: str) -> str | None:
     if value is None:
         return None
     if not value.startswith(("redis://", "rediss://")):
-        raise ConfigError(f"{name}: {value!r} is not a redis:// URL")
+        raise ConfigError(f"{name}: {redacted(value)!r} is not a redis:// URL")
     return value
 
 

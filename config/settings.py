@@ -145,8 +145,9 @@ else:
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "superbiz_cache",
             # The default (300 entries, then a third culled) would expire stored tool payloads long before
-            # their TTL, and the gatekeeper would refuse valid citations as "expired".
-            "OPTIONS": {"MAX_ENTRIES": 1_000_000},
+            # their TTL, and the gatekeeper would refuse valid citations as "expired". Culling removes the
+            # expired rows first, so this bound (a few thousand runs) also keeps the table from growing.
+            "OPTIONS": {"MAX_ENTRIES": 50_000},
         }
     }
 

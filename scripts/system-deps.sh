@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Make sure the Debian packages the project needs are installed: installs them when run as root,
-# otherwise stops with the exact apt-get line. Usage: scripts/system-deps.sh build|browser
+# otherwise stops with the exact apt-get line. Usage: scripts/system-deps.sh build|browser|services
 set -euo pipefail
 
 case "${1:-build}" in
-  build) packages=(default-libmysqlclient-dev build-essential pkg-config) ;;  # mysqlclient compiles
+  # venv and headers for a Debian python3, mysqlclient's build dependencies
+  build) packages=(python3-venv python3-dev default-libmysqlclient-dev build-essential pkg-config) ;;
+  services) packages=(mariadb-server mariadb-client redis-server) ;;           # CI's MariaDB and Redis
   browser) packages=(chromium chromium-driver) ;;                              # the browser test
-  *) echo "usage: $0 build|browser" >&2; exit 2 ;;
+  *) echo "usage: $0 build|browser|services" >&2; exit 2 ;;
 esac
 
 missing=()

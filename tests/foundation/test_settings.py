@@ -33,6 +33,14 @@ def test_it_stops_with_one_line_naming_the_variable(manage_py, env, variable):
     assert lines[0].startswith(f"configuration error: {variable}:"), lines[0]
 
 
+def test_it_never_prints_a_password_from_a_bad_url(manage_py):
+    result = manage_py("check", env={"DATABASE_URL": "postgres://app:s3cret-pw@db.internal/app"})
+
+    assert result.returncode != 0
+    assert "s3cret-pw" not in result.stderr
+    assert "postgres://app:***@db.internal/app" in result.stderr
+
+
 def test_it_accepts_the_defaults(manage_py):
     result = manage_py("check", env={"DATABASE_URL": None, "REDIS_URL": None, "LLM_PROVIDER": None})
 

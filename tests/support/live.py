@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Iterator
@@ -67,17 +68,20 @@ class Server:
 def uvicorn_server(env: dict[str, str]) -> Iterator[Server]:
     """Serve ``config.asgi`` on a free loopback port; yields it once it answers."""
     port = free_port()
+    # Output goes to a file, not a pipe nobody drains: a chatty server must never block on a full pipe.
+    log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
          "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
         while True:
             if process.poll() is not None:
-                raise RuntimeError(f"uvicorn exited: {process.stdout.read()}")
+                log.seek(0)
+                raise RuntimeError(f"uvicorn exited: {log.read().decode(errors='replace')}")
             try:
                 httpx.get(f"{base}/accounts/login/", timeout=1)
                 break
@@ -88,21 +92,24 @@ def uvicorn_server(env: dict[str, str]) -> Iterator[Server]:
         yield Server(base, process)
     finally:
         _stop(process)
+        log.close()
 
 
 @contextmanager
 def celery_worker(env: dict[str, str]) -> Iterator[subprocess.Popen]:
     """A `celery -A config worker` process on the queue named in ``env['CELERY_QUEUE']``."""
     queue = env["CELERY_QUEUE"]
+    log = tempfile.TemporaryFile()
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-Q", queue,
          "-n", f"{queue}@%h", "--loglevel", "warning", "--without-mingle", "--without-gossip"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     try:
         yield process
     finally:
         _stop(process)
+        log.close()
 
 
 def private_queue() -> str:

@@ -202,6 +202,9 @@ TOOL_MAX_PAYLOAD_BYTES = env.integer("TOOL_MAX_PAYLOAD_BYTES", 262144, minimum=1
 TOOL_TIMEOUT_SECONDS = env.number("TOOL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 INVOCATION_STORE_TTL_SECONDS = env.integer("INVOCATION_STORE_TTL_SECONDS", 86400, minimum=60)
 KNOWLEDGE_MAX_UPLOAD_BYTES = env.integer("KNOWLEDGE_MAX_UPLOAD_BYTES", 1048576, minimum=1024)
+# Knowledge documents are the only uploads: an upload over their limit is counted, never stored or spooled.
+FILE_UPLOAD_HANDLERS = ["tools.knowledge.upload_limit.LimitedMemoryUploadHandler"]
+DATA_UPLOAD_MAX_NUMBER_FILES = 1
 EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
 if EMBEDDING_MODEL and not LLM_BASE_URL:
     raise env.ConfigError("EMBEDDING_MODEL: needs LLM_BASE_URL, the endpoint that serves the embeddings")

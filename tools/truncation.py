@@ -1,7 +1,9 @@
 """Cutting a payload down to the byte budget without lying about it.
 
 Only trailing items of the payload's main list are dropped, so every ``raw_path`` of a kept item is the
-same as before the cut, and the payload's own flag (``truncated``) and count say that it was cut.
+same as before the cut, and the payload's own flag (``truncated``) and count say that it was cut. At least
+one item must stay: a cut down to nothing would be a READY result with no evidence that only looks like an
+empty answer, so when not even the first item fits the payload is too large (the harness BLOCKS it).
 """
 
 from __future__ import annotations
@@ -38,11 +40,12 @@ class FittedPayload:
 
 
 def fit_payload(payload: dict[str, Any], truncation: Truncation, max_bytes: int) -> FittedPayload | None:
-    """The longest prefix of the list whose canonical payload fits ``max_bytes``; None if none does."""
+    """The longest non-empty prefix of the list whose canonical payload fits ``max_bytes``; None if none does."""
     items = payload[truncation.list_key]
-    # Binary search on the kept count: the canonical size only grows with it.
+    # Binary search on the kept count (1 to all but one: the whole list is what did not fit); the canonical
+    # size only grows with it.
     best: FittedPayload | None = None
-    low, high = 0, len(items) - 1
+    low, high = 1, len(items) - 1
     while low <= high:
         middle = (low + high) // 2
         candidate = truncation.keep(payload, middle)

@@ -48,6 +48,11 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     ("SELECT EXTRACTVALUE(1, CONCAT(0x7e, (SELECT order_no FROM orders LIMIT 1)))", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT load_extension('/tmp/evil.so')", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT USER()", Refusal.FORBIDDEN_FUNCTION),
+    # MariaDB sequences: reading one advances or sets it.
+    ("SELECT NEXTVAL(order_seq)", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT * FROM orders WHERE id = nextval(order_seq)", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT SETVAL(order_seq, 1000000)", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT LASTVAL(order_seq)", Refusal.FORBIDDEN_FUNCTION),
     # System schemas and catalogs.
     ("SELECT * FROM information_schema.tables", Refusal.SYSTEM_SCHEMA),
     ("SELECT User, Password FROM mysql.user", Refusal.SYSTEM_SCHEMA),
@@ -79,6 +84,8 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     (f"ATTACH DATABASE '{ATTACHED}' AS pwned", Refusal.SYNTAX),
     ("HANDLER orders OPEN", Refusal.SYNTAX),
     ("DO SLEEP(30)", Refusal.SYNTAX),
+    ("SELECT NEXT VALUE FOR order_seq", Refusal.SYNTAX),
+    ("SELECT PREVIOUS VALUE FOR order_seq", Refusal.SYNTAX),
     ("SELECT 'unterminated", Refusal.SYNTAX),
     # Nothing to run.
     ("   ", Refusal.EMPTY),

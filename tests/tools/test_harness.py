@@ -254,6 +254,17 @@ def test_it_blocks_an_oversized_payload_it_cannot_cut(run, settings):
     assert "300-byte budget" in result.projection["error"]
 
 
+def test_it_blocks_a_payload_whose_first_item_alone_is_over_budget(run, settings):
+    settings.TOOL_MAX_PAYLOAD_BYTES = 300
+    tool = make_tool(truncation=Truncation("items", flag_key="truncated"))
+
+    result = harness_with(run, tool).call("items", {"n": 3, "text": "x" * 400})
+
+    invocation = ToolInvocation.objects.get(pk=result.invocation_id)
+    assert (result.status, result.error_code) == (InvocationStatus.BLOCKED, "payload_too_large")
+    assert (invocation.payload_sha256, invocation.payload_bytes) == ("", 0)
+
+
 def test_it_bounds_the_projection_and_says_what_it_left_out(run, settings):
     settings.TOOL_MAX_ROWS = 5000
 

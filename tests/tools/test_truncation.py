@@ -42,3 +42,7 @@ def test_it_cuts_a_list_without_flag_or_count():
 
 def test_it_gives_up_when_even_an_empty_list_is_too_big():
     assert fit_payload({"header": "h" * 500, "rows": [[1]]}, Truncation("rows"), 200) is None
+
+
+def test_it_gives_up_when_not_even_one_item_fits():
+    assert fit_payload({"rows": [["r" * 500], [1]], "truncated": False}, ROWS, 200) is None

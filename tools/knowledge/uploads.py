@@ -3,6 +3,9 @@
 Accepted: ``.md``, ``.markdown`` and ``.txt`` files, UTF-8 (a byte-order mark is dropped), at most
 ``KNOWLEDGE_MAX_UPLOAD_BYTES``. The extension decides, not the client's content type, which browsers guess.
 A file with NUL bytes or other control characters is binary whatever its name says.
+
+The size is checked here on what the upload handler (``upload_limit``) handed over: a file over the limit
+arrives without its content, with its real size, and is refused before anything reads it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,12 @@
 """``load_scenario``: replace the embedded evidence with a validated pack, all or nothing.
 
 The pack is fully validated before anything is written. Then, in one database transaction, the log and
-metric tables, the ``loaded_scenario`` row and the pack's knowledge documents are replaced; the business
-SQLite file is built beside its final path and renamed over it as the transaction's last step, so a reader
-sees either the old scenario or the new one, never a mixture.
+metric tables, the ``loaded_scenario`` row and the pack's knowledge documents are replaced. The business
+SQLite file is built beside its final path first and renamed over it only once that transaction has
+committed: a transaction that fails — in its body or in the commit itself — leaves the old file beside the
+old rows, and the rename cannot half-happen. Between the commit and the rename (an instant) a reader can
+see the new rows with the old business tables; renaming before the commit would instead leave the new
+tables beside the old rows for good whenever the commit failed.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
     """Validate the pack at ``path`` and make it the loaded scenario; ``PackError`` leaves all as it was.
 
     With ``mysql_admin_url`` the business tables are loaded into that MySQL database first (see
-    ``mysql_business``), before anything embedded is touched.
+    ``mysql_business``), before anything embedded is touched. Inside a caller's transaction the business
+    file is swapped when this function's own block ends, not when the caller's transaction commits.
     """
     report = progress or (lambda message: None)
     pack = read_pack(Path(path))
@@ -63,8 +67,8 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
             report(f"stored {len(pack.logs)} log records and {len(pack.metrics)} metric points")
             documents = _index_knowledge(pack)
             report(f"indexed {documents} knowledge documents")
-            os.replace(staging, target)
-            report(f"business database {target}: {', '.join(pack.business_tables)}")
+        os.replace(staging, target)
+        report(f"business database {target}: {', '.join(pack.business_tables)}")
     finally:
         # After the rename there is nothing left to remove; after a failure, the half-built file goes.
         staging.unlink(missing_ok=True)

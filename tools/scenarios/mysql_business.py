@@ -6,8 +6,11 @@ index) becomes VARCHAR(255); and SQLite numbers an INTEGER PRIMARY KEY by itself
 with AUTO_INCREMENT. The load runs on an administrator connection (``query_mysql`` itself only
 ever reads through the read-only user of ``BUSINESS_DATABASE_URL``), with a permissive ``sql_mode`` so that
 SQLite-typed values (``2024-05-01T10:05:00Z`` in a DATETIME) are converted as SQLite would accept them
-rather than refused. Only the pack's own tables are dropped and recreated — never anything else in that
-database — and MySQL commits DDL as it goes, so unlike the embedded load this one is not atomic.
+rather than refused. What runs is not the pack's text but the ASTs ``pack.checked_statements`` accepted
+(CREATE TABLE, CREATE INDEX and INSERT on the pack's own tables) rendered for MySQL. Only the tables the
+pack's CREATE TABLE statements create are dropped and recreated — never anything else in that database, and
+never a table of the project's, whose names the check refuses — and MySQL commits DDL as it goes, so unlike
+the embedded load this one is not atomic.
 """
 
 from __future__ import annotations
@@ -16,11 +19,9 @@ from collections.abc import Iterable
 from contextlib import closing
 
 import MySQLdb
-import sqlglot
 from sqlglot import exp
-from sqlglot.errors import ParseError, TokenError
 
-from tools.scenarios.pack import PackError, ScenarioPack
+from tools.scenarios.pack import PackError, ScenarioPack, checked_statements, created_table
 from tools.sql.connection import mysql_connection_arguments
 
 KEY_TEXT_TYPE = "VARCHAR(255)"
@@ -29,13 +30,20 @@ KEY_TEXT_TYPE = "VARCHAR(255)"
 def load_business_into_mysql(pack: ScenarioPack, admin_url: str) -> None:
     """Replace the pack's tables in the database of ``admin_url`` (a user allowed to create tables)."""
     source = pack.root / "business.sql"
-    statements = mysql_statements(pack)
+    parsed = checked_statements(source, pack.statements)
+    # Rendered by sqlglot from the pack's own CREATE TABLE names, so a name holding a backtick stays one name.
+    drops = [
+        exp.Drop(tables=[table.copy()], kind="TABLE", exists=True).sql(dialect="mysql")
+        for table in (created_table(expression) for _, expression in parsed)
+        if table is not None
+    ]
+    statements = _rendered(parsed)
     connection = MySQLdb.connect(**mysql_connection_arguments(admin_url))
     with closing(connection), closing(connection.cursor()) as cursor:
         cursor.execute("SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'")
         cursor.execute("SET SESSION foreign_key_checks = 0")
-        for table in pack.business_tables:
-            cursor.execute(f"DROP TABLE IF EXISTS `{table}`")
+        for drop in drops:
+            cursor.execute(drop)
         for line, sql in statements:
             try:
                 cursor.execute(sql)
@@ -45,14 +53,10 @@ def load_business_into_mysql(pack: ScenarioPack, admin_url: str) -> None:
 
 def mysql_statements(pack: ScenarioPack) -> list[tuple[int, str]]:
     """Each statement of ``business.sql`` rendered for MySQL, with the line it starts on."""
-    source = pack.root / "business.sql"
-    parsed: list[tuple[int, exp.Expression]] = []
-    for statement in pack.statements:
-        try:
-            expressions = sqlglot.parse(statement.sql, read="sqlite")
-        except (ParseError, TokenError) as error:
-            raise PackError(source, statement.line, f"cannot render for MySQL: {error}") from None
-        parsed.extend((statement.line, expression) for expression in expressions if expression is not None)
+    return _rendered(checked_statements(pack.root / "business.sql", pack.statements))
+
+
+def _rendered(parsed: list[tuple[int, exp.Expression]]) -> list[tuple[int, str]]:
     keyed = _key_columns(expression for _, expression in parsed)
     for _, expression in parsed:
         _adapt_columns(expression, keyed)

@@ -4,6 +4,13 @@ A pack is ``scenario.json``, ``logs.jsonl``, ``metrics.csv``, ``business.sql`` a
 whole pack is read and checked in memory first — every log line, every CSV row, every SQL statement run
 against a scratch SQLite database — so a bad pack is refused with ``file:line: message`` and leaves the
 loaded data untouched. Only what the format promises is required; extra log fields are kept as they are.
+
+``business.sql`` is data, not a script: it is cut where SQLite itself ends each statement, and every
+statement must read (by sqlglot's AST) as a CREATE TABLE, CREATE INDEX or INSERT that names only tables
+the pack creates, none of them named like one of the project's own tables — the MySQL load drops and
+recreates exactly the pack's tables, possibly in the project's database. So nothing else (ATTACH, PRAGMA,
+VACUUM INTO, triggers, views) runs, not even on the scratch database; an authorizer on the SQLite
+connection denies attaching files and pragmas besides, should a statement slip past that check.
 """
 
 from __future__ import annotations
@@ -14,12 +21,18 @@ import json
 import math
 import re
 import sqlite3
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import sqlglot
+from django.apps import apps
+from django.conf import settings
 from jsonschema import Draft202012Validator
+from sqlglot import exp
+from sqlglot.errors import ParseError, TokenError
 
 from tools.timestamps import parse_timestamp
 
@@ -28,14 +41,26 @@ METRIC_COLUMNS = ("ts", "service", "metric", "value")
 # Column sizes of log_record / metric_point.
 MAX_NAME_CHARS = 100
 MAX_LEVEL_CHARS = 10
+# The size of loaded_scenario.name and knowledge_document.scenario, where the manifest's name is stored.
+MAX_SCENARIO_NAME_CHARS = 100
+
+ALLOWED_STATEMENTS = "CREATE TABLE, CREATE INDEX and INSERT"
+# Tables of Django's own apps (auth_user, django_migrations, django_session, ...), models or not.
+RESERVED_TABLE_PREFIXES = ("auth_", "django_")
+# What the scratch and staging SQLite connections refuse while the pack's statements run. VACUUM (also
+# VACUUM INTO a file) attaches a database internally, so it is refused as an ATTACH.
+_DENIED_ACTIONS = frozenset({sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH, sqlite3.SQLITE_PRAGMA})
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
+# Whitespace and comments (SQLite's two forms) before the first word of a statement.
+_LEADING_NOISE = re.compile(r"(?:\s+|--[^\n]*|/\*.*?(?:\*/|\Z))*", re.DOTALL)
 
 MANIFEST_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["name", "description", "window", "services", "questions"],
     "properties": {
-        "name": {"type": "string", "pattern": r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,99}$"},
+        # Any text (blank or control characters are refused after the schema): it is stored, never a path.
+        "name": {"type": "string", "minLength": 1, "maxLength": MAX_SCENARIO_NAME_CHARS},
         "description": {"type": "string"},
         "window": {
             "type": "object",
@@ -92,7 +117,7 @@ class MetricSample:
 
 @dataclass(frozen=True)
 class SqlStatement:
-    """One chunk of ``business.sql`` ending in ``;``, with the line it starts on (for error messages)."""
+    """One statement of ``business.sql`` as SQLite cuts it, with the line it starts on (for error messages)."""
 
     line: int
     sql: str
@@ -143,6 +168,7 @@ def read_pack(root: Path) -> ScenarioPack:
     metrics = _read_metrics(root / "metrics.csv")
     documents = _read_documents(root / "knowledge")
     statements = split_statements(_read_text(root / "business.sql"))
+    checked_statements(root / "business.sql", statements)
     schema = _business_schema(root / "business.sql", statements)
     return ScenarioPack(root, manifest, logs, metrics, documents, statements, schema)
 
@@ -175,6 +201,9 @@ def _read_manifest(path: Path) -> dict[str, Any]:
         raise PackError(path, _line_of_key(text, "window"), f"$.window: {error}") from None
     if start >= end:
         raise PackError(path, _line_of_key(text, "window"), "$.window: start must be before end")
+    name = manifest["name"]
+    if not name.strip() or any(unicodedata.category(character) == "Cc" for character in name):
+        raise PackError(path, _line_of_key(text, "name"), "$.name: must not be blank or hold control characters")
     return manifest
 
 
@@ -253,34 +282,132 @@ def _read_documents(folder: Path) -> list[tuple[str, str]]:
 
 
 def split_statements(text: str) -> list[SqlStatement]:
-    """Cut ``business.sql`` at each complete statement, remembering the line each starts on."""
-    statements: list[SqlStatement] = []
-    buffer: list[str] = []
+    """Cut ``business.sql`` into single statements, remembering the line each starts on.
+
+    SQLite's own tokenizer (``sqlite3.complete_statement``) decides where a statement ends, so a ``;`` in a
+    string or a comment does not cut, and each piece is exactly one statement to SQLite: what sqlglot checks
+    is what runs. An unterminated tail is kept, for the check or SQLite to report.
+    """
+    bounds: list[tuple[int, int]] = []
     start = 0
-    # Split on newlines only, so that a string literal holding U+2028 is kept as written.
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not buffer:
-            if not line.strip() or line.lstrip().startswith("--"):
-                continue
-            start = number
-        buffer.append(line)
-        chunk = "\n".join(buffer)
-        if sqlite3.complete_statement(chunk):
-            statements.append(SqlStatement(start, chunk))
-            buffer = []
-    if buffer:
-        # An unterminated tail is kept: running it reports its own error (or nothing, for a comment).
-        statements.append(SqlStatement(start, "\n".join(buffer)))
+    for semicolon in re.finditer(";", text):
+        if sqlite3.complete_statement(text[start : semicolon.end()]):
+            bounds.append((start, semicolon.end()))
+            start = semicolon.end()
+    bounds.append((start, len(text)))
+    statements: list[SqlStatement] = []
+    line, counted = 1, 0
+    for start, end in bounds:
+        begin = _LEADING_NOISE.match(text, start, end).end()
+        if text[begin:end] in ("", ";"):
+            continue
+        # Counted on from the previous statement: a pack of many INSERTs stays linear.
+        line += text.count("\n", counted, begin)
+        counted = begin
+        statements.append(SqlStatement(line, text[begin:end]))
     return statements
 
 
+def checked_statements(path: Path, statements: list[SqlStatement]) -> list[tuple[int, exp.Expression]]:
+    """Each statement as sqlglot reads it (SQLite), with its line, once all are known to be harmless.
+
+    Allowed: CREATE TABLE (not temporary or virtual), CREATE INDEX and INSERT, naming only tables that some
+    CREATE TABLE of the pack creates (a foreign key may point forward), unqualified, and none named like a
+    table of the project. Anything else is a ``PackError`` at the statement's line.
+    """
+    parsed = [(statement.line, _parse_statement(path, statement)) for statement in statements]
+    created: set[str] = set()
+    reserved = reserved_table_names()
+    for line, expression in parsed:
+        _check_statement_kind(path, line, expression)
+        table = created_table(expression)
+        if table is None:
+            continue
+        name = table.name.lower()
+        if name in reserved or name.startswith(RESERVED_TABLE_PREFIXES):
+            raise PackError(path, line, f"the table name {table.name!r} is taken by the project's own tables")
+        created.add(name)
+    for line, expression in parsed:
+        ctes = {cte.alias_or_name.lower() for cte in expression.find_all(exp.CTE)}
+        for table in expression.find_all(exp.Table):
+            if table.db or table.catalog:
+                raise PackError(path, line, f"name tables without a schema ({table.sql(dialect='sqlite')})")
+            if table.name.lower() not in created | ctes:
+                raise PackError(
+                    path, line, f"{table.sql(dialect='sqlite')} is not a table this pack creates with CREATE TABLE"
+                )
+    return parsed
+
+
+def created_table(expression: exp.Expression) -> exp.Table | None:
+    """The table a CREATE TABLE statement creates; None for any other statement."""
+    if not isinstance(expression, exp.Create) or expression.kind != "TABLE":
+        return None
+    target = expression.this
+    return target.this if isinstance(target, exp.Schema) else target
+
+
+def reserved_table_names() -> frozenset[str]:
+    """Lower-cased names of the project's tables: every model's (and many-to-many table's), the DB cache's."""
+    models = {model._meta.db_table.lower() for model in apps.get_models(include_auto_created=True)}
+    caches = {
+        cache["LOCATION"].lower()
+        for cache in settings.CACHES.values()
+        if cache["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
+    }
+    return frozenset(models | caches)
+
+
+def _parse_statement(path: Path, statement: SqlStatement) -> exp.Expression:
+    try:
+        expressions = [parsed for parsed in sqlglot.parse(statement.sql, read="sqlite") if parsed is not None]
+    except (ParseError, TokenError) as error:
+        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise PackError(path, statement.line, f"cannot read the statement: {first_line}") from None
+    if len(expressions) != 1:
+        # SQLite cut it as one statement; a parser that sees another count cannot vouch for what runs.
+        raise PackError(path, statement.line, f"expected one statement, sqlglot reads {len(expressions)}")
+    return expressions[0]
+
+
+def _check_statement_kind(path: Path, line: int, expression: exp.Expression) -> None:
+    if isinstance(expression, exp.Insert):
+        return
+    if isinstance(expression, exp.Create) and expression.kind == "INDEX":
+        return
+    if isinstance(expression, exp.Create) and expression.kind == "TABLE":
+        properties = expression.args.get("properties")
+        if properties is not None and properties.find(exp.TemporaryProperty, exp.VirtualProperty):
+            raise PackError(path, line, "a temporary or virtual table is not a business table; use CREATE TABLE")
+        return
+    if isinstance(expression, exp.Command):
+        kind = f"{str(expression.this).upper()} (a statement sqlglot cannot fully read, so cannot check)"
+    elif isinstance(expression, exp.Create):
+        kind = f"CREATE {expression.kind}"
+    else:
+        kind = expression.key.upper()
+    raise PackError(path, line, f"only {ALLOWED_STATEMENTS} statements are allowed, not {kind}")
+
+
 def execute_statements(connection: sqlite3.Connection, path: Path, statements: list[SqlStatement]) -> None:
-    """Run ``business.sql`` on ``connection``; a failing statement is a ``PackError`` at its first line."""
-    for statement in statements:
-        try:
-            connection.executescript(statement.sql)
-        except sqlite3.Error as error:
-            raise PackError(path, statement.line, f"SQL failed: {error}") from None
+    """Run ``business.sql`` on ``connection`` and commit; a failing statement is a ``PackError`` at its line.
+
+    One ``execute`` per statement (it refuses a second statement), with ATTACH, DETACH and PRAGMA denied.
+    """
+    connection.set_authorizer(_authorize)
+    try:
+        with connection:
+            for statement in statements:
+                try:
+                    connection.execute(statement.sql)
+                except sqlite3.Error as error:
+                    raise PackError(path, statement.line, f"SQL failed: {error}") from None
+    finally:
+        connection.set_authorizer(None)
+
+
+def _authorize(action: int, *_: str | None) -> int:
+    return sqlite3.SQLITE_DENY if action in _DENIED_ACTIONS else sqlite3.SQLITE_OK
 
 
 def _business_schema(path: Path, statements: list[SqlStatement]) -> dict[str, list[str]]:

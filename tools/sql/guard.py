@@ -28,14 +28,18 @@ SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema",
 # SQLite's catalog (sqlite_master, sqlite_schema, sqlite_sequence, ...) and its pragma table functions.
 SYSTEM_TABLE_PREFIXES = ("sqlite_", "pragma_")
 
-# Functions that touch files, sleep, take locks, burn CPU, disclose the server, or smuggle data out
-# through error messages. Compared upper-case with the name sqlglot parsed.
+# Functions that touch files, sleep, take locks, burn CPU, disclose the server, smuggle data out
+# through error messages, or write inside a SELECT: MariaDB's sequence functions advance or set a sequence
+# (``NEXT VALUE FOR s`` is the same as NEXTVAL; sqlglot reads it as MySQL only as a syntax error today, and
+# as ``NEXT_VALUE_FOR`` in dialects that know it, so a newer sqlglot still refuses it). Compared upper-case
+# with the name sqlglot parsed.
 # fmt: off
 FORBIDDEN_FUNCTIONS = frozenset(
     {
         "LOAD_FILE", "LOAD_EXTENSION", "READFILE", "WRITEFILE", "EDIT", "FTS3_TOKENIZER",
         "SLEEP", "BENCHMARK", "RANDOMBLOB", "ZEROBLOB",
         "GET_LOCK", "RELEASE_LOCK", "RELEASE_ALL_LOCKS", "IS_FREE_LOCK", "IS_USED_LOCK",
+        "NEXTVAL", "SETVAL", "LASTVAL", "NEXT_VALUE_FOR",
         "MASTER_POS_WAIT", "MASTER_GTID_WAIT", "SOURCE_POS_WAIT", "WAIT_FOR_EXECUTED_GTID_SET",
         "SYS_EXEC", "SYS_EVAL", "EXTRACTVALUE", "UPDATEXML", "NAME_CONST",
         "USER", "CURRENT_USER", "SESSION_USER", "SYSTEM_USER", "DATABASE", "SCHEMA", "CURRENT_SCHEMA",

@@ -7,6 +7,7 @@ import json
 import sqlite3
 
 import pytest
+from django.db import DatabaseError, connections
 
 from tests.tools.conftest import TINY_PACK
 from tools.knowledge.errors import DocumentRejected
@@ -115,3 +116,31 @@ def test_a_failure_inside_the_load_rolls_everything_back(loaded, tiny_pack, busi
 
     assert str(raised.value) == f"{tiny_pack.resolve() / 'knowledge'}: broken.md has no text to index"
     assert snapshot(business_sqlite) == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_commit_leaves_the_old_business_database(business_sqlite, tiny_pack, monkeypatch):
+    load_scenario(TINY_PACK)
+    before = snapshot(business_sqlite)
+    (tiny_pack / "business.sql").write_text("CREATE TABLE other_tables (a);\n")
+
+    def fail(*args, **kwargs):
+        raise DatabaseError("disk I/O error")
+
+    # The load's own transaction is the outermost one here, so this is its real commit.
+    monkeypatch.setattr(connections["default"], "commit", fail)
+
+    with pytest.raises(DatabaseError, match="disk I/O error"):
+        load_scenario(renamed_copy(tiny_pack, "other-pack", keep_logs=2))
+
+    monkeypatch.undo()
+    assert snapshot(business_sqlite) == before
+
+
+def test_it_loads_a_pack_whose_name_is_any_text(business_sqlite, tiny_pack):
+    name = "支付 超时 · checkout pool"
+
+    summary = load_scenario(renamed_copy(tiny_pack, name, keep_logs=9))
+
+    assert summary.name == LoadedScenario.objects.get().name == name
+    assert set(KnowledgeDocument.objects.values_list("scenario", flat=True)) == {name}

@@ -43,7 +43,21 @@ def test_it_names_the_line_of_a_statement_it_cannot_render():
         mysql_statements(broken)
 
     assert (raised.value.file, raised.value.line) == (TINY_PACK / "business.sql", 30)
-    assert raised.value.message.startswith("cannot render for MySQL")
+    assert raised.value.message.startswith("cannot read the statement")
+
+
+def test_it_renders_only_statements_the_pack_check_accepts():
+    pack = read_pack(TINY_PACK)
+    # A pack changed after read_pack: the MySQL load checks again rather than trusting it.
+    tampered = replace(pack, statements=[*pack.statements, SqlStatement(31, "DROP TABLE auth_user;")])
+
+    with pytest.raises(PackError) as raised:
+        mysql_statements(tampered)
+
+    assert (raised.value.line, raised.value.message) == (
+        31,
+        "only CREATE TABLE, CREATE INDEX and INSERT statements are allowed, not DROP",
+    )
 
 
 def table_rows(cursor, table: str) -> int:
@@ -70,6 +84,23 @@ def test_it_loads_every_pack_into_mariadb_with_the_rows_of_sqlite(pack_root, tmp
         cursor = mariadb.cursor()
         for table in pack.business_tables:
             assert table_rows(cursor, table) == table_rows(sqlite.cursor(), table), table
+
+
+@pytest.mark.service
+def test_it_drops_only_the_tables_the_pack_creates(tiny_pack):
+    require("mariadb")
+    # A pack table whose name, quoted carelessly, would also name the bystander in the DROP.
+    (tiny_pack / "business.sql").write_text('CREATE TABLE "odd`, `bystander" (id INTEGER);\n')
+    with closing(MySQLdb.connect(host="127.0.0.1", user="root", database=DATABASE)) as mariadb:
+        cursor = mariadb.cursor()
+        cursor.execute("CREATE TABLE IF NOT EXISTS bystander (id INT)")
+        try:
+            load_business_into_mysql(read_pack(tiny_pack), ADMIN_URL)
+
+            cursor.execute("SHOW TABLES LIKE '%bystander'")
+            assert sorted(name for (name,) in cursor.fetchall()) == ["bystander", "odd`, `bystander"]
+        finally:
+            cursor.execute("DROP TABLE IF EXISTS bystander, `odd``, ``bystander`")
 
 
 @pytest.mark.service

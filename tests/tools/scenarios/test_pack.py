@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from tests.tools.conftest import TINY_PACK
-from tools.scenarios.pack import PACKS_DIR, PackError, read_pack, resolve_pack, shipped_pack_names, split_statements
+from tools.models import KnowledgeDocument, LoadedScenario
+from tools.scenarios.pack import (
+    MAX_SCENARIO_NAME_CHARS,
+    PACKS_DIR,
+    PackError,
+    SqlStatement,
+    execute_statements,
+    read_pack,
+    resolve_pack,
+    shipped_pack_names,
+    split_statements,
+)
 
 
 def replace_line(path: Path, number: int, text: str) -> None:
@@ -73,7 +85,10 @@ def test_it_names_the_line_of_a_broken_manifest(tiny_pack, text, line, message):
     [
         (lambda data: data["questions"][0].pop("expect_keywords"), "questions", "$.questions[0]"),
         (lambda data: data.update(services=[]), "services", "should be non-empty"),
-        (lambda data: data.update(name="../etc"), "name", "$.name"),
+        (lambda data: data.update(name="tab\there"), "name", "$.name: must not be blank or hold control characters"),
+        (lambda data: data.update(name="   "), "name", "$.name: must not be blank"),
+        (lambda data: data.update(name=""), "name", "$.name: '' should be non-empty"),
+        (lambda data: data.update(name="x" * (MAX_SCENARIO_NAME_CHARS + 1)), "name", "is too long"),
         (lambda data: data["window"].update(start="2024-05-01T12:00:00Z"), "window", "start must be before end"),
         (lambda data: data["window"].update(end="noon"), "window", "not an ISO 8601 timestamp"),
     ],
@@ -193,23 +208,29 @@ def test_it_names_the_first_line_of_a_failing_sql_statement(tiny_pack):
 
 
 def test_it_refuses_business_sql_without_tables(tiny_pack):
-    (tiny_pack / "business.sql").write_text("SELECT 1;\n")
+    (tiny_pack / "business.sql").write_text("-- nothing yet\n")
 
     error = refusal(tiny_pack)
 
     assert "no CREATE TABLE" in error.message
 
 
-def test_it_splits_statements_remembering_where_each_starts():
-    statements = split_statements(
-        "-- header\n\nCREATE TABLE t (a);\nINSERT INTO t\nVALUES (';');\nSELECT 1; SELECT 2;\n"
-    )
-
-    assert [(statement.line, statement.sql) for statement in statements] == [
-        (3, "CREATE TABLE t (a);"),
-        (4, "INSERT INTO t\nVALUES (';');"),
-        (6, "SELECT 1; SELECT 2;"),
-    ]
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "-- header\n\nCREATE TABLE t (a);\nINSERT INTO t\nVALUES (';');\nSELECT 1; SELECT 2;\n",
+            [(3, "CREATE TABLE t (a);"), (4, "INSERT INTO t\nVALUES (';');"), (6, "SELECT 1;"), (6, "SELECT 2;")],
+        ),
+        # Not at every semicolon: SQLite's tokenizer skips those in strings and comments; empty ones go.
+        (
+            "INSERT INTO t VALUES ('a;b'); -- note; more\n/* x;\n y; */ INSERT INTO t VALUES (\"c;\");\n;\n-- end",
+            [(1, "INSERT INTO t VALUES ('a;b');"), (3, 'INSERT INTO t VALUES ("c;");')],
+        ),
+    ],
+)
+def test_it_splits_statements_where_sqlite_ends_them_remembering_where_each_starts(text, expected):
+    assert [(statement.line, statement.sql) for statement in split_statements(text)] == expected
 
 
 def test_it_keeps_an_unterminated_tail_so_that_running_it_reports_it():
@@ -235,3 +256,132 @@ def test_it_keeps_a_line_separator_inside_a_message(tiny_pack):
     logs.write_text('{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "INFO", "message": "one\u2028two"}\n')
 
     assert [line.message for line in read_pack(tiny_pack).logs] == ["one\u2028two"]
+
+
+@pytest.mark.parametrize(
+    "name", ["支付 超时", "checkout pool exhausted (May 1st)", "../etc", "x" * MAX_SCENARIO_NAME_CHARS]
+)
+def test_it_accepts_any_scenario_name_that_is_text(tiny_pack, name):
+    manifest = tiny_pack / "scenario.json"
+    manifest.write_text(json.dumps(json.loads(manifest.read_text()) | {"name": name}, ensure_ascii=False))
+
+    assert read_pack(tiny_pack).name == name
+
+
+def test_the_name_limit_is_the_size_of_the_columns_that_store_it():
+    for field in (LoadedScenario._meta.get_field("name"), KnowledgeDocument._meta.get_field("scenario")):
+        assert field.max_length == MAX_SCENARIO_NAME_CHARS
+
+
+def write_business_sql(pack: Path, text: str) -> Path:
+    sql = pack / "business.sql"
+    sql.write_text(text)
+    return sql
+
+
+def test_it_refuses_a_pack_that_would_write_files_while_being_validated(tiny_pack, tmp_path):
+    attached, vacuumed = tmp_path / "x", tmp_path / "y"
+    sql = write_business_sql(
+        tiny_pack, f"ATTACH DATABASE '{attached}' AS x; CREATE TABLE x.t(a); VACUUM INTO '{vacuumed}';\n"
+    )
+
+    error = refusal(tiny_pack)
+
+    assert (error.file, error.line) == (sql, 1)
+    assert error.message == "only CREATE TABLE, CREATE INDEX and INSERT statements are allowed, not ATTACH"
+    assert not attached.exists() and not vacuumed.exists()
+
+
+@pytest.mark.parametrize(
+    ("statement", "message"),
+    [
+        ("PRAGMA writable_schema = 1;", "allowed, not PRAGMA"),
+        ("VACUUM INTO '/tmp/superbiz-pack-vacuum';", "not VACUUM (a statement sqlglot cannot fully read"),
+        ("DETACH DATABASE main;", "allowed, not DETACH"),
+        ("DELETE FROM orders;", "allowed, not DELETE"),
+        ("UPDATE orders SET status = 'PAID';", "allowed, not UPDATE"),
+        ("DROP TABLE deploys;", "allowed, not DROP"),
+        ("SELECT 1;", "allowed, not SELECT"),
+        ("CREATE VIEW failed AS SELECT * FROM orders;", "allowed, not CREATE VIEW"),
+        (
+            "CREATE TRIGGER audit AFTER INSERT ON orders BEGIN DELETE FROM deploys; END;",
+            "expected one statement, sqlglot reads 2",
+        ),
+        ("CREATE TEMP TABLE scratch (a);", "a temporary or virtual table is not a business table"),
+        ("CREATE VIRTUAL TABLE search USING fts5(text);", "a temporary or virtual table is not a business table"),
+    ],
+)
+def test_it_refuses_every_statement_but_create_table_create_index_and_insert(tiny_pack, statement, message):
+    sql = write_business_sql(tiny_pack, TINY_PACK.joinpath("business.sql").read_text() + "\n" + statement + "\n")
+
+    error = refusal(tiny_pack)
+
+    assert error.file == sql
+    assert sql.read_text().splitlines()[error.line - 1] == statement
+    assert message in error.message
+
+
+@pytest.mark.parametrize(
+    ("statement", "message"),
+    [
+        ("INSERT INTO auth_user (username) VALUES ('intruder');", "auth_user is not a table this pack creates"),
+        ("CREATE INDEX sessions ON django_session (expire_date);", "django_session is not a table this pack creates"),
+        ("INSERT INTO deploys SELECT name, type, sql, '' FROM sqlite_master;", "sqlite_master is not a table"),
+        ("CREATE TABLE main.extra (a);", "name tables without a schema (main.extra)"),
+        ("INSERT INTO main.orders (order_no) VALUES ('x');", "name tables without a schema (main.orders)"),
+    ],
+)
+def test_it_refuses_statements_naming_tables_the_pack_does_not_create(tiny_pack, statement, message):
+    sql = write_business_sql(tiny_pack, TINY_PACK.joinpath("business.sql").read_text() + "\n" + statement + "\n")
+
+    error = refusal(tiny_pack)
+
+    assert sql.read_text().splitlines()[error.line - 1] == statement
+    assert message in error.message
+
+
+@pytest.mark.parametrize("table", ["auth_user", "AUTH_GROUP", "django_migrations", "tool_invocation", "Chat_Session"])
+def test_it_refuses_a_business_table_named_like_one_of_the_projects(tiny_pack, table):
+    write_business_sql(tiny_pack, f"CREATE TABLE {table} (id INTEGER);\n")
+
+    error = refusal(tiny_pack)
+
+    assert (error.line, error.message) == (1, f"the table name {table!r} is taken by the project's own tables")
+
+
+def test_it_refuses_the_name_of_the_database_cache_table(tiny_pack, settings):
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "shared_cache"}
+    }
+    write_business_sql(tiny_pack, "CREATE TABLE shared_cache (id INTEGER);\n")
+
+    assert refusal(tiny_pack).message == "the table name 'shared_cache' is taken by the project's own tables"
+
+
+def test_it_accepts_a_foreign_key_to_a_later_table_and_a_with_clause(tiny_pack):
+    write_business_sql(
+        tiny_pack,
+        "CREATE TABLE items (id INTEGER PRIMARY KEY, box_id INTEGER REFERENCES boxes (id));\n"
+        "CREATE TABLE boxes (id INTEGER PRIMARY KEY);\n"
+        "INSERT INTO boxes (id) WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) "
+        "SELECT i FROM n;\n",
+    )
+
+    assert read_pack(tiny_pack).business_tables == ["boxes", "items"]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["ATTACH DATABASE '{folder}/attached' AS x", "VACUUM INTO '{folder}/vacuumed'", "PRAGMA user_version = 7"],
+)
+def test_its_sqlite_connection_denies_attach_vacuum_and_pragma_past_the_check(tmp_path, statement):
+    connection = sqlite3.connect(":memory:")
+    source = tmp_path / "business.sql"
+
+    with pytest.raises(PackError) as raised:
+        execute_statements(connection, source, [SqlStatement(4, statement.format(folder=tmp_path))])
+
+    assert (raised.value.file, raised.value.line) == (source, 4)
+    assert "authoriz" in raised.value.message
+    assert list(tmp_path.iterdir()) == []
+    assert connection.execute("PRAGMA user_version").fetchone() == (0,)

@@ -119,3 +119,13 @@ def test_it_checks_the_rendered_statement_too(monkeypatch):
 
     assert verdict.reason == Refusal.FORBIDDEN_FUNCTION
     assert verdict.message == "once rendered for sqlite: the function REPEAT is not allowed"
+
+
+def test_it_refuses_next_value_for_where_the_dialect_parses_it(monkeypatch):
+    # sqlglot reads NEXT VALUE FOR only outside MySQL today (as MySQL it is a syntax error, see the corpus).
+    monkeypatch.setattr("tools.sql.guard.SOURCE_DIALECT", "tsql")
+
+    verdict = check("SELECT NEXT VALUE FOR order_seq")
+
+    assert verdict.reason == Refusal.FORBIDDEN_FUNCTION
+    assert verdict.message == "the function NEXT_VALUE_FOR is not allowed"

@@ -1,0 +1,60 @@
+"""The upload handler keeps a file to KNOWLEDGE_MAX_UPLOAD_BYTES as it arrives; the API answers 413 as before."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from tests.tools.knowledge.conftest import DB_POOL_RUNBOOK, markdown_file
+from tools.models import KnowledgeDocument
+
+URL = "/api/documents/upload"
+HANDLER = "tools.knowledge.upload_limit.LimitedMemoryUploadHandler"
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def limited(settings, monkeypatch) -> None:
+    """Only the limiting handler, and any spooling to a temporary file fails the request loudly."""
+    settings.FILE_UPLOAD_HANDLERS = [HANDLER]
+    settings.KNOWLEDGE_MAX_UPLOAD_BYTES = 1024
+    # Django's default handlers would spool this much to disk; the limit handler must never need to.
+    settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 0
+
+    def no_disk(*args, **kwargs):
+        raise AssertionError("an upload was spooled to a temporary file")
+
+    monkeypatch.setattr("django.core.files.uploadedfile.tempfile.NamedTemporaryFile", no_disk)
+
+
+def test_it_refuses_a_file_over_the_limit_without_storing_it(limited, client_for, owner):
+    response = client_for(owner).post(URL, {"file": markdown_file("# Big\n\n" + "x" * 200_000)}, format="multipart")
+
+    assert response.status_code == 413
+    assert response.json()["error"] == {
+        "code": "file_too_large",
+        "message": "the file has 200007 bytes; the limit is 1024 bytes",
+    }
+    assert not KnowledgeDocument.objects.exists()
+
+
+@pytest.mark.parametrize(("size", "status"), [(1024, 201), (1025, 413)])
+def test_the_limit_is_inclusive(limited, client_for, owner, size, status):
+    text = DB_POOL_RUNBOOK + "x" * (size - len(DB_POOL_RUNBOOK.encode()))
+
+    response = client_for(owner).post(URL, {"file": markdown_file(text)}, format="multipart")
+
+    assert response.status_code == status
+
+
+def test_it_hands_over_a_file_of_many_chunks_whole(limited, settings, client_for, owner):
+    settings.KNOWLEDGE_MAX_UPLOAD_BYTES = 1_000_000
+    # Three 64 KiB chunks and a bit: what arrives must be exactly what was sent.
+    text = DB_POOL_RUNBOOK + "".join(f"\nline {index} of the appendix" for index in range(8000))
+
+    response = client_for(owner).post(URL, {"file": markdown_file(text)}, format="multipart")
+
+    assert response.status_code == 201
+    assert response.json()["content_sha256"] == hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,53 @@
+"""Ownership and history reads: one place decides who sees a session, and what a follow-up remembers."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.utils import timezone
+
+from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
+from diagnosis.selectors import run_visible_to, session_history, session_owned_by, sessions_visible_to
+
+pytestmark = pytest.mark.django_db
+
+
+def finished(session, query, conclusion, minutes_ago):
+    run = DiagnosisRun.objects.create(session=session, query=query, conclusion=conclusion,
+                                      status=RunStatus.SUCCESS, finished_at=timezone.now())
+    DiagnosisRun.objects.filter(pk=run.pk).update(started_at=timezone.now() - timedelta(minutes=minutes_ago))
+    run.refresh_from_db()
+    return run
+
+
+def test_it_remembers_the_last_finished_runs_of_the_session_oldest_first(owner):
+    session = ChatSession.objects.create(owner=owner)
+    for index in range(5):
+        finished(session, f"question {index}", f"conclusion {index}", minutes_ago=50 - index)
+    DiagnosisRun.objects.create(session=session, query="still running")
+    current = DiagnosisRun.objects.create(session=session, query="and now?")
+
+    history = session_history(session.pk, before_run=current)
+
+    assert history == [{"query": f"question {i}", "conclusion": f"conclusion {i}"} for i in (2, 3, 4)]
+
+
+def test_it_shows_sessions_to_their_owner_and_to_auditors_only(owner, other_user):
+    mine = ChatSession.objects.create(owner=owner)
+    run = DiagnosisRun.objects.create(session=mine, query="q")
+
+    assert list(sessions_visible_to(owner)) == [mine]
+    assert list(sessions_visible_to(other_user)) == []
+    assert run_visible_to(other_user, run.pk) is None
+    assert session_owned_by(other_user, mine.pk) is None
+    other_user.user_permissions.add(Permission.objects.get(codename="view_diagnosisrun"))
+    auditor = type(other_user).objects.get(pk=other_user.pk)  # a fresh instance: permissions are cached
+    assert run_visible_to(auditor, run.pk) == run
+    assert session_owned_by(auditor, mine.pk) is None  # auditing never grants writing
+
+
+def test_it_answers_malformed_ids_like_unknown_ones(owner):
+    assert run_visible_to(owner, "not-a-uuid") is None
+    assert session_owned_by(owner, "../../etc") is None

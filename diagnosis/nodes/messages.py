@@ -37,6 +37,14 @@ def _conversation(role: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
+def _investigation(
+    role: str, *, question: str, mode: str, retry_context: dict[str, Any] | None, environment: dict[str, Any], **extra: Any
+) -> list[dict[str, Any]]:
+    """The planner and executor see the same investigation: question, mode, retry context, environment."""
+    payload = {"question": question, "mode": mode, "retry_context": retry_context, "environment": environment}
+    return _conversation(role, {**payload, **extra})
+
+
 def planner_messages(
     *,
     question: str,
@@ -45,9 +53,8 @@ def planner_messages(
     retry_context: dict[str, Any] | None,
     environment: dict[str, Any],
 ) -> list[dict[str, Any]]:
-    return _conversation(
-        "planner",
-        {"question": question, "history": history, "mode": mode, "retry_context": retry_context, "environment": environment},
+    return _investigation(
+        "planner", question=question, mode=mode, retry_context=retry_context, environment=environment, history=history
     )
 
 
@@ -59,9 +66,8 @@ def executor_messages(
     retry_context: dict[str, Any] | None,
     environment: dict[str, Any],
 ) -> list[dict[str, Any]]:
-    return _conversation(
-        "executor",
-        {"question": question, "plan": plan, "mode": mode, "retry_context": retry_context, "environment": environment},
+    return _investigation(
+        "executor", question=question, mode=mode, retry_context=retry_context, environment=environment, plan=plan
     )
 
 

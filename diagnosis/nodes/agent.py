@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from diagnosis.graph.status import StageStatus
 from diagnosis.nodes.context import NodeContext
+from diagnosis.nodes.contracts import InvalidOutput
 from diagnosis.nodes.messages import prompt
 from diagnosis.providers.base import ChatModel, Message, ModelReply, ProviderError, ToolSpec
 from tracing.steps import StepRecord, record_step
@@ -74,3 +76,16 @@ class StepMeter:
                 assistant_text="\n\n".join(self._assistant)[:AUDIT_TEXT_MAX_CHARS],
             ),
         )
+
+
+def failed_attempt(meter: StepMeter, status_key: str, error: ProviderError | InvalidOutput) -> dict[str, Any]:
+    """The update of a stage attempt (planner, verifier, composer) that produced no usable output.
+
+    A provider error keeps its retryable/non-retryable kind and names its code as the attempt's reason;
+    output that breaks the contract is INVALID_OUTPUT. Either way the attempt is recorded as its step.
+    """
+    if isinstance(error, ProviderError):
+        meter.record(error.kind.value, error.message)
+        return {status_key: StageStatus(error.kind.value), "failure_reason": f"model_{error.code}"}
+    meter.record(StageStatus.INVALID_OUTPUT, str(error))
+    return {status_key: StageStatus.INVALID_OUTPUT}

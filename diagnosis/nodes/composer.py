@@ -8,7 +8,7 @@ from langchain_core.runnables import RunnableConfig
 
 from diagnosis.graph.state import DiagnosisState, read_count
 from diagnosis.graph.status import ComposerStatus
-from diagnosis.nodes.agent import StepMeter
+from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.allowed import allowed_claims, verifier_lists
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.contracts import COMPOSER_OUTPUT, InvalidOutput, parse_output
@@ -41,11 +41,7 @@ def compose(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
         reply = meter.complete(context.models.composer, messages)
         output = parse_output(reply.content, COMPOSER_OUTPUT)
         release_check(output, allowed)
-    except ProviderError as error:
-        meter.record(error.kind.value, error.message)
-        return {"composer_status": ComposerStatus(error.kind.value), "failure_reason": f"model_{error.code}"}
-    except InvalidOutput as error:
-        meter.record(ComposerStatus.INVALID_OUTPUT, str(error))
-        return {"composer_status": ComposerStatus.INVALID_OUTPUT}
+    except (ProviderError, InvalidOutput) as error:
+        return failed_attempt(meter, "composer_status", error)
     meter.record(ComposerStatus.COMPLETED, f"cites {', '.join(output['cited_claim_ids']) or 'no claim'}")
     return {"composer_status": ComposerStatus.COMPLETED, "composer_output": output, "final_answer": output["answer_markdown"]}

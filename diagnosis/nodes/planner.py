@@ -8,7 +8,7 @@ from langchain_core.runnables import RunnableConfig
 
 from diagnosis.graph.state import DiagnosisState, read_count, read_mapping, read_planner_mode
 from diagnosis.graph.status import PlannerStatus
-from diagnosis.nodes.agent import StepMeter
+from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.contracts import PLANNER_OUTPUT, InvalidOutput, parse_output
 from diagnosis.nodes.messages import planner_messages
@@ -34,12 +34,8 @@ def plan(context: NodeContext, state: DiagnosisState, config: RunnableConfig) ->
         output = parse_output(reply.content, PLANNER_OUTPUT)
         if output["mode"] != mode.value:
             raise InvalidOutput(f"mode {output['mode']} does not match the stage's mode {mode.value}")
-    except ProviderError as error:
-        meter.record(error.kind.value, error.message)
-        return {"planner_status": PlannerStatus(error.kind.value), "failure_reason": f"model_{error.code}"}
-    except InvalidOutput as error:
-        meter.record(PlannerStatus.INVALID_OUTPUT, str(error))
-        return {"planner_status": PlannerStatus.INVALID_OUTPUT}
+    except (ProviderError, InvalidOutput) as error:
+        return failed_attempt(meter, "planner_status", error)
     tools = ", ".join(step["tool"] for step in output["steps"])
     meter.record(PlannerStatus.COMPLETED, f"{len(output['steps'])} steps ({tools}); {len(output['hypotheses'])} hypotheses")
     return {"planner_status": PlannerStatus.COMPLETED, "planner_plan": output}

@@ -8,7 +8,7 @@ from langchain_core.runnables import RunnableConfig
 
 from diagnosis.graph.state import DiagnosisState, read_count, read_enum, read_mapping
 from diagnosis.graph.status import Verdict, VerifierStatus, min_verdict
-from diagnosis.nodes.agent import StepMeter
+from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.contracts import VERIFIER_OUTPUT, InvalidOutput, parse_output
 from diagnosis.nodes.messages import verifier_messages
@@ -31,12 +31,8 @@ def verify(context: NodeContext, state: DiagnosisState, config: RunnableConfig) 
         unknown = sorted({fact["claim_id"] for fact in output["facts_checked"]} - known)
         if unknown:
             raise InvalidOutput(f"facts about claims that were not verified: {', '.join(unknown)}")
-    except ProviderError as error:
-        meter.record(error.kind.value, error.message)
-        return {"verifier_status": VerifierStatus(error.kind.value), "failure_reason": f"model_{error.code}"}
-    except InvalidOutput as error:
-        meter.record(VerifierStatus.INVALID_OUTPUT, str(error))
-        return {"verifier_status": VerifierStatus.INVALID_OUTPUT}
+    except (ProviderError, InvalidOutput) as error:
+        return failed_attempt(meter, "verifier_status", error)
     model_verdict = Verdict(output["verdict"])
     effective = min_verdict(model_verdict, ceiling)
     meter.record(VerifierStatus.COMPLETED, f"verdict {model_verdict} (effective {effective}), {len(output['facts_checked'])} facts")

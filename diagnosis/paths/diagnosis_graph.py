@@ -69,11 +69,10 @@ def _released(state: dict[str, Any], *, degraded: bool) -> list[dict[str, Any]]:
     return allowed_claims(state) if fallback.is_post_composer(state) else []
 
 
-def _conclusion(state: dict[str, Any], degraded: bool) -> str:
-    """One line for session history and lists: the first allowed fact, or why nothing was concluded."""
-    allowed = allowed_claims(state)
-    if allowed and not degraded:
-        return allowed[0]["fact"][:500]
+def _conclusion(state: dict[str, Any], released_claims: list[dict[str, Any]], degraded: bool) -> str:
+    """One line for session history and lists: the first released fact, or why nothing was concluded."""
+    if released_claims and not degraded:
+        return released_claims[0]["fact"][:500]
     if degraded:
         return f"No verified diagnosis ({state.get('failure_reason') or 'fallback'})."
     return "No root cause could be established from the evidence."
@@ -123,7 +122,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     released = [claim["claim_id"] for claim in released_claims]
     return RunResult(
         final_answer=state["final_answer"],
-        conclusion=_conclusion(state, trace.degraded),
+        conclusion=_conclusion(state, released_claims, trace.degraded),
         degraded=trace.degraded,
         effective_verdict=verdict,
         self_evaluation=_self_evaluation(state, released, config.name, verdict),

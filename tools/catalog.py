@@ -15,13 +15,10 @@ from django.utils import timezone
 
 from tools.models import LoadedScenario, LogRecord, MetricPoint
 from tools.registry import default_registry
+from tools.timestamps import format_timestamp
 
 LOG_LEVELS = ["DEBUG", "INFO", "WARN", "ERROR"]
 DEFAULT_WINDOW = timedelta(hours=1)
-
-
-def _iso(moment: Any) -> str:
-    return moment.isoformat().replace("+00:00", "Z")
 
 
 def environment() -> dict[str, Any]:
@@ -35,7 +32,7 @@ def environment() -> dict[str, Any]:
     window = manifest.get("window")
     if not window:
         end = timezone.now().replace(microsecond=0)
-        window = {"start": _iso(end - DEFAULT_WINDOW), "end": _iso(end)}
+        window = {"start": format_timestamp(end - DEFAULT_WINDOW), "end": format_timestamp(end)}
     return {
         "services": sorted(services),
         "window": window,

@@ -188,12 +188,15 @@ LLM_MODEL = env.string("LLM_MODEL", "")
 LLM_TIMEOUT_SECONDS = env.number("LLM_TIMEOUT_SECONDS", 60.0, minimum=0.1)
 LLM_MAX_RETRIES = env.integer("LLM_MAX_RETRIES", 2, maximum=10)
 LLM_SCRIPT_PATH = env.string("LLM_SCRIPT_PATH", "")
-if LLM_PROVIDER == "openai":
+# Who plays the semantic guard that reviews every draft; empty: the LLM_PROVIDER. "offline" is the
+# deterministic guard (no second model call); a hosted guard uses the same endpoint and model.
+SEMANTIC_GUARD_PROVIDER = env.choice("SEMANTIC_GUARD_PROVIDER", ("", "offline", "openai", "scripted"), "")
+if "openai" in (LLM_PROVIDER, SEMANTIC_GUARD_PROVIDER):
     for _name, _value in (("LLM_BASE_URL", LLM_BASE_URL), ("LLM_MODEL", LLM_MODEL)):
         if not _value:
-            raise env.ConfigError(f"{_name}: required when LLM_PROVIDER=openai")
-if LLM_PROVIDER == "scripted" and not LLM_SCRIPT_PATH:
-    raise env.ConfigError("LLM_SCRIPT_PATH: required when LLM_PROVIDER=scripted")
+            raise env.ConfigError(f"{_name}: required when LLM_PROVIDER or SEMANTIC_GUARD_PROVIDER is openai")
+if "scripted" in (LLM_PROVIDER, SEMANTIC_GUARD_PROVIDER) and not LLM_SCRIPT_PATH:
+    raise env.ConfigError("LLM_SCRIPT_PATH: required when LLM_PROVIDER or SEMANTIC_GUARD_PROVIDER is scripted")
 
 # --- Tools ----------------------------------------------------------------------------------------
 TOOL_MAX_CALLS_PER_RUN = env.integer("TOOL_MAX_CALLS_PER_RUN", 24, minimum=1)

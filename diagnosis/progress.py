@@ -47,6 +47,24 @@ class RunProgress:
         stream = {"node": "executor", "phase": "tool", "detail": f"{name} {status}"}
         self._report(TraceEventKind.TOOL, "tool_called", {"tool": name, "status": status}, stream)
 
+    def evidence(self, *, node: str, status: str, claims: list[str], passed: int) -> None:
+        """The EvidenceGuard's verdict on each claim (``c1 verified``, ``c2 excerpt_not_found``)."""
+        details = {"status": status, "claims": claims, "passed": passed, "failed": len(claims) - passed}
+        stream = {"node": node, "phase": "evidence", "detail": f"{passed} of {len(claims)} claims verified"}
+        self._report(TraceEventKind.EVIDENCE, "evidence_checked", details, stream)
+
+    def semantic(self, *, attempt: int, verdict: str, unsupported: int, guard_version: str) -> None:
+        """The SemanticGuard's verdict on one draft: counts only, the sentences stay in the restricted audit."""
+        details = {"attempt": attempt, "verdict": verdict, "unsupported": unsupported, "guard_version": guard_version}
+        stream = {"node": "composer", "phase": "semantic_guard", "detail": verdict}
+        self._report(TraceEventKind.SEMANTIC, "semantic_guard_reviewed", details, stream)
+
+    def release(self, *, node: str, attempt: int, decision: str, rule: str, rules: list[str], policy_version: str) -> None:
+        """Whether a draft may be shown, and the rule that decided (``passed``, ``ungrounded_token``...)."""
+        details = {"attempt": attempt, "decision": decision, "rule": rule, "rules": rules, "policy_version": policy_version}
+        stream = {"node": node, "phase": "release", "detail": f"{decision} ({rule})"}
+        self._report(TraceEventKind.RELEASE, "release_decided", details, stream)
+
     def _report(self, kind: TraceEventKind, name: str, details: dict[str, object], stream: dict[str, str]) -> None:
         # The heartbeat is a conditional update: when it matches nothing the run has already ended and its
         # stream already has its ``done``, so nothing more may be recorded or published for it.

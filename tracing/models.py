@@ -59,6 +59,7 @@ class TraceEventKind(models.TextChoices):
     NODE = "NODE", "Graph node"
     TOOL = "TOOL", "Tool call"
     EVIDENCE = "EVIDENCE", "Evidence check"
+    SEMANTIC = "SEMANTIC", "Semantic guard"
     RELEASE = "RELEASE", "Answer release"
 
 
@@ -100,6 +101,9 @@ class AgentReasoningAudit(models.Model):
     # Only what the provider really returned; empty with UNAVAILABLE, never invented.
     reasoning_content = models.TextField(blank=True, default="")
     assistant_text = models.TextField(blank=True, default="")
+    # Release findings of a blocked draft ({rule, sentence, detail} or the guard's {sentence, reason}): they
+    # quote the draft, which must never be public, so they live here and nowhere else.
+    findings = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -7,7 +7,7 @@ the restricted audit table only, and only what the provider really returned (``U
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 
@@ -23,6 +23,8 @@ class StepRecord:
     attempt: int
     outcome: str
     summary: str = ""
+    role: str = ""
+    """The model role, when it is not the node's own (the semantic guard runs inside the composer)."""
     model: str = ""
     prompt_version: str = ""
     prompt_tokens: int = 0
@@ -31,6 +33,8 @@ class StepRecord:
     latency_ms: int = 0
     reasoning_content: str | None = None
     assistant_text: str = ""
+    findings: list[dict[str, str]] = field(default_factory=list)
+    """Why the release guard blocked a draft, quoting it: restricted like the reasoning."""
 
 
 def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
@@ -40,7 +44,7 @@ def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
             seq=next_seq(AgentStep, run_id),
             node=record.node,
             attempt=record.attempt,
-            role=record.node,
+            role=record.role or record.node,
             model=record.model[:100],
             prompt_version=record.prompt_version[:40],
             prompt_tokens=record.prompt_tokens,
@@ -58,5 +62,6 @@ def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
             reasoning_source=ReasoningSource.PROVIDER if record.reasoning_content else ReasoningSource.UNAVAILABLE,
             reasoning_content=record.reasoning_content or "",
             assistant_text=record.assistant_text,
+            findings=record.findings,
         )
     return step

@@ -18,7 +18,8 @@ DETAIL_KEYS = frozenset(
     {
         "intent", "node", "phase", "detail", "attempt", "outcome", "reason_code", "tool", "invocation_id",
         "status", "error_code", "row_count", "verdict", "passed", "failed", "claims", "released_claim_ids",
-        "degraded", "code", "worker", "duration_ms",
+        "degraded", "code", "worker", "duration_ms", "decision", "rule", "rules", "unsupported", "policy_version",
+        "guard_version",
     }
 )
 MAX_VALUE_CHARS = 200

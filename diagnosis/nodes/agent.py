@@ -22,8 +22,10 @@ AUDIT_TEXT_MAX_CHARS = 20_000
 
 
 class StepMeter:
-    def __init__(self, context: NodeContext, node: str, attempt: int) -> None:
+    def __init__(self, context: NodeContext, node: str, attempt: int, *, role: str = "") -> None:
+        """``role``: the model role when it is not the node's own (the semantic guard inside the composer)."""
         self.context, self.node, self.attempt = context, node, attempt
+        self.role = role or node
         self.model = ""
         self.prompt_tokens = self.completion_tokens = self.model_calls = self.latency_ms = 0
         self._reasoning: list[str] = []
@@ -58,22 +60,25 @@ class StepMeter:
             self._assistant.append(visible)
         return reply
 
-    def record(self, outcome: str, summary: str = "") -> None:
+    def record(self, outcome: str, summary: str = "", *, findings: Sequence[Mapping[str, str]] = ()) -> None:
+        """Write the attempt's step; ``findings`` (release findings, they quote the draft) go to the restricted audit."""
         record_step(
             self.context.run_id,
             StepRecord(
                 node=self.node,
+                role=self.role,
                 attempt=self.attempt,
                 outcome=outcome,
                 summary=summary,
                 model=self.model,
-                prompt_version=prompt(self.node)[1],
+                prompt_version=prompt(self.role)[1],
                 prompt_tokens=self.prompt_tokens,
                 completion_tokens=self.completion_tokens,
                 model_calls=self.model_calls,
                 latency_ms=self.latency_ms,
                 reasoning_content="\n\n".join(self._reasoning)[:AUDIT_TEXT_MAX_CHARS] or None,
                 assistant_text="\n\n".join(self._assistant)[:AUDIT_TEXT_MAX_CHARS],
+                findings=[dict(finding) for finding in findings],
             ),
         )
 

@@ -1,4 +1,9 @@
-"""Composer: writes the answer from allowed material; released only if it cites allowed claims alone."""
+"""Composer: writes the answer from allowed material; it ends the run only if the release guard lets it.
+
+The draft is parsed against the contract, then reviewed (``release_review``): release policy and
+SemanticGuard. A blocked draft is INVALID_OUTPUT with the findings kept for the one retry; nothing of it
+enters the graph state, so no later step can publish it.
+"""
 
 from __future__ import annotations
 
@@ -13,17 +18,10 @@ from diagnosis.nodes.allowed import allowed_claims, verifier_lists
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.contracts import COMPOSER_OUTPUT, InvalidOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
+from diagnosis.nodes.release_review import review_draft
 from diagnosis.providers.base import ProviderError
 
 NODE = "composer"
-
-
-def release_check(output: dict[str, Any], allowed: list[dict[str, Any]]) -> None:
-    """Raise ``InvalidOutput`` unless every cited claim id is an allowed claim."""
-    allowed_ids = {claim["claim_id"] for claim in allowed}
-    foreign = sorted(set(output["cited_claim_ids"]) - allowed_ids)
-    if foreign:
-        raise InvalidOutput(f"cites claims that are not allowed: {', '.join(foreign)}")
 
 
 def compose(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
@@ -31,17 +29,26 @@ def compose(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
     context.progress.status(NODE, "started", f"attempt {attempt}")
     meter = StepMeter(context, NODE, attempt)
     allowed = allowed_claims(state)
+    lists = verifier_lists(state)
     messages = composer_messages(
         question=context.question,
         effective_verdict=str(state.get("effective_verdict")),
         allowed_claims=allowed,
-        **verifier_lists(state),
+        release_findings=context.release.last_findings if attempt > 1 else [],
+        **lists,
     )
     try:
         reply = meter.complete(context.models.composer, messages)
         output = parse_output(reply.content, COMPOSER_OUTPUT)
-        release_check(output, allowed)
     except (ProviderError, InvalidOutput) as error:
+        context.release.last_findings = []
         return failed_attempt(meter, "composer_status", error)
+    review = review_draft(
+        context, node=NODE, attempt=attempt, output=output, allowed=allowed,
+        guidance=[item for items in lists.values() for item in items],
+    )
+    if not review.released:
+        meter.record(ComposerStatus.INVALID_OUTPUT, review.summary, findings=review.findings)
+        return {"composer_status": ComposerStatus.INVALID_OUTPUT, "failure_reason": review.reason_code}
     meter.record(ComposerStatus.COMPLETED, f"cites {', '.join(output['cited_claim_ids']) or 'no claim'}")
     return {"composer_status": ComposerStatus.COMPLETED, "composer_output": output, "final_answer": output["answer_markdown"]}

@@ -16,6 +16,15 @@ from tools.harness import ToolHarness
 
 
 @dataclass
+class ReleaseLog:
+    """The release guard's decisions on this run's drafts: for ``self_evaluation`` and the composer's retry."""
+
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+    last_findings: list[dict[str, str]] = field(default_factory=list)
+    """Why the latest draft was blocked (it quotes the draft): shown to the composer's retry, never published."""
+
+
+@dataclass
 class NodeContext:
     run_id: uuid.UUID
     question: str
@@ -26,3 +35,4 @@ class NodeContext:
     progress: RunProgress
     # Summaries of every tool call of the run, in order: the evidence retry's "completed queries".
     tool_calls: list[str] = field(default_factory=list)
+    release: ReleaseLog = field(default_factory=ReleaseLog)

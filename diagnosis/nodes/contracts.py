@@ -117,6 +117,28 @@ COMPOSER_OUTPUT = {
 }
 
 
+GUARD_VERDICTS = ["RELEASE", "BLOCK"]
+
+SEMANTIC_GUARD_OUTPUT = {
+    "type": "object",
+    "required": ["verdict", "unsupported"],
+    "additionalProperties": False,
+    "properties": {
+        "verdict": {"enum": GUARD_VERDICTS},
+        "unsupported": {
+            "type": "array",
+            "maxItems": 40,
+            "items": {
+                "type": "object",
+                "required": ["sentence", "reason"],
+                "additionalProperties": False,
+                "properties": {"sentence": _TEXT, "reason": {"type": "string", "minLength": 1, "maxLength": 500}},
+            },
+        },
+    },
+}
+
+
 class InvalidOutput(ValueError):
     """A model output that is not the node's JSON contract; the node reports INVALID_OUTPUT."""
 

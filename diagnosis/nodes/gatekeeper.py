@@ -94,6 +94,16 @@ class GatekeeperResult:
     verified_claim_ids: list[str]
     reason: str
 
+    def claim_outcomes(self) -> list[str]:
+        """Per claim, for the timeline: ``c1 verified`` or ``c2 excerpt_not_found`` (its first failed binding)."""
+        outcomes: dict[str, str] = {}
+        for binding in self.checked:
+            if binding.claim_id in self.verified_claim_ids:
+                outcomes.setdefault(binding.claim_id, "verified")
+            elif not binding.passed:
+                outcomes.setdefault(binding.claim_id, binding.reason)
+        return [f"{claim_id} {outcome}" for claim_id, outcome in outcomes.items()]
+
     @property
     def verified_binding_count(self) -> int:
         verified = set(self.verified_claim_ids)
@@ -153,6 +163,9 @@ def gatekeep(context: NodeContext, state: DiagnosisState, config: RunnableConfig
     result = check_output(
         dict(read_mapping(state, "executor_output")),
         lambda invocation_id: load_verified_payload(context.run_id, invocation_id),
+    )
+    context.progress.evidence(
+        node=NODE, status=result.status, claims=result.claim_outcomes(), passed=len(result.verified_claim_ids)
     )
     ceiling = {GatekeeperStatus.PASS: Verdict.PASS, GatekeeperStatus.LOW_CONFID: Verdict.LOW_CONFID}.get(result.status)
     return {

@@ -28,7 +28,7 @@ def prompt(role: str) -> tuple[str, str]:
 
 
 def prompt_versions() -> dict[str, str]:
-    return {role: prompt(role)[1] for role in ("planner", "executor", "verifier", "composer")}
+    return {role: prompt(role)[1] for role in ("planner", "executor", "verifier", "composer", "semantic_guard")}
 
 
 def _conversation(role: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
@@ -87,7 +87,9 @@ def composer_messages(
     missing_info: list[str],
     evidence_gaps: list[str],
     recommended_actions: list[str],
+    release_findings: list[dict[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
+    """``release_findings``: why the previous draft of this stage was blocked (empty on a first attempt)."""
     return _conversation(
         "composer",
         {
@@ -97,5 +99,11 @@ def composer_messages(
             "missing_info": missing_info,
             "evidence_gaps": evidence_gaps,
             "recommended_actions": recommended_actions,
+            "release_findings": release_findings or [],
         },
     )
+
+
+def semantic_guard_messages(*, draft: str, allowed_claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The guard's isolated context: the draft and the allowed claims, nothing of the run besides."""
+    return _conversation("semantic_guard", {"draft": draft, "allowed_claims": allowed_claims})

@@ -21,6 +21,7 @@ from diagnosis.nodes import composer, evidence_retry, executor, fallback, gateke
 from diagnosis.nodes.allowed import allowed_claims
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.messages import prompt_versions
+from diagnosis.nodes.release_review import release_summary
 from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
@@ -46,7 +47,9 @@ def build_actions(context: NodeContext) -> DiagnosisActions:
     )
 
 
-def _self_evaluation(state: dict[str, Any], released: list[str], provider: str, verdict: str) -> dict[str, Any]:
+def _self_evaluation(
+    context: NodeContext, state: dict[str, Any], released: list[str], provider: str, verdict: str
+) -> dict[str, Any]:
     return {
         "path": "diagnosis",
         "provider": provider,
@@ -57,6 +60,7 @@ def _self_evaluation(state: dict[str, Any], released: list[str], provider: str, 
         "released_claim_ids": released,
         "evidence_retry_count": read_count(state, "evidence_retry_count"),
         "prompt_versions": prompt_versions(),
+        "release": release_summary(context),
     }
 
 
@@ -125,7 +129,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         conclusion=_conclusion(state, released_claims, trace.degraded),
         degraded=trace.degraded,
         effective_verdict=verdict,
-        self_evaluation=_self_evaluation(state, released, config.name, verdict),
+        self_evaluation=_self_evaluation(context, state, released, config.name, verdict),
         orchestration_trace=trace.to_dict(),
         evidence=evidence,
     )

@@ -1,21 +1,30 @@
 """KNOWLEDGE_QUERY: a how-to question answered from the knowledge base with cited excerpts.
 
 No model is needed: the top chunks of ``lookup_knowledge`` are quoted as they are. The quotes still go
-through the gatekeeper's binding check, so this path releases only what provably sits in the run's own
-tool result, like every other path.
+through the gatekeeper's binding check and the answer through the same release policy as a composer
+draft, so this path releases only what provably sits in the run's own tool result, like every other path.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from diagnosis.models import DiagnosisRun
 from diagnosis.nodes.gatekeeper import check_output, summary
+from diagnosis.nodes.release_review import known_names
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunProgress
+from diagnosis.release.policy import POLICY_VERSION, check_draft
 from diagnosis.services import RunResult
+from tools.catalog import environment
 from tools.harness import ToolHarness
 from tools.models import InvocationStatus
 from tools.store import load_verified_payload
 
+NODE = "knowledge_query"
+NO_KNOWLEDGE = (
+    "No runbook or document in the knowledge base answers this question. Try other words, or upload the relevant runbook."
+)
 TOP_K = 3
 EXCERPT_CHARS = 400
 TOOL = "lookup_knowledge"
@@ -30,7 +39,7 @@ def _excerpt(text: str) -> str:
 
 
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
-    progress.status("knowledge_query", "started")
+    progress.status(NODE, "started")
     result = ToolHarness(run.pk, on_call=progress.tool).call(TOOL, {"query": run.query, "top_k": TOP_K})
     lookup = load_verified_payload(run.pk, result.invocation_id) if result.status == InvocationStatus.READY else None
     chunks = (lookup.payload or {}).get("chunks", []) if lookup and lookup.ok else []
@@ -47,22 +56,46 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         {"schema": "executor_evidence_v2", "claims": claims, "no_evidence_reason": None, "completed_queries": []},
         lambda invocation_id: load_verified_payload(run.pk, invocation_id),
     )
+    progress.evidence(node=NODE, status=checked.status, claims=checked.claim_outcomes(), passed=len(checked.verified_claim_ids))
     verified = [claim for claim in claims if claim["claim_id"] in checked.verified_claim_ids]
-    progress.status("knowledge_query", "completed", f"{len(verified)} cited excerpts")
+    progress.status(NODE, "completed", f"{len(verified)} cited excerpts")
     if not verified:
-        answer = "No runbook or document in the knowledge base answers this question. Try other words, or upload the relevant runbook."
-        return RunResult(final_answer=answer, conclusion="No knowledge found.", self_evaluation={"path": "knowledge_query", "released_claim_ids": []})
-    lines = ["Here is what the knowledge base says:", ""]
-    evidence = []
-    for claim in verified:
-        binding = claim["bindings"][0]
-        lines += [f"**{claim['statement']}** [{claim['claim_id']}]", "", f"> {binding['evidence_excerpt']}", ""]
-        evidence.append({"claim_id": claim["claim_id"], "fact": claim["statement"], "tool_name": TOOL,
-                         "raw_path": binding["raw_path"], "excerpt": binding["evidence_excerpt"]})
+        return RunResult(final_answer=NO_KNOWLEDGE, conclusion="No knowledge found.",
+                         self_evaluation={"path": "knowledge_query", "released_claim_ids": []})
+    answer = _quoted_answer(verified)
+    policy = check_draft(answer, [claim["claim_id"] for claim in verified], [_allowed(claim) for claim in verified],
+                         known_names=known_names(environment()))
+    progress.release(node=NODE, attempt=1, decision="released" if policy.released else "blocked", rule=policy.rule,
+                     rules=sorted(policy.rule_counts()), policy_version=POLICY_VERSION)
+    release = {"policy_version": POLICY_VERSION, "decisions": [{"attempt": 1, "rule": policy.rule}]}
+    if not policy.released:
+        return RunResult(final_answer=NO_KNOWLEDGE, conclusion="No knowledge found.",
+                         self_evaluation={"path": "knowledge_query", "released_claim_ids": [], "release": release})
+    evidence = [
+        {"claim_id": claim["claim_id"], "fact": claim["statement"], "tool_name": TOOL,
+         "raw_path": claim["bindings"][0]["raw_path"], "excerpt": claim["bindings"][0]["evidence_excerpt"]}
+        for claim in verified
+    ]
     released = [claim["claim_id"] for claim in verified]
     return RunResult(
-        final_answer="\n".join(lines).strip(),
+        final_answer=answer,
         conclusion=f"See: {verified[0]['statement']}",
-        self_evaluation={"path": "knowledge_query", "released_claim_ids": released, "gatekeeper": summary(checked.to_dict())},
+        self_evaluation={"path": "knowledge_query", "released_claim_ids": released,
+                         "gatekeeper": summary(checked.to_dict()), "release": release},
         evidence=evidence,
     )
+
+
+def _quoted_answer(verified: list[dict[str, Any]]) -> str:
+    """Each verified chunk as its title and a block quote; the marker closes the quote it vouches for."""
+    lines = ["Here is what the knowledge base says:", ""]
+    for claim in verified:
+        excerpt = claim["bindings"][0]["evidence_excerpt"]
+        lines += [f"**{claim['statement']}** [{claim['claim_id']}]", "", f"> {excerpt} [{claim['claim_id']}]", ""]
+    return "\n".join(lines).strip()
+
+
+def _allowed(claim: dict[str, Any]) -> dict[str, Any]:
+    """A verified quote as release material: the title is its fact, the excerpt its verified text."""
+    return {"claim_id": claim["claim_id"], "fact": claim["statement"],
+            "evidence": [{"matched_text": binding["evidence_excerpt"]} for binding in claim["bindings"]]}

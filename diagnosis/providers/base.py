@@ -33,6 +33,7 @@ class Role(StrEnum):
     EXECUTOR = "executor"
     VERIFIER = "verifier"
     COMPOSER = "composer"
+    SEMANTIC_GUARD = "semantic_guard"
 
 
 class FailureKind(StrEnum):
@@ -137,17 +138,22 @@ class ChatModel(Protocol):
 
 @dataclass(frozen=True)
 class RoleModels:
-    """The models of one run, one per agent role."""
+    """The models of one run, one per agent role (the semantic guard reviews the composer's drafts)."""
 
     planner: ChatModel
     executor: ChatModel
     verifier: ChatModel
     composer: ChatModel
+    semantic_guard: ChatModel
 
     @classmethod
     def shared(cls, model: ChatModel) -> RoleModels:
-        """For role-agnostic providers: the same model answers every node."""
-        return cls(planner=model, executor=model, verifier=model, composer=model)
+        """For role-agnostic providers: the same model answers every role.
+
+        The guard stays isolated all the same: each of its calls is a fresh conversation holding only the
+        draft and the allowed claims, with no tools and no history of the run.
+        """
+        return cls(**{role.value: model for role in Role})
 
     def for_role(self, role: Role) -> ChatModel:
         return getattr(self, role.value)
@@ -164,6 +170,8 @@ class ProviderConfig:
     timeout_seconds: float = 60.0
     max_retries: int = 2
     script_path: str = ""
+    guard_provider: str = ""
+    """Provider of the semantic guard when it differs from ``name`` (``offline``: the deterministic guard)."""
 
 
 class ProviderBuilder(Protocol):

@@ -8,6 +8,7 @@ imports tool code, nor ``offline`` the SDK.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 
 from django.conf import settings
@@ -38,12 +39,22 @@ def config_from_settings(*, name: str | None = None, script_path: str | None = N
         timeout_seconds=settings.LLM_TIMEOUT_SECONDS,
         max_retries=settings.LLM_MAX_RETRIES,
         script_path=script_path or settings.LLM_SCRIPT_PATH,
+        guard_provider=settings.SEMANTIC_GUARD_PROVIDER,
     )
 
 
 def build_models(config: ProviderConfig, *, resolve_invocation: InvocationResolver = no_invocations) -> RoleModels:
-    """One run's models. Call once per run, and once up front to validate (``ProviderConfigError``)."""
-    return _builder(config.name)(config, resolve_invocation=resolve_invocation)
+    """One run's models. Call once per run, and once up front to validate (``ProviderConfigError``).
+
+    With ``guard_provider`` set to another provider, that provider plays the semantic guard: for example
+    the deterministic ``offline`` guard behind a hosted composer, which saves the second model call.
+    """
+    models = _builder(config.name)(config, resolve_invocation=resolve_invocation)
+    if not config.guard_provider or config.guard_provider == config.name:
+        return models
+    guard_config = dataclasses.replace(config, name=config.guard_provider, guard_provider="")
+    guard = _builder(guard_config.name)(guard_config, resolve_invocation=resolve_invocation).semantic_guard
+    return dataclasses.replace(models, semantic_guard=guard)
 
 
 def _builder(name: str) -> ProviderBuilder:

@@ -67,7 +67,8 @@ def test_it_prints_the_documented_json_for_an_honest_run(tmp_path):
     run = DiagnosisRun.objects.get(pk=result["run_id"])
     assert run.self_evaluation["gatekeeper"]["bindings_passed"] == 1
     assert run.self_evaluation["prompt_versions"]["planner"] == "planner-v1"
-    assert run.step_count == 4 and run.tool_count == 1
+    assert run.self_evaluation["release"]["decisions"] == [{"attempt": 1, "decision": "released", "rule": "passed", "rules": []}]
+    assert run.step_count == 5 and run.tool_count == 1  # the semantic guard's review is a step of its own
 
 
 @pytest.mark.parametrize(
@@ -108,7 +109,7 @@ def test_it_keeps_the_lie_out_when_one_of_two_claims_is_forged(tmp_path):
     assert "LIE-MARKER" not in result["final_answer"]
     assert "HikariPool-1 connection timeouts" in result["final_answer"]  # the allowed fact of c1
     assert result["released_claim_ids"] == ["c1"]
-    assert result["orchestration_trace"]["termination_reason"] == "fallback_composer_invalid_output"
+    assert result["orchestration_trace"]["termination_reason"] == "fallback_composer_release_policy_blocked"
 
 
 def test_it_exits_1_when_the_run_fails(tmp_path, monkeypatch):

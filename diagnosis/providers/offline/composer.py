@@ -63,7 +63,7 @@ def _root_cause(claims: list[ClaimEvidence], verdict: str) -> str:
     if not lines:
         metric = next((claim for claim in claims if claim.tool == "query_metrics"), None)
         lines.append(
-            f"The clearest verified signal is a metric shift [{metric.claim_id}]; no error log or runbook explains it."
+            f"The clearest verified signal is a metric shift [{metric.claim_id}]. No error log or runbook explains it."
             if metric
             else "The verified evidence points at the records below; none of them is an error log or a runbook."
         )
@@ -72,10 +72,15 @@ def _root_cause(claims: list[ClaimEvidence], verdict: str) -> str:
 
 def _evidence(claims: list[ClaimEvidence], facts: dict[str, str], support: dict[str, str]) -> str:
     lines = [
-        f"- [{claim.claim_id}] {facts.get(claim.claim_id) or '; '.join(claim.texts)} ({support.get(claim.claim_id, 'verified')})"
+        f"- [{claim.claim_id}] {facts.get(claim.claim_id) or '; '.join(claim.texts)} ({_support(support.get(claim.claim_id))})"
         for claim in claims
     ]
     return "## Evidence\n" + "\n".join(lines)
+
+
+def _support(verification: str | None) -> str:
+    """The verification in words (``indirect support``): an identifier would be a token no evidence holds."""
+    return (verification or "verified").replace("_", " ")
 
 
 def _uncertainty(gaps: list[str], missing: list[str]) -> str:

@@ -1,4 +1,4 @@
-"""The ``offline`` provider: the four rule-based roles behind the ``ChatModel`` interface.
+"""The ``offline`` provider: the five rule-based roles behind the ``ChatModel`` interface.
 
 Each role reads the node's JSON task exactly as a hosted model would and answers in the node's contract,
 so the graph, the gatekeeper and the audit trail run unchanged with no model at all (``make run``, CI,
@@ -28,7 +28,7 @@ from diagnosis.providers.base import (
     Usage,
     elapsed_ms,
 )
-from diagnosis.providers.offline import composer, executor, planner, verifier
+from diagnosis.providers.offline import composer, executor, planner, semantic_guard, verifier
 from diagnosis.providers.offline.conversation import Conversation, read
 
 OFFLINE_MODEL_NAME = "offline-rules-v1"
@@ -40,6 +40,7 @@ _SINGLE_TURN_ROLES: dict[Role, SingleTurnRole] = {
     Role.PLANNER: planner.plan,
     Role.VERIFIER: verifier.verify,
     Role.COMPOSER: composer.compose,
+    Role.SEMANTIC_GUARD: semantic_guard.review,
 }
 
 

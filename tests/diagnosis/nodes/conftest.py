@@ -11,7 +11,7 @@ import pytest
 from diagnosis.models import ChatSession, DiagnosisRun
 from diagnosis.nodes.context import NodeContext
 from diagnosis.progress import RunProgress
-from diagnosis.providers.base import ModelReply, ProviderError, RoleModels, ToolCall, Usage
+from diagnosis.providers.base import ModelReply, ProviderError, Role, RoleModels, ToolCall, Usage
 from tools.harness import ToolHarness
 from tools.models import InvocationStatus, ToolInvocation
 from tools.store import canonical_json, put_payload, sha256_hex
@@ -90,7 +90,7 @@ def make_context():
             history=[],
             environment={"services": ["payment-service"], "window": {"start": "2026-03-14T09:30:00Z", "end": "2026-03-14T10:45:00Z"},
                          "metrics": {}, "business_tables": {}, "log_levels": [], "tools": []},
-            models=RoleModels(**{role: models.get(role, unused) for role in ("planner", "executor", "verifier", "composer")}),
+            models=RoleModels(**{role.value: models.get(role.value, unused) for role in Role}),
             harness=ToolHarness(run.pk),
             progress=RunProgress(run.pk),
         )

@@ -125,8 +125,9 @@ COMPOSER_STATE = {"effective_verdict": "PASS", "verified_executor_output": VERIF
 
 def test_it_releases_an_answer_citing_allowed_claims(run, make_context):
     model = FakeModel([json.dumps({"answer_markdown": "The pool is exhausted [c1].", "cited_claim_ids": ["c1"]})])
+    guard = FakeModel([json.dumps({"verdict": "RELEASE", "unsupported": []})])
 
-    update = composer.compose(make_context(run, composer=model), COMPOSER_STATE, {})
+    update = composer.compose(make_context(run, composer=model, semantic_guard=guard), COMPOSER_STATE, {})
 
     assert update["composer_status"] == ComposerStatus.COMPLETED
     assert update["final_answer"] == "The pool is exhausted [c1]."
@@ -139,7 +140,7 @@ def test_it_refuses_to_release_a_citation_of_a_claim_that_is_not_allowed(run, ma
 
     update = composer.compose(make_context(run, composer=model), COMPOSER_STATE, {})
 
-    assert update == {"composer_status": ComposerStatus.INVALID_OUTPUT}
+    assert update == {"composer_status": ComposerStatus.INVALID_OUTPUT, "failure_reason": "release_policy_blocked"}
 
 
 def test_it_allows_nothing_after_a_reject_verdict(run, make_context):
@@ -147,4 +148,4 @@ def test_it_allows_nothing_after_a_reject_verdict(run, make_context):
 
     update = composer.compose(make_context(run, composer=model), {**COMPOSER_STATE, "effective_verdict": "REJECT"}, {})
 
-    assert update == {"composer_status": ComposerStatus.INVALID_OUTPUT}
+    assert update == {"composer_status": ComposerStatus.INVALID_OUTPUT, "failure_reason": "release_policy_blocked"}

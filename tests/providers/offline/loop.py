@@ -2,8 +2,9 @@
 
 It follows the graph's happy path without the graph: the node messages (``diagnosis.nodes.messages``),
 the executor node's loop rules (its turn and per-turn call limits, one tool message per call carrying the
-projection), the real gatekeeper check, the verified-input projection and the allowed-claims hand-off to
-the composer. Every model output is validated against its contract, as the nodes do.
+projection), the real gatekeeper check, the verified-input projection, the allowed-claims hand-off to
+the composer, and the release guard (the deterministic policy, then the guard role reviewing the draft).
+Every model output is validated against its contract, as the nodes do.
 """
 
 from __future__ import annotations
@@ -14,12 +15,28 @@ from typing import Any
 
 from diagnosis.graph.status import Verdict, min_verdict
 from diagnosis.nodes.allowed import allowed_claims
-from diagnosis.nodes.contracts import COMPOSER_OUTPUT, EXECUTOR_OUTPUT, PLANNER_OUTPUT, VERIFIER_OUTPUT, parse_output
+from diagnosis.nodes.contracts import (
+    COMPOSER_OUTPUT,
+    EXECUTOR_OUTPUT,
+    PLANNER_OUTPUT,
+    SEMANTIC_GUARD_OUTPUT,
+    VERIFIER_OUTPUT,
+    parse_output,
+)
 from diagnosis.nodes.executor import MAX_CALLS_PER_TURN, MAX_TURNS
 from diagnosis.nodes.gatekeeper import GatekeeperResult, check_output
-from diagnosis.nodes.messages import composer_messages, executor_messages, planner_messages, verifier_messages
+from diagnosis.nodes.messages import (
+    composer_messages,
+    executor_messages,
+    planner_messages,
+    semantic_guard_messages,
+    verifier_messages,
+)
+from diagnosis.nodes.release_review import known_names
+from diagnosis.nodes.semantic_guard import guard_claims
 from diagnosis.nodes.verified_input import project
 from diagnosis.providers.base import RoleModels
+from diagnosis.release.policy import PolicyResult, check_draft
 from tools.harness import ToolHarness
 from tools.registry import tool_specs
 from tools.store import load_verified_payload
@@ -41,6 +58,13 @@ class Diagnosis:
     verification: dict[str, Any]
     effective_verdict: str
     answer: dict[str, Any]
+    policy: PolicyResult
+    guard: dict[str, Any]
+
+    @property
+    def released(self) -> bool:
+        """Whether the release guard lets the first draft through unchanged."""
+        return self.policy.released and self.guard["verdict"] == "RELEASE"
 
 
 def run_executor(
@@ -117,4 +141,12 @@ def diagnose(models: RoleModels, harness: ToolHarness, question: str, environmen
         )
     )
     answer = parse_output(composed.content, COMPOSER_OUTPUT)
-    return Diagnosis(plan, executor, result, verified, verification, effective.value, answer)
+    allowed = allowed_claims(state)
+    guidance = verification["missing_info"] + verification["evidence_gaps"] + verification["recommended_actions"]
+    policy = check_draft(answer["answer_markdown"], answer["cited_claim_ids"], allowed, guidance=guidance,
+                         known_names=known_names(environment))
+    reviewed = models.semantic_guard.complete(
+        semantic_guard_messages(draft=answer["answer_markdown"], allowed_claims=guard_claims(allowed))
+    )
+    guard = parse_output(reviewed.content, SEMANTIC_GUARD_OUTPUT)
+    return Diagnosis(plan, executor, result, verified, verification, effective.value, answer, policy, guard)

@@ -102,4 +102,4 @@ def test_without_logs_or_runbooks_it_points_at_the_metric_shift(models):
     )
     answer = _compose(models, [metric], "LOW_CONFID")["answer_markdown"]
     assert "a metric shift [c4]" in answer
-    assert "- [c4] ledger-db metric active_connections read 40.0 then 100.0 (indirect_support)" in answer
+    assert "- [c4] ledger-db metric active_connections read 40.0 then 100.0 (indirect support)" in answer

@@ -28,6 +28,7 @@ def test_it_names_the_root_cause_of_every_question(models, load_pack, new_harnes
         assert [word for word in question["expect_keywords"] if word.lower() not in answer] == [], question["text"]
         assert result.gatekeeper.status.value == "PASS"
         assert result.effective_verdict == "PASS"
+        assert result.released, (result.policy.findings, result.guard["unsupported"])
 
 
 def test_every_binding_resolves_and_its_excerpt_occurs_in_the_value(models, load_pack, new_harness):

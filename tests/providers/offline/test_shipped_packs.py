@@ -30,5 +30,6 @@ def test_it_names_the_root_cause_of_every_question(pack, models, load_pack, new_
         assert missing == [], f"{pack.name}: {question['text']}"
         assert result.gatekeeper.status.value == "PASS", [item for item in result.gatekeeper.checked if not item.passed]
         assert result.effective_verdict == "PASS"
+        assert result.released, (result.policy.findings, result.guard["unsupported"])
         cited = json.dumps(result.executor.output).lower() + answer
         assert "ignore previous instructions" not in cited, "tool data is quoted, never obeyed"

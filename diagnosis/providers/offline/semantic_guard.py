@@ -1,0 +1,161 @@
+"""The offline SemanticGuard: a deterministic reviewer of a draft against the claims it may rely on.
+
+It reads only the guard's task (the draft and the allowed claims), like a hosted model would, and judges
+each sentence, list item and heading by the words it uses - never by knowing what the answer should be:
+
+- a *cited* sentence may use the words of the facts and excerpts it cites plus a fixed vocabulary of
+  report language ("verified", "earliest", "root cause", "证据"); any other word is something the cited
+  claims do not say ("the database host caught fire [c1]");
+- it may not add a negation its evidence lacks ("is not exhausted"), drop one its evidence states
+  ("connections are available" where the log says "not available"), or assert a cause-and-effect link
+  ("because", "led to", "导致") when no cited text states one;
+- an *uncited* sentence may only be report language, a word-for-word copy of an allowed claim's text (a
+  runbook's recommended action), or name a single thing the evidence mentions ("check the logs of
+  rabbitmq"); two or more evidence words without a marker are a finding stated without a citation;
+- a quoted string must be a copy of the cited evidence (or, uncited, of any allowed claim).
+
+Identifiers, numbers and times are the release policy's job (exact token grounding) and are left out of
+the word comparison here. The vocabulary names no system, service or fault: only how reports talk.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import cache, lru_cache
+from typing import Any
+
+from diagnosis.release.draft import protected_spans, read_draft, strip_markers
+from diagnosis.release.salient import Evidence
+from tools.knowledge.tokenize import tokenize
+
+MAX_UNSUPPORTED = 40
+MAX_UNCITED_EVIDENCE_WORDS = 1
+
+REPORT_VOCABULARY = """
+likely root cause answer diagnosis conclusion conclude established establish confirmed confirm confidence low
+high uncertain uncertainty unclear possible possibly probably clearest clear strongest signal evidence verified
+verify verifier verification supported support indirect indirectly claim fact finding source independent
+independently record business data log logged entry line message metric read reading value series point shift
+change onset start begin began first earliest latest last before after next later time window incident failure
+fail error warn warning symptom problem issue affected where here below above following listed list shown show
+showed seen observed report says said state stated describes described explains mentions knowledge base runbook
+postmortem document passage section title quoted quote verbatim excerpt tool query result trace run step action
+recommended recommendation check investigate missing information gap material summary one ones two three
+several both other same service system component deploy configuration near around during within between fully
+only still yet more less nothing none no not could would might may cannot
+可能 根本原因 根本 原因 结论 诊断 回答 确认 确定 置信度 较低 不确定 证据 已验证 验证 支持 间接 事实 发现 来源 独立
+记录 业务 数据 日志 指标 读数 数值 序列 变化 开始 起始 最早 最晚 首先 之前 之后 然后 时间 窗口 事件 故障 失败 错误
+告警 警告 症状 问题 影响 如下 以下 下面 上面 显示 表明 观察 报告 描述 说明 提到 知识库 运行手册 手册 复盘 文档 段落
+引用 摘录 工具 查询 结果 追踪 步骤 操作 建议 下一步 检查 排查 缺失 信息 缺口 服务 系统 组件 部署 配置 变更 附近
+期间 之间 出现 相关 其中 这里 无法 尚未 没有
+"""
+
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|n't\b|不|没有|没|未|无|并非",
+    re.IGNORECASE,
+)
+_CAUSAL = re.compile(
+    r"\b(?:because|caused|causing|due to|led to|leads? to|leading to|result(?:s|ed)? in|result of|as a result"
+    r"|triggered|therefore|hence)\b|导致|因为|由于|造成|引起|引发|所以|因此",
+    re.IGNORECASE,
+)
+_IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:(?:[-_./@]|::)[A-Za-z0-9]+)+|\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
+_NEGATED_SPAN = re.compile(r"^[\s,]*((?:[\w'-]+\s*){1,3}|[^\sA-Za-z0-9]{1,4})")
+
+
+def review(task: dict[str, Any]) -> dict[str, Any]:
+    """The guard's reply for one task (the contract's semantic guard output)."""
+    claims = {
+        str(item["claim_id"]): [str(item.get("fact") or ""), *(str(text) for text in item.get("excerpts") or [])]
+        for item in task.get("allowed_claims") or []
+        if isinstance(item, dict) and item.get("claim_id")
+    }
+    everything = [text for texts in claims.values() for text in texts]
+    unsupported = []
+    for unit in read_draft(str(task.get("draft") or ""), claim_ids=claims).units:
+        cited = [text for marker in unit.markers for text in claims.get(marker, [])]
+        reason = _judge(strip_markers(unit.text, claims), cited, everything)
+        if reason:
+            unsupported.append({"sentence": unit.text[:2000], "reason": reason})
+    unsupported = unsupported[:MAX_UNSUPPORTED]
+    return {"verdict": "BLOCK" if unsupported else "RELEASE", "unsupported": unsupported}
+
+
+def _judge(body: str, cited: list[str], everything: list[str]) -> str:
+    """Why ``body`` is unsupported, or '' when it is fine."""
+    quotes = [body[low + 1 : high - 1] for low, high in protected_spans(body)]
+    prose = _prose(body)
+    if cited:
+        evidence = Evidence(cited)
+        copied = [quote for quote in quotes if quote.strip() and not evidence.quotes(quote)]
+        if copied:
+            return f"quotes text the cited claims do not contain: {copied[0][:80]}"
+        return _cited_reason(prose, cited)
+    if Evidence(everything).quotes(body):
+        return ""
+    if _CAUSAL.search(_without_root_cause(prose)):
+        return "states a cause-and-effect link without citing a claim"
+    words = _terms(prose) - _vocabulary()
+    foreign = words - _terms_of(everything)
+    if foreign:
+        return f"states something no allowed claim supports: {', '.join(sorted(foreign)[:5])}"
+    if len(words) > MAX_UNCITED_EVIDENCE_WORDS:
+        return f"states a finding without citing a claim: {', '.join(sorted(words)[:5])}"
+    return ""
+
+
+def _cited_reason(prose: str, cited: list[str]) -> str:
+    evidence_negated = any(_NEGATION.search(text) for text in cited)
+    if _NEGATION.search(prose) and not evidence_negated:
+        return "adds a negation the cited evidence does not state"
+    if not _NEGATION.search(prose) and _terms(prose) & _negated_terms(cited):
+        return "drops a negation the cited evidence states"
+    if _CAUSAL.search(_without_root_cause(prose)) and not any(_CAUSAL.search(text) for text in cited):
+        return "claims a cause-and-effect link no cited fact states"
+    foreign = _terms(prose) - _terms_of(cited) - _vocabulary()
+    if foreign:
+        return f"says what the cited claims do not: {', '.join(sorted(foreign)[:5])}"
+    return ""
+
+
+def _prose(body: str) -> str:
+    """``body`` without its quotes, code spans and identifiers: the words the sentence itself chose."""
+    spans = protected_spans(body)
+    for low, high in reversed(spans):
+        body = body[:low] + " " + body[high:]
+    return _IDENTIFIER.sub(" ", body)
+
+
+def _without_root_cause(text: str) -> str:
+    return re.sub(r"root causes?", " ", text, flags=re.IGNORECASE)
+
+
+def _terms(text: str) -> set[str]:
+    """Words worth comparing: no numbers, no identifiers (the policy grounds those exactly)."""
+    return {term for term in tokenize(text) if not any(char.isdigit() for char in term) and not re.search(r"[-_.:/]", term)}
+
+
+def _terms_of(texts: Iterable[str]) -> set[str]:
+    return {term for text in texts for term in _cached_terms(text)}
+
+
+@lru_cache(maxsize=4096)
+def _cached_terms(text: str) -> frozenset[str]:
+    return frozenset(tokenize(text))
+
+
+def _negated_terms(texts: Iterable[str]) -> set[str]:
+    """Words the evidence puts right after a negation: ``not available`` gives ``available``."""
+    negated: set[str] = set()
+    for text in texts:
+        for match in _NEGATION.finditer(text):
+            span = _NEGATED_SPAN.match(text[match.end() :])
+            if span:
+                negated |= _terms(span.group(1))
+    return negated - _vocabulary()
+
+
+@cache
+def _vocabulary() -> frozenset[str]:
+    return frozenset(tokenize(REPORT_VOCABULARY))

@@ -1,0 +1,199 @@
+"""A draft answer read the way the page renders it: units of text with their citation markers.
+
+markdown-it-py parses the draft with the same CommonMark rules as ``diagnosis.rendering``, so the policy
+checks exactly the text a reader will see, and nothing can hide where the policy does not look:
+
+- a *unit* is one sentence of a paragraph (block quotes included), a whole list item, a heading, or a
+  table row; a list item is one unit because a bullet is one statement even when it quotes a fact with
+  several sentences;
+- markdown that could carry text the policy cannot tie to a citation is *refused*, never rendered: raw
+  HTML, images, links to anything but this site, footnotes, link reference definitions and code blocks.
+
+A marker is ``[id]`` (or ``[id1, id2]``) whose ids look like claim ids (``c1``, ``k2``) or are claim ids
+of this run. Quoted strings and code spans are kept whole when sentences are split, because a quoted log
+line has full stops of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+# html=True so that raw HTML is seen as HTML (and refused) instead of passing as text.
+_parser = MarkdownIt("commonmark", {"html": True, "linkify": False}).enable("table")
+
+_MARKER_GROUP = re.compile(r"\[([^\[\]\n]{1,200})\]")
+_CLAIM_ID_SHAPE = re.compile(r"[A-Za-z]{1,3}\d{1,4}")
+# A quoted span may not swallow a marker, so an unbalanced quote inside a log line cannot hide one.
+_PROTECTED = re.compile(
+    r"`[^`]*`"
+    r"|\"(?:(?!\[[A-Za-z]{1,3}\d{1,4}\])[^\"])*\""
+    r"|“[^”]*”|「[^」]*」|『[^』]*』"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+_ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.IGNORECASE)
+_FOOTNOTE = re.compile(r"\[\^[^\]]*\]")
+_WHITESPACE = re.compile(r"\s+")
+
+
+class RefusedMarkup:
+    """The rule names of markdown a released answer may not contain."""
+
+    RAW_HTML = "raw_html"
+    IMAGE = "image"
+    FOREIGN_LINK = "foreign_link"
+    FOOTNOTE = "footnote"
+    LINK_REFERENCE = "link_reference"
+    CODE_BLOCK = "code_block"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    rule: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One checkable piece of the draft."""
+
+    block: int
+    """Units of one paragraph, list item, heading or table row share a block number."""
+    kind: str
+    """``sentence`` (of a paragraph), ``item``, ``heading`` or ``row``."""
+    text: str
+    """Whitespace-normalised inline markdown, markers included."""
+    markers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Draft:
+    units: list[Unit]
+    refusals: list[Refusal] = field(default_factory=list)
+
+    @property
+    def markers(self) -> set[str]:
+        return {marker for unit in self.units for marker in unit.markers}
+
+    def block_markers(self, block: int) -> set[str]:
+        return {marker for unit in self.units if unit.block == block for marker in unit.markers}
+
+
+def read_draft(markdown: str, claim_ids: Collection[str] = ()) -> Draft:
+    """Units and refusals of ``markdown``; ``claim_ids`` are ids that count as markers whatever their shape."""
+    env: dict[str, object] = {}
+    tokens = _parser.parse(markdown, env)
+    refusals = [Refusal(RefusedMarkup.LINK_REFERENCE, f"[{label}]") for label in (env.get("references") or {})]
+    refusals += [Refusal(RefusedMarkup.FOOTNOTE, match.group(0)) for match in _FOOTNOTE.finditer(markdown)]
+    units: list[Unit] = []
+    block = 0
+    list_depth = 0
+    row: list[str] = []
+    for index, token in enumerate(tokens):
+        previous = tokens[index - 1].type if index else ""
+        if token.type in ("list_item_open", "list_item_close"):
+            list_depth += 1 if token.type == "list_item_open" else -1
+        elif token.type in ("fence", "code_block"):
+            refusals.append(Refusal(RefusedMarkup.CODE_BLOCK, _clip(token.content)))
+        elif token.type == "html_block":
+            refusals.append(Refusal(RefusedMarkup.RAW_HTML, _clip(token.content)))
+        elif token.type == "tr_open":
+            row = []
+        elif token.type == "tr_close":
+            block += 1
+            units.append(_unit(block, "row", " | ".join(row), claim_ids))
+        elif token.type == "inline":
+            refusals.extend(_inline_refusals(token))
+            text = normalise_space(token.content)
+            if previous in ("th_open", "td_open"):
+                row.append(text)
+                continue
+            block += 1
+            if previous == "heading_open":
+                units.append(_unit(block, "heading", text, claim_ids))
+            elif list_depth:
+                units.append(_unit(block, "item", text, claim_ids))
+            else:
+                units.extend(_unit(block, "sentence", sentence, claim_ids) for sentence in split_sentences(text))
+    return Draft([unit for unit in units if unit.text], refusals)
+
+
+def normalise_space(text: str) -> str:
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def markers_in(text: str, claim_ids: Collection[str] = ()) -> tuple[str, ...]:
+    """The claim ids cited by ``text``'s markers, in order, without repeats."""
+    return tuple(dict.fromkeys(marker for _, ids in marker_groups(text, claim_ids) for marker in ids))
+
+
+def marker_groups(text: str, claim_ids: Collection[str] = ()) -> Iterator[tuple[re.Match[str], list[str]]]:
+    for match in _MARKER_GROUP.finditer(text):
+        ids = [part.strip() for part in re.split(r"[,，]", match.group(1))]
+        if ids and all(_CLAIM_ID_SHAPE.fullmatch(part) or part in claim_ids for part in ids):
+            yield match, ids
+
+
+def strip_markers(text: str, claim_ids: Collection[str] = ()) -> str:
+    for match, _ in reversed(list(marker_groups(text, claim_ids))):
+        text = text[: match.start()] + " " + text[match.end() :]
+    return normalise_space(text)
+
+
+def protected_spans(text: str) -> list[tuple[int, int]]:
+    """Quoted strings and code spans: text a sentence quotes rather than states."""
+    return [match.span() for match in _PROTECTED.finditer(text)]
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of one paragraph; never inside a quote; a marker after a full stop stays with its sentence."""
+    spans = protected_spans(text)
+    pieces: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        end = match.start()
+        if any(low < end < high for low, high in spans) or _ABBREVIATION_END.search(text[start:end]):
+            continue
+        pieces.append(text[start:end])
+        start = match.end()
+    pieces.append(text[start:])
+    sentences: list[str] = []
+    for piece in (normalise_space(piece) for piece in pieces):
+        leading = re.match(r"(?:\[[^\[\]\n]{1,200}\]\s*)+", piece)
+        if sentences and leading and markers_in(leading.group(0)):
+            sentences[-1] += " " + leading.group(0).strip()
+            piece = piece[leading.end() :].strip()
+        if piece:
+            sentences.append(piece)
+    return sentences
+
+
+def _unit(block: int, kind: str, text: str, claim_ids: Collection[str]) -> Unit:
+    return Unit(block=block, kind=kind, text=text, markers=markers_in(text, claim_ids))
+
+
+def _inline_refusals(token: Token) -> list[Refusal]:
+    refusals = []
+    for child in token.children or []:
+        if child.type == "image":
+            refusals.append(Refusal(RefusedMarkup.IMAGE, str(child.attrs.get("src", ""))))
+        elif child.type == "html_inline":
+            refusals.append(Refusal(RefusedMarkup.RAW_HTML, child.content))
+        elif child.type == "link_open" and not is_local_link(str(child.attrs.get("href", ""))):
+            refusals.append(Refusal(RefusedMarkup.FOREIGN_LINK, str(child.attrs.get("href", ""))))
+    return refusals
+
+
+def is_local_link(href: str) -> bool:
+    """A path on this site (``/api/...``) or an anchor: nothing that leaves the page's host."""
+    parts = urlsplit(href)
+    return not parts.scheme and not parts.netloc and href.startswith(("/", "#")) and not href.startswith("//")
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    return normalise_space(text)[:limit]

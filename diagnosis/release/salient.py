@@ -1,0 +1,163 @@
+"""Salient tokens: the parts of a sentence that state a checkable fact, and whether evidence contains them.
+
+A sentence may paraphrase freely, but the tokens a reader acts on must come from the evidence it cites:
+numbers with their units, times and dates, identifiers (anything with digits, ``_``, ``.``, ``/``, ``-``,
+``::``, ``@`` or CamelCase: ``HikariPool-1``, ``db_pool_pending``, ``10.0.3.7``, ``MySQL``), quoted strings
+and code spans, and the names of services, tables and metrics this run knows. Each is compared in a
+normal form: NFKC (full-width ``５０`` is ``50``), case folded, whitespace collapsed, markdown emphasis
+dropped, ISO times written one way (``2026-04-22T14:02:37Z`` and ``2026-04-22 14:02:37`` are the same).
+
+Numbers are compared by value and unit (``44`` is ``44.0``; ``30 s`` is not ``30 ms``), never as
+substrings of longer numbers or of timestamps, so a wrong ``pool size 50`` is not "found" in ``10:50``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from diagnosis.release.draft import protected_spans
+
+UNITS = {
+    "ms": "ms", "msec": "ms", "millisecond": "ms", "milliseconds": "ms", "毫秒": "ms",
+    "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s", "秒": "s",
+    "min": "min", "mins": "min", "minute": "min", "minutes": "min", "分钟": "min",
+    "h": "h", "hr": "h", "hrs": "h", "hour": "h", "hours": "h", "小时": "h",
+    "d": "d", "day": "d", "days": "d", "天": "d",
+    "%": "%", "percent": "%",
+    "b": "b", "byte": "b", "bytes": "b", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb",
+    "kib": "kib", "mib": "mib", "gib": "gib",
+}  # fmt: skip
+_UNIT_PATTERN = "|".join(sorted((re.escape(unit) for unit in UNITS), key=len, reverse=True))
+_NUMBER_BODY = r"\d+(?:,\d{3})*(?:\.\d+)?"
+_NUMBER = re.compile(rf"({_NUMBER_BODY})(?:\s?({_UNIT_PATTERN}))?(?![a-z0-9_])")
+_NUMBER_TOKEN = re.compile(rf"({_NUMBER_BODY})({_UNIT_PATTERN})?")
+_DATE = r"\d{4}-\d{2}-\d{2}"
+_CLOCK = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+_TIME_TOKEN = re.compile(rf"(?:{_DATE}(?:[t ]{_CLOCK})?|{_CLOCK})(?:z|[+-]\d{{2}}:?\d{{2}})?")
+_TIME_ANYWHERE = re.compile(rf"{_DATE}(?:[t ]{_CLOCK})?(?:z|[+-]\d{{2}}:?\d{{2}})?|{_CLOCK}z?")
+_WORD = re.compile(r"[a-z0-9_%][a-z0-9_./:@%\-]*", re.IGNORECASE)
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_IDENTIFIER_MARK = re.compile(r"[\d_./@\-]|::")
+_TRAILING = ".:/-@"
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "a.m", "p.m"})
+_EMPHASIS = re.compile(r"[*`]")
+_WHITESPACE = re.compile(r"\s+")
+_ISO_SEPARATOR = re.compile(rf"({_DATE})t(\d{{1,2}}:\d{{2}})")
+_UTC_SUFFIX = re.compile(r"(\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?)z\b")
+_NUMBER_UNIT_SPACE = re.compile(rf"(\d)\s+({_UNIT_PATTERN})(?![a-z0-9])")
+
+
+class Kind:
+    NUMBER = "number"
+    TIME = "time"
+    IDENTIFIER = "identifier"
+    QUOTE = "quote"
+    NAME = "name"
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    text: str
+    """As written in the sentence."""
+    norm: str
+    """The normal form compared with the evidence."""
+
+
+def normalise(text: str) -> str:
+    """The comparable form of a sentence or an evidence text."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = _EMPHASIS.sub("", text)
+    text = _ISO_SEPARATOR.sub(r"\1 \2", text)
+    text = _UTC_SUFFIX.sub(r"\1", text)
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
+    """The salient tokens of ``text`` (markers already removed), quoted strings first."""
+    spans = protected_spans(text)
+    tokens = [_quote(text[low:high]) for low, high in spans]
+    outside = "".join(" " if any(low <= i < high for low, high in spans) else char for i, char in enumerate(text))
+    names = {normalise(name) for name in known_names}
+    for match in _WORD.finditer(unicodedata.normalize("NFKC", outside)):
+        token = _classify(match.group(0).strip(_TRAILING).lstrip("."), names, outside, match.end())
+        if token is not None:
+            tokens.append(token)
+    return [token for token in tokens if token.norm]
+
+
+def _quote(span: str) -> Token:
+    inner = span[1:-1]
+    return Token(Kind.QUOTE, inner, normalise(inner) if re.search(r"\w", inner) else "")
+
+
+def _classify(word: str, names: set[str], text: str, end: int) -> Token | None:
+    if not word:
+        return None
+    norm = normalise(word)
+    if _TIME_TOKEN.fullmatch(norm) and (":" in norm or "-" in norm):
+        return Token(Kind.TIME, word, norm)
+    number = _NUMBER_TOKEN.fullmatch(norm)
+    if number:
+        unit = number.group(2) or _unit_after(text, end)
+        return Token(Kind.NUMBER, word, _number_form(number.group(1), unit))
+    if norm in _ABBREVIATIONS:
+        return None
+    if _IDENTIFIER_MARK.search(word) or _CAMEL.search(word):
+        return Token(Kind.IDENTIFIER, word, norm)
+    if norm in names:
+        return Token(Kind.NAME, word, norm)
+    return None
+
+
+def _unit_after(text: str, end: int) -> str | None:
+    match = re.match(rf"\s?({_UNIT_PATTERN})(?![a-z0-9])", text[end:].casefold())
+    return match.group(1) if match else None
+
+
+def _number_form(digits: str, unit: str | None) -> str:
+    """``44.0`` and ``44`` alike, exactly (no float rounding), with the unit's canonical name."""
+    shown = format(Decimal(digits.replace(",", "")).normalize(), "f")
+    return f"{shown} {UNITS[unit]}" if unit else shown
+
+
+class Evidence:
+    """The texts a sentence may draw on (facts and matched excerpts of the claims it cites)."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self.texts = [normalise(text) for text in texts if text]
+        self._numbers: set[str] = set()
+        self._unitless: set[str] = set()
+        for text in self.texts:
+            plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(" ", text))
+            for match in _NUMBER.finditer(plain):
+                before = plain[match.start() - 1] if match.start() else " "
+                if before.isalnum() or before in "_.-/:":
+                    continue  # part of an identifier (HikariPool-1, 10/10's second half) or of a version
+                bare = _number_form(match.group(1), None)
+                self._numbers.add(_number_form(match.group(1), match.group(2)))
+                if not match.group(2):
+                    self._unitless.add(bare)
+
+    def contains(self, token: Token) -> bool:
+        if token.kind == Kind.QUOTE:
+            return any(token.norm in text for text in self.texts)
+        if token.kind == Kind.NUMBER:
+            bare = token.norm.split(" ")[0]
+            return token.norm in self._numbers or bare in self._unitless
+        if token.kind == Kind.TIME:
+            fraction = "." in token.norm.rsplit(":", 1)[-1]
+            after = r"" if fraction else r"(?!\d)"
+            pattern = re.compile(rf"(?<![\d:]){re.escape(token.norm)}{after}")
+            return any(pattern.search(text) for text in self.texts)
+        pattern = re.compile(rf"(?<![a-z0-9]){re.escape(token.norm)}(?![a-z0-9])")
+        return any(pattern.search(text) for text in self.texts)
+
+    def quotes(self, text: str) -> bool:
+        """Whether ``text`` is a word-for-word copy of one evidence text (or a part of one)."""
+        norm = normalise(text)
+        return bool(norm) and any(norm in evidence for evidence in self.texts)

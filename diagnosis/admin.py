@@ -71,7 +71,7 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
             "failure_reason", "provider", "model",
         )}),
         ("Route", {"fields": ("route_drawing", "transitions")}),
-        ("Answer", {"fields": ("conclusion", "final_answer")}),
+        ("Answer", {"fields": ("conclusion", "final_answer", "release_decisions")}),
         ("Budget and timing", {"fields": (
             "step_count", "tool_count", "prompt_tokens", "completion_tokens", "started_at", "claimed_by",
             "finished_at", "duration_ms",
@@ -107,6 +107,16 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
     @admin.display(description="transitions")
     def transitions(self, run: DiagnosisRun) -> SafeString:
         return render_transitions(run.orchestration_trace)
+
+    @admin.display(description="release guard")
+    def release_decisions(self, run: DiagnosisRun) -> str:
+        """Why each draft was released or blocked: rule names only (the findings are in the reasoning audit)."""
+        release = (run.self_evaluation or {}).get("release") or {}
+        decisions = [
+            f"attempt {item.get('attempt')}: {item.get('decision', 'checked')} ({item.get('rule')})"
+            for item in release.get("decisions") or []
+        ]
+        return "; ".join(decisions) or "-"
 
     @admin.display(description="self evaluation")
     def self_evaluation_json(self, run: DiagnosisRun) -> SafeString:

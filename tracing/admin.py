@@ -16,7 +16,7 @@ from tracing.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tracing.selectors import can_view_reasoning
 
 STEP_FIELDS = (
-    "seq", "node", "attempt", "outcome", "model", "prompt_version", "model_calls",
+    "seq", "node", "role", "attempt", "outcome", "model", "prompt_version", "model_calls",
     "prompt_tokens", "completion_tokens", "latency_ms", "summary",
 )
 EVENT_FIELDS = ("seq", "kind", "name", "details", "created_at")
@@ -61,7 +61,10 @@ class AgentReasoningAuditAdmin(ReadOnlyModelAdmin):
     list_select_related = ("run", "step")
     search_fields = ("=run__id",)
     ordering = ("-id",)
-    fields = ("run", "step", "node", "attempt", "reasoning_source", "reasoning_content", "assistant_text", "created_at")
+    fields = (
+        "run", "step", "node", "attempt", "reasoning_source", "reasoning_content", "assistant_text", "findings",
+        "created_at",
+    )
 
     @admin.display(description="step", ordering="step__seq")
     def step_seq(self, audit: AgentReasoningAudit) -> int:

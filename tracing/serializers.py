@@ -164,6 +164,11 @@ class ReasoningEntrySerializer(serializers.Serializer):
     reasoningSource = serializers.ChoiceField(choices=ReasoningSource.choices, source="reasoning_source")
     reasoningContent = serializers.CharField(source="reasoning_content")
     assistantText = serializers.CharField(source="assistant_text")
+    role = serializers.CharField(source="step.role")
+    findings = serializers.ListField(
+        child=serializers.DictField(child=serializers.CharField()),
+        help_text="Why the release guard blocked this step's draft (rule, sentence, detail); they quote the draft.",
+    )
     createdAt = serializers.DateTimeField(source="created_at")
 
 

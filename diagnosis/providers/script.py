@@ -4,8 +4,9 @@ Everything about a script is checked here, up front, so that ``manage.py diagnos
 refuse a bad file with one line naming the place (``planner[2].tool_calls[0]: ...``) and exit 2, instead
 of a run failing half-way. Playing a checked script can then only fail in the ways the script asks for.
 
-Format: ``{"planner": [R…], "executor": [R…], "verifier": [R…], "composer": [R…]}``; a role may be left
-out when the run never reaches it. Each R is a string (content) or an object with ``content``,
+Format: ``{"planner": [R…], "executor": [R…], "verifier": [R…], "composer": [R…], "semantic_guard": [R…]}``;
+a role may be left out when the run never reaches it (a draft whose guard has no reply left is blocked:
+the guard fails closed). Each R is a string (content) or an object with ``content``,
 ``tool_calls`` (``[{"name", "arguments"}]``, arguments an object or a JSON string kept verbatim), both, or
 ``error`` alone; any of them may add ``reasoning_content`` (to exercise the reasoning audit) and
 ``delay_seconds`` (a slow model, e.g. to kill a worker mid-run).
@@ -75,7 +76,7 @@ def load_script(path: str | Path) -> Script:
 
 def parse_script(data: Any) -> Script:
     if not isinstance(data, dict):
-        raise ScriptError("must be a JSON object keyed by role (planner, executor, verifier, composer)")
+        raise ScriptError(f"must be a JSON object keyed by role ({', '.join(Role)})")
     unknown = sorted(set(data) - set(Role))
     if unknown:
         raise ScriptError(f"unknown role {unknown[0]!r}; roles are {', '.join(Role)}")

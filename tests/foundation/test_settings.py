@@ -11,6 +11,9 @@ BAD_VALUES = [
     ({"LLM_PROVIDER": "gpt"}, "LLM_PROVIDER"),
     ({"LLM_PROVIDER": "openai", "LLM_BASE_URL": None, "LLM_MODEL": "m"}, "LLM_BASE_URL"),
     ({"LLM_PROVIDER": "scripted", "LLM_SCRIPT_PATH": None}, "LLM_SCRIPT_PATH"),
+    ({"SEMANTIC_GUARD_PROVIDER": "gpt"}, "SEMANTIC_GUARD_PROVIDER"),
+    ({"SEMANTIC_GUARD_PROVIDER": "openai", "LLM_BASE_URL": None, "LLM_MODEL": "m"}, "LLM_BASE_URL"),
+    ({"SEMANTIC_GUARD_PROVIDER": "scripted", "LLM_SCRIPT_PATH": None}, "LLM_SCRIPT_PATH"),
     ({"LLM_BASE_URL": "ftp://models"}, "LLM_BASE_URL"),
     ({"TOOL_MAX_ROWS": "many"}, "TOOL_MAX_ROWS"),
     ({"TOOL_MAX_ROWS": "0"}, "TOOL_MAX_ROWS"),
@@ -22,7 +25,7 @@ BAD_VALUES = [
 ]
 
 
-@pytest.mark.parametrize(("env", "variable"), BAD_VALUES, ids=[v for _, v in BAD_VALUES])
+@pytest.mark.parametrize(("env", "variable"), BAD_VALUES, ids=[f"{v}-{i}" for i, (_, v) in enumerate(BAD_VALUES)])
 def test_it_stops_with_one_line_naming_the_variable(manage_py, env, variable):
     result = manage_py("check", env=env)
 

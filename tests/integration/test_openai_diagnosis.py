@@ -1,8 +1,8 @@
 """A whole diagnosis through the real ``openai`` SDK against a loopback OpenAI-compatible server.
 
-The server plays the four agents; the executor's final answer is built from the tool result the server
-received, so the citation is real and passes the gatekeeper. Reasoning the server returns lands in the
-restricted audit only.
+The server plays the four agents and the semantic guard; the executor's final answer is built from the
+tool result the server received, so the citation is real and passes the gatekeeper, and the honest draft
+passes the release policy. Reasoning the server returns lands in the restricted audit only.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def test_it_diagnoses_through_the_openai_provider(settings):
     plan = {"mode": "NORMAL", "hypotheses": ["pool exhausted"], "steps": [{"tool": "query_logs", "purpose": "errors", "args": LOGS_ARGS}]}
     verdict = {"verdict": "PASS", "facts_checked": [{"claim_id": "c1", "fact": "HikariPool-1 has no free connection", "verification": "supported"}],
                "missing_info": [], "evidence_gaps": [], "recommended_actions": []}
-    answer = {"answer_markdown": "The database connection pool is exhausted [c1].", "cited_claim_ids": ["c1"]}
+    answer = {"answer_markdown": "HikariPool-1 has no free connection [c1].", "cited_claim_ids": ["c1"]}
     with FakeOpenAIServer() as server:
         server.enqueue(
             reply(content=json.dumps(plan), reasoning_content=SECRET_REASONING),
@@ -59,6 +59,7 @@ def test_it_diagnoses_through_the_openai_provider(settings):
             FakeResponse(status=429, body={"error": {"message": "slow down"}}, headers={"Retry-After": "0"}),
             reply(content=json.dumps(verdict)),
             reply(content=json.dumps(answer)),
+            reply(content=json.dumps({"verdict": "RELEASE", "unsupported": []})),
         )
         settings.LLM_BASE_URL, settings.LLM_MODEL, settings.LLM_API_KEY = server.base_url, "fake-model", "sk-test"
         out = StringIO()
@@ -69,7 +70,11 @@ def test_it_diagnoses_through_the_openai_provider(settings):
     assert (result["status"], result["degraded"], result["effective_verdict"]) == ("SUCCESS", False, "PASS")
     assert result["final_answer"] == answer["answer_markdown"]
     assert result["released_claim_ids"] == ["c1"]
-    assert len(requests) == 6
+    assert len(requests) == 7
+    # The guard sees only the draft and the allowed claims: no tools, no question, no history.
+    guard_task = json.loads(requests[6].json["messages"][-1]["content"])
+    assert set(guard_task) == {"task", "draft", "allowed_claims"} and "tools" not in requests[6].json
+    assert len(requests[6].json["messages"]) == 2
     assert requests[0].headers["authorization"] == "Bearer sk-test"
     assert requests[0].json["response_format"] == {"type": "json_object"}
     assert {tool["function"]["name"] for tool in requests[1].json["tools"]} == {"lookup_knowledge", "query_logs", "query_metrics", "query_mysql"}
@@ -79,5 +84,7 @@ def test_it_diagnoses_through_the_openai_provider(settings):
     assert steps["verifier"].model_calls == 2  # the 429 was retried
     assert steps["executor"].model_calls == 2 and steps["planner"].prompt_tokens == 11
     assert AgentReasoningAudit.objects.get(run=run, node="planner").reasoning_content == SECRET_REASONING
-    assert AgentReasoningAudit.objects.get(run=run, node="composer").reasoning_source == "UNAVAILABLE"
+    assert AgentReasoningAudit.objects.get(run=run, step__role="composer").reasoning_source == "UNAVAILABLE"
     assert SECRET_REASONING not in out.getvalue()
+    assert [step.role for step in AgentStep.objects.filter(run=run, node="composer")] == ["semantic_guard", "composer"]
+    assert run.self_evaluation["release"]["decisions"][0]["decision"] == "released"

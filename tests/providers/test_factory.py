@@ -9,8 +9,9 @@ import types
 import pytest
 
 from diagnosis.providers import factory
-from diagnosis.providers.base import ModelReply, ProviderConfig, ProviderConfigError, RoleModels
+from diagnosis.providers.base import ModelReply, ProviderConfig, ProviderConfigError, Role, RoleModels
 from diagnosis.providers.factory import build_models, config_from_settings
+from diagnosis.providers.offline.provider import OfflineChatModel
 from diagnosis.providers.openai_provider import OpenAIChatModel
 from diagnosis.providers.scripted import ScriptedChatModel
 
@@ -50,6 +51,25 @@ def test_cli_arguments_override_the_provider_and_script():
     config = config_from_settings(name="scripted", script_path="/tmp/other.json")
 
     assert (config.name, config.script_path, config.model) == ("scripted", "/tmp/other.json", "qwen-test")
+
+
+@pytest.mark.usefixtures("llm_settings")
+def test_another_provider_may_play_the_semantic_guard(settings):
+    settings.SEMANTIC_GUARD_PROVIDER = "offline"
+
+    models = build_models(config_from_settings())
+
+    assert isinstance(models.composer, OpenAIChatModel)
+    assert isinstance(models.semantic_guard, OfflineChatModel) and models.semantic_guard.role is Role.SEMANTIC_GUARD
+
+
+@pytest.mark.usefixtures("llm_settings")
+def test_the_guard_provider_is_validated_like_the_main_one(settings):
+    settings.SEMANTIC_GUARD_PROVIDER = "scripted"
+    settings.LLM_SCRIPT_PATH = "/nonexistent/script.json"
+
+    with pytest.raises(ProviderConfigError, match="script"):
+        build_models(config_from_settings())
 
 
 @pytest.mark.usefixtures("llm_settings")

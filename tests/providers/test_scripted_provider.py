@@ -33,6 +33,15 @@ def test_each_role_plays_its_own_replies_in_order():
     assert run.for_role(Role.PLANNER).complete(MESSAGES).content == "plan two"
 
 
+def test_the_semantic_guard_plays_its_own_list_and_fails_closed_when_it_runs_out():
+    run = models({"semantic_guard": ['{"verdict": "BLOCK", "unsupported": []}'], "composer": ["draft"]})
+
+    assert run.semantic_guard.complete(MESSAGES).content == '{"verdict": "BLOCK", "unsupported": []}'
+    with pytest.raises(ProviderError) as error:
+        run.semantic_guard.complete(MESSAGES)
+    assert error.value.code is ErrorCode.SCRIPT_EXHAUSTED and "semantic_guard" in error.value.message
+
+
 def test_a_reply_is_a_full_model_reply():
     run = models({"verifier": [{"content": "{}", "reasoning_content": "weighing claim c1"}]})
 

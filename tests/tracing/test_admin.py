@@ -183,6 +183,18 @@ def test_it_marks_retries_and_the_fallback_in_the_transitions_table(auditor, own
     assert "fallback_executor_tool_blocked" in degraded_page
 
 
+def test_it_shows_why_each_draft_was_released_or_blocked(auditor, owner):
+    run = make_run(make_session(owner))
+    decisions = [{"attempt": 1, "decision": "blocked", "rule": "ungrounded_token", "rules": ["ungrounded_token"]},
+                 {"attempt": 2, "decision": "released", "rule": "passed", "rules": []}]
+    run.self_evaluation = {**run.self_evaluation, "release": {"policy_version": "release-policy-v1", "decisions": decisions}}
+    run.save(update_fields=["self_evaluation"])
+
+    page = client_for(auditor).get(run_page(run)).content.decode()
+
+    assert "attempt 1: blocked (ungrounded_token); attempt 2: released (passed)" in page
+
+
 @pytest.mark.parametrize(
     ("query", "expected"),
     [("status__exact=FAILED", "failed"), ("degraded__exact=1", "fallback"), ("intent__exact=SYSTEM_CHAT", "chat"),

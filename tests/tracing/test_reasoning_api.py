@@ -72,6 +72,19 @@ def test_it_returns_each_step_reasoning_in_order(api_client, auditor, owned_run)
     assert body["steps"][0]["reasoningSource"] == ReasoningSource.PROVIDER
 
 
+def test_it_returns_why_a_draft_was_blocked_which_the_trace_never_shows(api_client, auditor, owned_run):
+    finding = {"rule": "ungrounded_token", "sentence": "The DB-HOST-9 caught fire [c1].", "detail": "DB-HOST-9"}
+    AgentReasoningAudit.objects.filter(run=owned_run, step__seq=2).update(findings=[finding])
+    client = api_client(auditor)
+
+    body = client.get(reasoning_url(owned_run.session_id, owned_run.pk)).json()
+    trace = client.get(f"/api/diagnosis/{owned_run.session_id}/trace?runId={owned_run.pk}").content.decode()
+
+    assert [entry["findings"] for entry in body["steps"]] == [[], [finding], []]
+    assert body["steps"][1]["role"] == "planner"
+    assert "DB-HOST-9" not in trace
+
+
 def test_it_requires_the_run_id(api_client, auditor, owned_run):
     response = api_client(auditor).get(reasoning_url(owned_run.session_id))
 

@@ -1,0 +1,61 @@
+"""KNOWLEDGE_QUERY: quoted runbook passages, checked by the gatekeeper and the same release policy as a draft."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from diagnosis.execution import run_execute
+from diagnosis.models import Intent
+from diagnosis.services import run_create
+from tools.knowledge.ingest import ingest_document
+from tools.models import DocumentSource
+from tracing.models import DiagnosisTraceEvent
+
+pytestmark = pytest.mark.django_db
+
+QUESTION = "How do I restore the connection pool size?"
+
+
+def ask(owner, question: str = QUESTION):
+    run = run_create(user=owner, message=question)
+    assert run.intent == Intent.KNOWLEDGE_QUERY
+    return run_execute(run.pk, worker="test")
+
+
+def events(run, kind: str) -> list[DiagnosisTraceEvent]:
+    return list(DiagnosisTraceEvent.objects.filter(run=run, kind=kind).order_by("seq"))
+
+
+def test_it_releases_quotes_that_pass_the_release_policy(owner):
+    call_command("load_scenario", "payment-db-pool", stdout=StringIO())
+
+    run = ask(owner)
+
+    assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"]
+    first = run.self_evaluation["released_claim_ids"][0]
+    assert f"[{first}]" in run.final_answer.split("\n> ", 1)[1]  # the marker closes the quote it vouches for
+    [release] = events(run, "RELEASE")[:1]
+    assert (release.name, release.details["decision"], release.details["rule"]) == ("release_decided", "released", "passed")
+    assert run.self_evaluation["release"]["policy_version"] == "release-policy-v1"
+    [evidence] = events(run, "EVIDENCE")
+    assert evidence.details["passed"] == len(run.self_evaluation["released_claim_ids"])
+
+
+def test_it_answers_no_knowledge_rather_than_release_markup_the_policy_refuses(owner):
+    ingest_document(
+        title_hint="Pool size runbook",
+        filename="pool.md",
+        content="# Pool size runbook\n\nTo restore the connection pool size, open <img src=x onerror=alert(1)> "
+        "and raise maximumPoolSize to 20.",
+        source=DocumentSource.UPLOAD,
+    )
+
+    run = ask(owner)
+
+    assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"] == []
+    assert "onerror" not in run.final_answer and "No runbook" in run.final_answer
+    [release] = events(run, "RELEASE")[:1]
+    assert (release.details["decision"], release.details["rule"]) == ("blocked", "raw_html")

@@ -4,7 +4,8 @@
   verification status, what the tools did, the limits and where to look next. It never reads the executor's
   claims, so nothing the executor said can leak through it.
 - Post-composer (the verifier allowed material but the composer failed twice): the allowed facts with their
-  verified excerpts, missing information and recommended actions, laid out by a fixed template.
+  verified excerpts, missing information and recommended actions, laid out by a fixed template; guidance
+  naming a salient token no allowed claim contains is left out.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from diagnosis.graph.state import DiagnosisState, read_text
 from diagnosis.graph.status import TECHNICAL_FAILURES, ComposerStatus, VerifierStatus
 from diagnosis.nodes.allowed import allowed_claims, verifier_lists
 from diagnosis.nodes.context import NodeContext
+from diagnosis.nodes.release_review import known_names
+from diagnosis.release.policy import grounded_guidance
 from tools.models import ToolInvocation
 
 NODE = "fallback"
@@ -59,15 +62,19 @@ def pre_verification_answer(context: NodeContext, cause: str) -> str:
     )
 
 
-def post_composer_answer(state: DiagnosisState) -> str:
+def post_composer_answer(context: NodeContext, state: DiagnosisState) -> str:
     lines = ["## Verified findings", "", "The answer could not be composed, so the verified material is listed as is.", ""]
-    for claim in allowed_claims(state):
+    allowed = allowed_claims(state)
+    for claim in allowed:
         lines.append(f"- **[{claim['claim_id']}]** {claim['fact']} ({claim['verification']})")
         lines.extend(f"  > `{item['tool_name']}` {item['raw_path']}: {item['matched_text']}" for item in claim["evidence"])
     lists = verifier_lists(state)
     for title, key in (("Missing information", "missing_info"), ("Recommended actions", "recommended_actions")):
-        if lists[key]:
-            lines += ["", f"### {title}", *(f"- {item}" for item in lists[key])]
+        # The verifier's guidance cites nothing: an item naming a number, host or service that no allowed
+        # claim contains is left out rather than shown unverified.
+        items = grounded_guidance(lists[key], allowed, known_names(context.environment))
+        if items:
+            lines += ["", f"### {title}", *(f"- {item}" for item in items)]
     return "\n".join(lines)
 
 
@@ -80,5 +87,5 @@ def is_post_composer(state: DiagnosisState) -> bool:
 def answer(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
     context.progress.status(NODE, "started")
     if is_post_composer(state):
-        return {"final_answer": post_composer_answer(state)}
+        return {"final_answer": post_composer_answer(context, state)}
     return {"final_answer": pre_verification_answer(context, read_text(state, "failure_reason") or "unknown_cause")}

@@ -17,6 +17,7 @@ line has full stops of its own.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -84,8 +85,15 @@ class Draft:
         return {marker for unit in self.units if unit.block == block for marker in unit.markers}
 
 
+def visible(text: str) -> str:
+    """``text`` as a reader sees it: invisible format characters (zero-width spaces, bidi marks) removed,
+    so that ``db\u200b-host`` is checked as the ``db-host`` the page shows."""
+    return "".join(char for char in text if unicodedata.category(char) != "Cf")
+
+
 def read_draft(markdown: str, claim_ids: Collection[str] = ()) -> Draft:
     """Units and refusals of ``markdown``; ``claim_ids`` are ids that count as markers whatever their shape."""
+    markdown = visible(markdown)
     env: dict[str, object] = {}
     tokens = _parser.parse(markdown, env)
     refusals = [Refusal(RefusedMarkup.LINK_REFERENCE, f"[{label}]") for label in (env.get("references") or {})]

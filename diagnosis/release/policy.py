@@ -10,7 +10,8 @@ Rules, each with the reason it exists (``docs/node-contracts.md`` has the table)
 - ``uncited_finding``: a sentence or list item with a salient token states a finding, so it carries a
   marker - unless it repeats, word for word, evidence its own paragraph cites (a quoted passage spanning
   several sentences), or it is one of the verifier's own recommended actions, gaps or missing items,
-  which the post-composer fallback shows as they are too;
+  which the post-composer fallback shows as they are too (their salient tokens must still occur in
+  some allowed claim: ``grounded_guidance``);
 - ``ungrounded_token``: every salient token of a cited sentence occurs in the facts or excerpts of the
   claims that sentence cites - a real marker does not vouch for a number it never contained.
 
@@ -68,6 +69,18 @@ def claim_texts(claim: Mapping[str, Any]) -> list[str]:
     return [str(claim.get("fact") or ""), *excerpts]
 
 
+def grounded_guidance(
+    items: Sequence[str], allowed_claims: Sequence[Mapping[str, Any]], known_names: Collection[str] = ()
+) -> list[str]:
+    """The verifier's guidance items whose salient tokens all occur in some allowed claim.
+
+    Guidance (recommended actions, gaps, missing information) cites nothing, but it may still not name a
+    number, host or service the verified material never contained.
+    """
+    evidence = Evidence(text for claim in allowed_claims for text in claim_texts(claim))
+    return [item for item in items if all(evidence.contains(token) for token in salient_tokens(item, known_names))]
+
+
 def check_draft(
     answer_markdown: str,
     cited_claim_ids: Sequence[str],
@@ -88,11 +101,15 @@ def check_draft(
         detail = f"markers {sorted(used)} but cited_claim_ids {sorted(cited)}"
         findings.append(Finding("citations_mismatch", detail, detail))
     verbatim_guidance = {normalise(item) for item in guidance}
+    everything = Evidence(text for claim in allowed_claims for text in claim_texts(claim))
     for unit in draft.units:
         body = strip_markers(unit.text, texts)
-        if unit.kind == "item" and normalise(body) in verbatim_guidance:
-            continue
         tokens = salient_tokens(body, known_names)
+        if unit.kind == "item" and normalise(body) in verbatim_guidance:
+            missing = [token.text for token in tokens if not everything.contains(token)]
+            if missing:
+                findings.append(Finding("ungrounded_token", unit.text, ", ".join(missing[:10])))
+            continue
         if not tokens:
             continue
         if not unit.markers:

@@ -19,7 +19,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from diagnosis.release.draft import protected_spans
+from diagnosis.release.draft import protected_spans, visible
 
 UNITS = {
     "ms": "ms", "msec": "ms", "millisecond": "ms", "milliseconds": "ms", "毫秒": "ms",
@@ -70,7 +70,7 @@ class Token:
 
 def normalise(text: str) -> str:
     """The comparable form of a sentence or an evidence text."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    text = unicodedata.normalize("NFKC", visible(text)).casefold()
     text = _EMPHASIS.sub("", text)
     text = _ISO_SEPARATOR.sub(r"\1 \2", text)
     text = _UTC_SUFFIX.sub(r"\1", text)

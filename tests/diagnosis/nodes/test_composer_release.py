@@ -25,9 +25,9 @@ VERIFIED = {"claims": [{"claim_id": "c1", "evidence": [
      "matched_text": "HikariPool-1 - Connection is not available, request timed out after 30000ms"}]}]}
 VERDICT = {"verdict": "PASS", "facts_checked": [{"claim_id": "c1", "fact": "payment-service logged HikariPool-1 timeouts",
                                                  "verification": "supported"}],
-           "missing_info": [], "evidence_gaps": [], "recommended_actions": ["Raise maximumPoolSize on payment-service"]}
+           "missing_info": [], "evidence_gaps": [], "recommended_actions": ["Raise the pool size of payment-service"]}
 STATE = {"effective_verdict": "PASS", "verified_executor_output": VERIFIED, "verifier_output": VERDICT}
-HONEST = "payment-service requests timed out after 30000ms [c1].\n\n- Raise maximumPoolSize on payment-service"
+HONEST = "payment-service requests timed out after 30000ms [c1].\n\n- Raise the pool size of payment-service"
 INVENTED = "The database host of payment-service caught fire at 10:47 [c1]."
 RELEASE = json.dumps({"verdict": "RELEASE", "unsupported": []})
 
@@ -58,6 +58,17 @@ def test_it_releases_a_grounded_draft_the_guard_accepts(run, make_context):
     [semantic] = timeline(run, "SEMANTIC")
     assert semantic.details["verdict"] == "RELEASE" and semantic.details["unsupported"] == 0
     assert release_summary(context)["decisions"] == [{"attempt": 1, "decision": "released", "rule": "passed", "rules": []}]
+
+
+def test_guidance_copied_from_the_verifier_needs_no_marker_but_may_not_name_what_no_claim_holds(run, make_context):
+    verdict = {**VERDICT, "recommended_actions": ["Restart db-host-7 of payment-service"]}
+    state = {**STATE, "verifier_output": verdict}
+
+    _, update = compose(run, make_context, [draft("payment-service timed out [c1].\n\n- Restart db-host-7 of payment-service")],
+                        state=state)
+
+    assert update["failure_reason"] == "release_policy_blocked"
+    assert AgentReasoningAudit.objects.get(step__role="composer").findings[0]["detail"] == "db-host-7"
 
 
 def test_a_policy_block_never_reaches_the_guard_and_keeps_the_draft_private(run, make_context):

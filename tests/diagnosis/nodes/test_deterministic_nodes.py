@@ -83,7 +83,8 @@ def test_it_lists_allowed_material_in_the_post_composer_fallback(run, make_conte
         "verifier_status": "COMPLETED",
         "effective_verdict": "PASS",
         "verifier_output": {"facts_checked": [{"claim_id": "c1", "fact": "the pool is exhausted", "verification": "supported"}],
-                            "missing_info": ["pool size"], "evidence_gaps": [], "recommended_actions": ["raise the pool"]},
+                            "missing_info": ["pool size"], "evidence_gaps": [],
+                            "recommended_actions": ["raise the pool", "reboot db-host-7 at 03:00"]},
         "composer_status": "INVALID_OUTPUT",
         "failure_reason": "composer_invalid_output",
     }
@@ -92,4 +93,5 @@ def test_it_lists_allowed_material_in_the_post_composer_fallback(run, make_conte
 
     assert "the pool is exhausted" in answer and "pool exhausted" in answer
     assert "raise the pool" in answer and "pool size" in answer
+    assert "db-host-7" not in answer  # guidance naming what no allowed claim holds is left out
     assert SECRET_STATEMENT not in answer

@@ -7,7 +7,8 @@ checks exactly the text a reader will see, and nothing can hide where the policy
   table row; a list item is one unit because a bullet is one statement even when it quotes a fact with
   several sentences;
 - markdown that could carry text the policy cannot tie to a citation is *refused*, never rendered: raw
-  HTML, images, links to anything but this site, footnotes, link reference definitions and code blocks.
+  HTML, images, links (a destination or a title is text no sentence check covers, and an answer has
+  nothing to link to), footnotes, link reference definitions and code blocks.
 
 A marker is ``[id]`` (or ``[id1, id2]``) whose ids look like claim ids (``c1``, ``k2``) or are claim ids
 of this run. Quoted strings and code spans are kept whole when sentences are split, because a quoted log
@@ -20,7 +21,6 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -38,6 +38,7 @@ _PROTECTED = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.IGNORECASE)
+_MARKER_AFTER_STOP = re.compile(r"([.!?])((?:\[[^\[\]\n]{1,200}\])+)(?=\s|$)")
 _FOOTNOTE = re.compile(r"\[\^[^\]]*\]")
 _WHITESPACE = re.compile(r"\s+")
 
@@ -47,7 +48,7 @@ class RefusedMarkup:
 
     RAW_HTML = "raw_html"
     IMAGE = "image"
-    FOREIGN_LINK = "foreign_link"
+    LINK = "link"
     FOOTNOTE = "footnote"
     LINK_REFERENCE = "link_reference"
     CODE_BLOCK = "code_block"
@@ -160,6 +161,8 @@ def protected_spans(text: str) -> list[tuple[int, int]]:
 
 def split_sentences(text: str) -> list[str]:
     """Sentences of one paragraph; never inside a quote; a marker after a full stop stays with its sentence."""
+    # "full.[c1] Next" ends a sentence too: the marker closes it, so a space goes after the full stop.
+    text = _MARKER_AFTER_STOP.sub(_space_before_marker, text)
     spans = protected_spans(text)
     pieces: list[str] = []
     start = 0
@@ -181,6 +184,10 @@ def split_sentences(text: str) -> list[str]:
     return sentences
 
 
+def _space_before_marker(match: re.Match[str]) -> str:
+    return f"{match.group(1)} {match.group(2)}" if markers_in(match.group(2)) else match.group(0)
+
+
 def _unit(block: int, kind: str, text: str, claim_ids: Collection[str]) -> Unit:
     return Unit(block=block, kind=kind, text=text, markers=markers_in(text, claim_ids))
 
@@ -192,15 +199,9 @@ def _inline_refusals(token: Token) -> list[Refusal]:
             refusals.append(Refusal(RefusedMarkup.IMAGE, str(child.attrs.get("src", ""))))
         elif child.type == "html_inline":
             refusals.append(Refusal(RefusedMarkup.RAW_HTML, child.content))
-        elif child.type == "link_open" and not is_local_link(str(child.attrs.get("href", ""))):
-            refusals.append(Refusal(RefusedMarkup.FOREIGN_LINK, str(child.attrs.get("href", ""))))
+        elif child.type == "link_open":
+            refusals.append(Refusal(RefusedMarkup.LINK, str(child.attrs.get("href", ""))))
     return refusals
-
-
-def is_local_link(href: str) -> bool:
-    """A path on this site (``/api/...``) or an anchor: nothing that leaves the page's host."""
-    parts = urlsplit(href)
-    return not parts.scheme and not parts.netloc and href.startswith(("/", "#")) and not href.startswith("//")
 
 
 def _clip(text: str, limit: int = 200) -> str:

@@ -2,7 +2,7 @@
 
 Rules, each with the reason it exists (``docs/node-contracts.md`` has the table):
 
-- ``refused markup`` (raw HTML, images, foreign links, footnotes, link references, code blocks): text
+- ``refused markup`` (raw HTML, images, links, footnotes, link references, code blocks): text
   that renders hidden, elsewhere or outside any sentence cannot be tied to a citation;
 - ``phantom_marker``: a ``[cN]`` that is no allowed claim would lend the look of evidence to a sentence;
 - ``citations_mismatch``: the markers in the prose are the citations, so they must equal

@@ -7,8 +7,9 @@ and code spans, and the names of services, tables and metrics this run knows. Ea
 normal form: NFKC (full-width ``５０`` is ``50``), case folded, whitespace collapsed, markdown emphasis
 dropped, ISO times written one way (``2026-04-22T14:02:37Z`` and ``2026-04-22 14:02:37`` are the same).
 
-Numbers are compared by value and unit (``44`` is ``44.0``; ``30 s`` is not ``30 ms``), never as
-substrings of longer numbers or of timestamps, so a wrong ``pool size 50`` is not "found" in ``10:50``.
+Numbers are compared by value and unit (``44`` is ``44.0``; ``30 s`` is not ``30 ms``, nor the unitless
+count ``waiting=30``), never as substrings of longer numbers or of timestamps, so a wrong ``pool size 50``
+is not "found" in ``10:50``; a number written without a unit claims only its value.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ _DATE = r"\d{4}-\d{2}-\d{2}"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
 _TIME_TOKEN = re.compile(rf"(?:{_DATE}(?:[t ]{_CLOCK})?|{_CLOCK})(?:z|[+-]\d{{2}}:?\d{{2}})?")
 _TIME_ANYWHERE = re.compile(rf"{_DATE}(?:[t ]{_CLOCK})?(?:z|[+-]\d{{2}}:?\d{{2}})?|{_CLOCK}z?")
-_WORD = re.compile(r"[a-z0-9_%][a-z0-9_./:@%\-]*", re.IGNORECASE)
+# A number with thousands separators first, so that "1,234" is one token and not "1" and "234".
+_WORD = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?(?!\d|,\d)|[a-z0-9_%][a-z0-9_./:@%\-]*", re.IGNORECASE)
 _CAMEL = re.compile(r"[a-z][A-Z]")
 _IDENTIFIER_MARK = re.compile(r"[\d_./@\-]|::")
 _TRAILING = ".:/-@"
@@ -131,30 +133,29 @@ class Evidence:
     def __init__(self, texts: Iterable[str]) -> None:
         self.texts = [normalise(text) for text in texts if text]
         self._numbers: set[str] = set()
-        self._unitless: set[str] = set()
+        self._values: set[str] = set()
         for text in self.texts:
             plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(" ", text))
             for match in _NUMBER.finditer(plain):
                 before = plain[match.start() - 1] if match.start() else " "
                 if before.isalnum() or before in "_.-/:":
                     continue  # part of an identifier (HikariPool-1, 10/10's second half) or of a version
-                bare = _number_form(match.group(1), None)
                 self._numbers.add(_number_form(match.group(1), match.group(2)))
-                if not match.group(2):
-                    self._unitless.add(bare)
+                self._values.add(_number_form(match.group(1), None))
 
     def contains(self, token: Token) -> bool:
         if token.kind == Kind.QUOTE:
             return any(token.norm in text for text in self.texts)
         if token.kind == Kind.NUMBER:
-            bare = token.norm.split(" ")[0]
-            return token.norm in self._numbers or bare in self._unitless
+            # A unit is part of the claim ("36 s" is not the count "waiting=36"); no unit claims none.
+            return token.norm in (self._numbers if " " in token.norm else self._values)
         if token.kind == Kind.TIME:
             fraction = "." in token.norm.rsplit(":", 1)[-1]
             after = r"" if fraction else r"(?!\d)"
             pattern = re.compile(rf"(?<![\d:]){re.escape(token.norm)}{after}")
             return any(pattern.search(text) for text in self.texts)
-        pattern = re.compile(rf"(?<![a-z0-9]){re.escape(token.norm)}(?![a-z0-9])")
+        # "_" binds like a letter: db_pool is not db_pool_pending; "-" does not (payment-service's hosts).
+        pattern = re.compile(rf"(?<![a-z0-9_]){re.escape(token.norm)}(?![a-z0-9_])")
         return any(pattern.search(text) for text in self.texts)
 
     def quotes(self, text: str) -> bool:

@@ -6,13 +6,16 @@ each sentence, list item and heading by the words it uses - never by knowing wha
 - a *cited* sentence may use the words of the facts and excerpts it cites plus a fixed vocabulary of
   report language ("verified", "earliest", "root cause", "证据"); any other word is something the cited
   claims do not say ("the database host caught fire [c1]");
-- it may not add a negation its evidence lacks ("is not exhausted"), drop one its evidence states
-  ("connections are available" where the log says "not available"), or assert a cause-and-effect link
-  ("because", "led to", "导致") when no cited text states one;
+- it may not negate a word its evidence does not negate ("is not exhausted", "did not time out" -
+  compared word by word, so another negation in the evidence does not excuse it), drop a negation its
+  evidence states ("connections are available" where the log says "not available"), or assert a
+  cause-and-effect link ("because", "led to", "导致") when no cited text states one;
 - an *uncited* sentence may only be report language, a word-for-word copy of an allowed claim's text (a
   runbook's recommended action), or name a single thing the evidence mentions ("check the logs of
   rabbitmq"); two or more evidence words without a marker are a finding stated without a citation;
 - a quoted string must be a copy of the cited evidence (or, uncited, of any allowed claim).
+
+Contractions are written out first ("isn't" is "is not").
 
 Identifiers, numbers and times are the release policy's job (exact token grounding) and are left out of
 the word comparison here. The vocabulary names no system, service or fault: only how reports talk.
@@ -52,7 +55,7 @@ only still yet more less nothing none no not could would might may cannot
 """
 
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|n't\b|不|没有|没|未|无|并非",
+    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|不|没有|没|未|无|并非",
     re.IGNORECASE,
 )
 _CAUSAL = re.compile(
@@ -86,11 +89,11 @@ def _judge(body: str, cited: list[str], everything: list[str]) -> str:
     """Why ``body`` is unsupported, or '' when it is fine."""
     quotes = [body[low + 1 : high - 1] for low, high in protected_spans(body)]
     prose = _prose(body)
+    source = Evidence(cited or everything)
+    copied = [quote for quote in quotes if quote.strip() and not source.quotes(quote)]
+    if copied:
+        return f"quotes text the {'cited' if cited else 'allowed'} claims do not contain: {copied[0][:80]}"
     if cited:
-        evidence = Evidence(cited)
-        copied = [quote for quote in quotes if quote.strip() and not evidence.quotes(quote)]
-        if copied:
-            return f"quotes text the cited claims do not contain: {copied[0][:80]}"
         return _cited_reason(prose, cited)
     if Evidence(everything).quotes(body):
         return ""
@@ -106,11 +109,14 @@ def _judge(body: str, cited: list[str], everything: list[str]) -> str:
 
 
 def _cited_reason(prose: str, cited: list[str]) -> str:
-    evidence_negated = any(_NEGATION.search(text) for text in cited)
-    if _NEGATION.search(prose) and not evidence_negated:
-        return "adds a negation the cited evidence does not state"
-    if not _NEGATION.search(prose) and _terms(prose) & _negated_terms(cited):
-        return "drops a negation the cited evidence states"
+    negated = _negated(prose)
+    evidence_negated = {term for text in cited for term in _negated(_expand(text))}
+    added = negated - evidence_negated
+    if added:
+        return f"adds a negation the cited evidence does not state: {', '.join(sorted(added))}"
+    dropped = (evidence_negated - _vocabulary()) & _terms(prose) - negated
+    if dropped:
+        return f"drops a negation the cited evidence states: {', '.join(sorted(dropped))}"
     if _CAUSAL.search(_without_root_cause(prose)) and not any(_CAUSAL.search(text) for text in cited):
         return "claims a cause-and-effect link no cited fact states"
     foreign = _terms(prose) - _terms_of(cited) - _vocabulary()
@@ -119,12 +125,29 @@ def _cited_reason(prose: str, cited: list[str]) -> str:
     return ""
 
 
+def _negated(text: str) -> set[str]:
+    """What ``text`` negates: the first word after each negation (``not available`` gives ``available``)."""
+    negated: set[str] = set()
+    for match in _NEGATION.finditer(text):
+        span = _NEGATED_SPAN.match(text[match.end() :])
+        words = [term for term in tokenize(span.group(1))] if span else []
+        if words:
+            negated.add(words[0])
+    return negated
+
+
+def _expand(text: str) -> str:
+    """Contractions written out, so "isn't available" reads as "is not available"."""
+    text = re.sub(r"\b(can)'t\b|\b(won)'t\b", lambda m: "can not" if m.group(1) else "will not", text, flags=re.IGNORECASE)
+    return re.sub(r"\b(\w+)n't\b", r"\1 not", text, flags=re.IGNORECASE)
+
+
 def _prose(body: str) -> str:
     """``body`` without its quotes, code spans and identifiers: the words the sentence itself chose."""
     spans = protected_spans(body)
     for low, high in reversed(spans):
         body = body[:low] + " " + body[high:]
-    return _IDENTIFIER.sub(" ", body)
+    return _IDENTIFIER.sub(" ", _expand(body))
 
 
 def _without_root_cause(text: str) -> str:
@@ -143,17 +166,6 @@ def _terms_of(texts: Iterable[str]) -> set[str]:
 @lru_cache(maxsize=4096)
 def _cached_terms(text: str) -> frozenset[str]:
     return frozenset(tokenize(text))
-
-
-def _negated_terms(texts: Iterable[str]) -> set[str]:
-    """Words the evidence puts right after a negation: ``not available`` gives ``available``."""
-    negated: set[str] = set()
-    for text in texts:
-        for match in _NEGATION.finditer(text):
-            span = _NEGATED_SPAN.match(text[match.end() :])
-            if span:
-                negated |= _terms(span.group(1))
-    return negated - _vocabulary()
 
 
 @cache

@@ -1,0 +1,463 @@
+"""The release policy decides whether anyone may read a draft, so every rule must fire on its own case.
+
+A draft is released whole or not at all: every refused markup, phantom marker, citation mismatch,
+uncited finding and ungrounded token is a finding, and a cited sentence is grounded only by the claims
+it cites itself. The exemptions (connective prose, the verifier's own guidance, a quoted passage its
+paragraph cites) exist so that an honest answer is not blocked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from diagnosis.release.draft import read_draft
+from diagnosis.release.policy import (
+    FINDING_TEXT_CHARS,
+    POLICY_VERSION,
+    Finding,
+    PolicyResult,
+    check_draft,
+    claim_texts,
+    grounded_guidance,
+)
+
+
+def _claim(claim_id: str, fact: str, *excerpts: str) -> dict:
+    evidence = [{"tool_name": "query_logs", "raw_path": f"$.records[{i}].message", "matched_text": text}
+                for i, text in enumerate(excerpts)]
+    return {"claim_id": claim_id, "fact": fact, "verification": "supported", "evidence": evidence}
+
+
+TIMEOUTS = _claim(
+    "c1",
+    "payment-service logged HikariPool-1 timeouts",
+    "HikariPool-1 - Connection is not available, request timed out after 30000ms",
+    "2026-10-14T10:05:03.102000Z",
+)
+PENDING = _claim("c2", "db_pool_pending of payment-service rose to 44", "db_pool_pending 44.0 at 2026-10-14T10:04:00Z")
+RUNBOOK = _claim(
+    "c3",
+    "The runbook describes pool exhaustion",
+    "Pool HikariPool-1 is exhausted. Requests wait 30000ms. Raise maximumPoolSize to 40.",
+)
+CLAIMS = [TIMEOUTS, PENDING, RUNBOOK]
+
+
+def check(markdown: str, cited: list[str] | None = None, claims=CLAIMS, **kwargs) -> PolicyResult:
+    """``cited`` defaults to the markers the draft uses, so only the rule under test can fire."""
+    if cited is None:
+        cited = sorted(read_draft(markdown, [claim["claim_id"] for claim in claims]).markers)
+    return check_draft(markdown, cited, claims, **kwargs)
+
+
+def rules(result: PolicyResult) -> list[str]:
+    return [finding.rule for finding in result.findings]
+
+
+# --- honest drafts -----------------------------------------------------------------------------------------
+
+HONEST = """## Likely root cause
+**payment-service** ran out of database connections: "HikariPool-1 - Connection is not available, \
+request timed out after 30000ms" [c1].
+
+The pending connections of payment-service rose to 44 at 10:04 [c2], before the first timeout at 10:05 [c1].
+
+## Evidence
+- [c1] payment-service logged HikariPool-1 timeouts
+- [c2] db_pool_pending of payment-service rose to 44
+
+## Recommended actions
+- Raise maximumPoolSize to 40 [c3]
+"""
+
+
+def test_it_releases_an_honest_draft():
+    result = check(HONEST, ["c1", "c2", "c3"])
+
+    assert result.released and result.findings == []
+    assert result.rule == "passed" and result.rule_counts() == {}
+    assert POLICY_VERSION == "release-policy-v1"
+
+
+def test_claim_texts_are_the_fact_and_the_verified_excerpts():
+    assert claim_texts(PENDING) == [
+        "db_pool_pending of payment-service rose to 44",
+        "db_pool_pending 44.0 at 2026-10-14T10:04:00Z",
+    ]
+    assert claim_texts({"claim_id": "c9"}) == [""]
+
+
+# --- refused markup ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("markdown", "rule", "sentence"),
+    [
+        ("Pool exhausted <b>now</b> [c1].", "raw_html", "<b>"),
+        ("<div>Pool exhausted</div>\n\nText [c1].", "raw_html", "<div>Pool exhausted</div>"),
+        ("Pool exhausted [c1].\n\n![graph](/api/graph.png)", "image", "/api/graph.png"),
+        ("Pool exhausted, see [the runbook](https://evil.example/rb) [c1].", "link", "https://evil.example/rb"),
+        ("Pool exhausted, see [the runbook](//evil.example/rb) [c1].", "link", "//evil.example/rb"),
+        ("Pool exhausted, mail [ops](mailto:ops@example.com) [c1].", "link", "mailto:ops@example.com"),
+        ("Pool exhausted[^1] [c1].", "footnote", "[^1]"),
+        ("See [the trace][t] [c1].\n\n[t]: /api/trace", "link_reference", "[T]"),
+        ("Pool exhausted [c1].\n\n```\nSELECT 1\n```", "code_block", "SELECT 1"),
+        ("Pool exhausted [c1].\n\n    SELECT 1", "code_block", "SELECT 1"),
+    ],
+)
+def test_it_refuses_markup_that_cannot_be_tied_to_a_citation(markdown, rule, sentence):
+    result = check(markdown, ["c1"])
+
+    assert result.findings[0] == Finding(rule, sentence)
+    assert not result.released and result.rule == rule
+    assert "citations_mismatch" not in rules(result) and "phantom_marker" not in rules(result)
+
+
+def test_even_a_link_to_an_anchor_is_refused():
+    assert rules(check("Pool exhausted, see [above](#evidence) [c1].", ["c1"])) == ["link"]
+
+
+# --- markers and citations ---------------------------------------------------------------------------------
+
+
+def test_a_marker_of_no_allowed_claim_is_a_phantom():
+    result = check("Pool exhausted [c9].", ["c9"])
+
+    assert result.findings == [
+        Finding("phantom_marker", "[c9]"),
+        Finding("phantom_marker", "cited_claim_ids: c9"),
+    ]
+
+
+def test_a_cited_id_of_no_allowed_claim_is_a_phantom_even_without_its_marker():
+    result = check("Pool exhausted [c1].", ["c1", "c9"])
+
+    assert rules(result) == ["phantom_marker", "citations_mismatch"]
+    assert result.findings[0] == Finding("phantom_marker", "cited_claim_ids: c9")
+
+
+@pytest.mark.parametrize(
+    ("markdown", "cited"),
+    [
+        ("Pool exhausted [c1].", ["c1", "c2"]),
+        ("Pool exhausted [c1]. Pending rose [c2].", ["c1"]),
+        ("Pool exhausted.", ["c1"]),
+        ("Pool exhausted [c1].", []),
+    ],
+)
+def test_markers_must_equal_the_cited_claim_ids(markdown, cited):
+    result = check(markdown, cited)
+
+    assert rules(result) == ["citations_mismatch"]
+    assert "markers" in result.findings[0].sentence and "cited_claim_ids" in result.findings[0].detail
+
+
+def test_the_order_of_cited_claim_ids_does_not_matter():
+    assert check("Pool exhausted [c2]. Requests failed [c1].", ["c1", "c2"]).released
+    assert check("Pool exhausted [c2]. Requests failed [c1].", ["c2", "c1"]).released
+
+
+# --- uncited findings --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("markdown", "detail"),
+    [
+        ("payment-service ran out of connections.", "payment-service"),
+        ("Requests timed out after 30000ms.", "30000ms"),
+        ("The first timeout was at 10:05.", "10:05"),
+        ('The log says "Connection is not available".', "Connection is not available"),
+        ("- payment-service ran out of connections", "payment-service"),
+        ("## payment-service ran out of connections", "payment-service"),
+        ("| service | state |\n|---|---|\n| payment-service | exhausted |", "payment-service"),
+        ("支付服务在 10:05 超时。", "10:05"),
+    ],
+)
+def test_a_unit_with_a_salient_token_and_no_marker_is_an_uncited_finding(markdown, detail):
+    result = check(markdown, [])
+
+    assert rules(result) == ["uncited_finding"]
+    assert result.findings[0].detail == detail
+
+
+def test_an_uncited_unit_lists_at_most_five_of_its_tokens():
+    result = check("Hosts db-1, db-2, db-3, db-4, db-5 and db-6 failed.", [])
+
+    assert result.findings[0].detail == "db-1, db-2, db-3, db-4, db-5"
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "This is the likely root cause.",
+        "The evidence below supports it.",
+        "## Likely root cause",
+        "## Evidence",
+        "- No further information is needed",
+        "根据以下证据，这是最可能的根本原因。",
+    ],
+)
+def test_connective_prose_without_salient_tokens_needs_no_marker(markdown):
+    assert check(markdown, []).released
+
+
+def test_known_names_make_a_plain_word_salient():
+    assert rules(check("The orders table was locked.", [], known_names=["orders"])) == ["uncited_finding"]
+    assert check("The orders table was locked.", []).released
+
+
+# --- exemptions: guidance and quoted passages --------------------------------------------------------------
+
+
+def test_a_verbatim_guidance_item_needs_no_marker():
+    guidance = ["Raise the pool size of payment-service", "Restart HikariPool-1 of payment-service"]
+    markdown = (
+        "## Recommended actions\n- Raise the pool size of payment-service\n- Restart *HikariPool-1* of payment-service"
+    )
+
+    assert check(markdown, [], guidance=guidance).released
+
+
+def test_a_guidance_item_may_not_name_what_no_allowed_claim_holds():
+    result = check("- Restart db-host-7 of payment-service", [], guidance=["Restart db-host-7 of payment-service"])
+
+    assert result.findings == [Finding("ungrounded_token", "Restart db-host-7 of payment-service", "db-host-7")]
+
+
+def test_a_guidance_item_is_grounded_by_any_allowed_claim():
+    assert check("- Raise maximumPoolSize of payment-service to 40", [],
+                 guidance=["Raise maximumPoolSize of payment-service to 40"]).released
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "- Raise the pool size of payment-service to 80",  # not the verifier's words
+        "Raise the pool size of payment-service",  # the verifier's words, but a sentence, not a list item
+    ],
+)
+def test_only_a_verbatim_guidance_list_item_is_exempt(markdown):
+    result = check(markdown, [], guidance=["Raise the pool size of payment-service"])
+
+    assert rules(result) == ["uncited_finding"]
+
+
+def test_an_unmarked_sentence_copying_evidence_its_own_paragraph_cites_needs_no_marker():
+    markdown = "> Pool HikariPool-1 is exhausted. Requests wait 30000ms [c3]."
+
+    assert check(markdown, ["c3"]).released
+
+
+def test_a_quoted_passage_copied_with_different_case_and_emphasis_is_still_a_copy():
+    markdown = "> pool *HikariPool-1* is EXHAUSTED. Requests wait 30000ms [c3]."
+
+    assert check(markdown, ["c3"]).released
+
+
+def test_an_unmarked_sentence_copying_evidence_of_another_paragraph_is_uncited():
+    markdown = "> Pool HikariPool-1 is exhausted.\n\nRequests wait 30000ms [c3]."
+
+    result = check(markdown, ["c3"])
+
+    assert result.findings == [Finding("uncited_finding", "Pool HikariPool-1 is exhausted.", "HikariPool-1")]
+
+
+def test_an_unmarked_sentence_copying_evidence_its_paragraph_does_not_cite_is_uncited():
+    markdown = "> Pool HikariPool-1 is exhausted. Pending rose to 44 [c2]."
+
+    assert rules(check(markdown, ["c2"])) == ["uncited_finding"]
+
+
+def test_an_unmarked_sentence_that_changes_the_copied_evidence_is_uncited():
+    markdown = "> Pool HikariPool-2 is exhausted. Requests wait 30000ms [c3]."
+
+    assert rules(check(markdown, ["c3"])) == ["uncited_finding"]
+
+
+# --- ungrounded tokens -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("markdown", "detail"),
+    [
+        ("The database host caught fire at 10:47 [c1].", "10:47"),
+        ("Requests timed out after 30 s [c1].", "30"),
+        ("Requests timed out after 3000ms [c1].", "3000ms"),
+        ("HikariPool-2 timed out [c1].", "HikariPool-2"),
+        ("db-host-7 of payment-service timed out [c1].", "db-host-7"),
+        ('The log says "Connection refused" [c1].', "Connection refused"),
+        ("The pool size was 50 [c1].", "50"),
+        ("The pool was exhausted on 2026-10-15 [c1].", "2026-10-15"),
+        ("MySQL refused payment-service [c1].", "MySQL"),
+    ],
+)
+def test_a_cited_sentence_may_not_name_what_its_claim_does_not_hold(markdown, detail):
+    result = check(markdown, ["c1"])
+
+    assert result.findings == [Finding("ungrounded_token", markdown, detail)]
+
+
+def test_a_number_is_not_grounded_by_the_digits_of_a_timestamp():
+    # c1 holds 10:05:03; a pool size of 5 or 3 is not in it.
+    assert check("The pool size was 5 [c1].", ["c1"]).findings[0].detail == "5"
+
+
+def test_a_number_is_not_grounded_by_the_digits_of_an_identifier():
+    assert check("Only 1 connection was left [c1].", ["c1"]).findings[0].detail == "1"
+
+
+def test_every_missing_token_is_listed_in_the_detail_up_to_ten():
+    markdown = "Hosts " + ", ".join(f"db-{i}" for i in range(12)) + " failed [c1]."
+
+    [finding] = check(markdown, ["c1"]).findings
+
+    assert finding.detail == ", ".join(f"db-{i}" for i in range(10))
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "payment-service timed out after 30000 ms at 10:05 [c1].",
+        "payment-service timed out after 30000 milliseconds on 2026-10-14 [c1].",
+        "db_pool_pending of payment-service rose to 44.0 [c2].",
+        "db_pool_pending rose to 44 at 2026-10-14T10:04:00Z [c2].",
+        'payment-service logged "connection is NOT available" [c1].',
+        "payment-service 在 10:05 超时 [c1]。",
+        "支付服务的 db_pool_pending 在 10:04 升至 44 [c2]。",
+        "连接等待超过30000毫秒 [c1]。",
+    ],
+)
+def test_a_cited_sentence_may_restate_what_its_claim_holds(markdown):
+    assert check(markdown).released, check(markdown).findings
+
+
+def test_a_token_is_grounded_only_by_the_claims_that_sentence_cites():
+    markdown = "payment-service timed out [c1]. db_pool_pending rose to 44 [c1]. Pending rose [c2]."
+
+    result = check(markdown, ["c1", "c2"])
+
+    assert result.findings == [Finding("ungrounded_token", "db_pool_pending rose to 44 [c1].", "db_pool_pending, 44")]
+
+
+def test_a_sentence_citing_several_claims_may_draw_on_all_of_them():
+    assert check("HikariPool-1 timed out after db_pool_pending rose to 44 [c1, c2].").released
+    assert check("HikariPool-1 timed out after db_pool_pending rose to 44 [c1][c2].").released
+
+
+def test_a_marker_after_the_full_stop_grounds_its_own_sentence_only():
+    markdown = "Pending rose to 44. [c2] Requests timed out after 30000ms. [c1]"
+
+    assert check(markdown).released
+    assert rules(check("Pending rose to 44. [c1] Requests timed out after 30000ms. [c2]")) == [
+        "ungrounded_token",
+        "ungrounded_token",
+    ]
+
+
+def test_a_list_item_is_grounded_by_its_own_markers():
+    assert check("- [c1] payment-service logged HikariPool-1 timeouts").released
+    assert rules(check("- [c2] payment-service logged HikariPool-1 timeouts")) == ["ungrounded_token"]
+
+
+def test_a_heading_and_a_table_row_are_grounded_by_their_own_markers():
+    assert check("## HikariPool-1 timed out [c1]").released
+    assert rules(check("## HikariPool-1 timed out [c2]")) == ["ungrounded_token"]
+    assert check("| claim | value |\n|---|---|\n| db_pool_pending | 44 [c2] |").released
+    assert rules(check("| claim | value |\n|---|---|\n| db_pool_pending | 45 [c2] |")) == ["ungrounded_token"]
+
+
+def test_a_known_name_must_occur_in_the_cited_claim():
+    result = check("The orders table was locked [c1].", known_names=["orders"])
+
+    assert result.findings == [Finding("ungrounded_token", "The orders table was locked [c1].", "orders")]
+    assert check("payment-service timed out [c1].", known_names=["payment-service"]).released
+
+
+@pytest.mark.parametrize(
+    ("markdown", "detail"),
+    [
+        ("根本原因是 db-host-7 在 10:47 宕机 [c1]。", "db-host-7, 10:47"),
+        ("支付服务连接池等待数升至 45 [c2]。", "45"),
+        ("请求在３０秒后超时 [c1]。", "30"),
+    ],
+)
+def test_chinese_sentences_are_held_to_the_same_tokens(markdown, detail):
+    result = check(markdown)
+
+    assert result.findings == [Finding("ungrounded_token", markdown, detail)]
+
+
+def test_chinese_sentences_split_at_the_ideographic_full_stop():
+    markdown = "payment-service 在 10:05 超时 [c1]。db_pool_pending 升至 44 [c1]。"
+
+    assert rules(check(markdown)) == ["ungrounded_token"]
+    assert check(markdown).findings[0].sentence == "db_pool_pending 升至 44 [c1]。"
+
+
+# --- results -----------------------------------------------------------------------------------------------
+
+
+def test_every_finding_is_returned_and_the_first_decides_the_rule():
+    markdown = "Pool <b>full</b> [c9]. The host caught fire at 10:47 [c1]. payment-service failed."
+
+    result = check_draft(markdown, ["c1"], CLAIMS)
+
+    assert rules(result) == ["raw_html", "raw_html", "phantom_marker", "citations_mismatch", "ungrounded_token",
+                             "uncited_finding"]
+    assert result.rule == "raw_html"
+    assert result.rule_counts() == {"raw_html": 2, "phantom_marker": 1, "citations_mismatch": 1,
+                                    "ungrounded_token": 1, "uncited_finding": 1}
+    assert not result.released
+
+
+def test_an_empty_result_is_a_release():
+    result = PolicyResult()
+
+    assert result.released and result.rule == "passed" and result.rule_counts() == {}
+
+
+def test_a_finding_as_a_dict_is_clipped():
+    finding = Finding("ungrounded_token", "s" * 1000, "d" * 1000)
+
+    assert FINDING_TEXT_CHARS == 300
+    assert finding.to_dict() == {"rule": "ungrounded_token", "sentence": "s" * 300, "detail": "d" * 300}
+    assert Finding("footnote", "[^1]").to_dict() == {"rule": "footnote", "sentence": "[^1]", "detail": ""}
+
+
+def test_the_policy_never_edits_the_draft_it_checks():
+    markdown = "Pool <b>full</b> [c1]."
+    claims = [dict(claim) for claim in CLAIMS]
+
+    check_draft(markdown, ["c1"], claims)
+
+    assert claims == CLAIMS
+
+
+# --- grounded guidance -------------------------------------------------------------------------------------
+
+
+def test_grounded_guidance_keeps_items_whose_tokens_some_allowed_claim_holds():
+    items = [
+        "Raise maximumPoolSize of payment-service to 40",
+        "Check db_pool_pending after 10:05",
+        "Restart db-host-7",
+        "Raise the pool size to 80",
+        "Review the deploy",
+    ]
+
+    assert grounded_guidance(items, CLAIMS) == [
+        "Raise maximumPoolSize of payment-service to 40",
+        "Check db_pool_pending after 10:05",
+        "Review the deploy",
+    ]
+
+
+def test_grounded_guidance_holds_known_names_to_the_claims_too():
+    assert grounded_guidance(["Check the orders table"], CLAIMS, known_names=["orders"]) == []
+    assert grounded_guidance(["Check the orders table"], CLAIMS) == ["Check the orders table"]
+
+
+def test_a_marker_glued_to_the_full_stop_grounds_only_its_own_sentence():
+    result = check("Requests timed out after 30000ms.[c2] The pending count rose to 44. [c1]")
+
+    assert rules(result) == ["ungrounded_token", "ungrounded_token"]

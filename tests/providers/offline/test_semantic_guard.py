@@ -1,0 +1,473 @@
+"""The offline SemanticGuard judges a draft only by the words of the claims it cites, and fails closed.
+
+It sees the draft and the allowed claims and nothing else, like a hosted guard would. An honest draft
+(quotes, report language, headings, a runbook action copied word for word) is released; a sentence that
+says what its claims do not - invented words under a real marker, a flipped negation, a causal link no
+claim states, a finding without a marker, an invented quote, in English or Chinese - is blocked with a
+reason. Its reply always fits the contract and is the same for the same task.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from diagnosis.nodes.contracts import SEMANTIC_GUARD_OUTPUT, parse_output
+from diagnosis.nodes.messages import semantic_guard_messages
+from diagnosis.nodes.semantic_guard import guard_claims
+from diagnosis.providers.base import Role
+from diagnosis.providers.offline import composer
+from diagnosis.providers.offline.provider import OFFLINE_MODEL_NAME, OfflineChatModel
+from diagnosis.providers.offline.semantic_guard import MAX_UNSUPPORTED, review
+
+TIMEOUTS = {
+    "claim_id": "c1",
+    "fact": "payment-service logged HikariPool-1 timeouts",
+    "excerpts": ["HikariPool-1 - Connection is not available, request timed out after 30000ms"],
+}
+PENDING = {
+    "claim_id": "c2",
+    "fact": "db_pool_pending of payment-service rose to 44",
+    "excerpts": ["db_pool_pending 44.0 at 2026-10-14T10:04:00Z"],
+}
+RUNBOOK = {
+    "claim_id": "c3",
+    "fact": "The runbook describes pool exhaustion",
+    "excerpts": [
+        "Runbook: payment-db pool > Actions",
+        "Raise maximumPoolSize of payment-service and restart the pods.",
+    ],
+}
+POSTMORTEM = {
+    "claim_id": "c4",
+    "fact": "The postmortem says the deploy caused pool exhaustion",
+    "excerpts": ["The 14:00 deploy caused pool exhaustion because the pool size was lowered."],
+}
+CHINESE = {"claim_id": "k1", "fact": "支付服务连接池耗尽", "excerpts": ["连接池耗尽，请求超时"]}
+CLAIMS = [TIMEOUTS, PENDING, RUNBOOK, POSTMORTEM, CHINESE]
+
+
+def guard(draft: str, claims=CLAIMS) -> dict:
+    """The guard's reply, checked against the contract the node parses it with."""
+    reply = review({"task": "semantic_guard", "draft": draft, "allowed_claims": claims})
+    assert parse_output(json.dumps(reply, ensure_ascii=False), SEMANTIC_GUARD_OUTPUT) == reply
+    return reply
+
+
+def blocked(draft: str, claims=CLAIMS) -> list[dict]:
+    reply = guard(draft, claims)
+    assert reply["verdict"] == "BLOCK", reply
+    return reply["unsupported"]
+
+
+# --- honest drafts are released ----------------------------------------------------------------------------
+
+HONEST = """## Likely root cause
+**payment-service** logged "HikariPool-1 - Connection is not available, request timed out after 30000ms" [c1].
+
+The earliest verified signal: db_pool_pending of payment-service rose to 44 [c2].
+
+## Evidence
+- [c1] payment-service logged HikariPool-1 timeouts
+- [c2] db_pool_pending of payment-service rose to 44
+
+## Recommended actions
+- Raise maximumPoolSize of payment-service and restart the pods.
+"""
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        HONEST,
+        'payment-service logged "HikariPool-1 - Connection is not available, request timed out after 30000ms" [c1].',
+        'HikariPool-1 said "Connection is **not** available" [c1].',
+        "payment-service logged HikariPool-1 timeouts [c1].",
+        "Connection is not available [c1].",
+        "Request timed out after 30000ms [c1].",
+        "The pool was exhausted [c4].",
+        "- The pool size was lowered [c4]",
+        "## Likely root cause",
+        "## Evidence",
+        "This is the likely root cause.",
+        "It is likely that this is the root cause [c1].",
+        "The evidence below supports this conclusion, but the confidence is low.",
+        "## Recommended actions\n\n- Raise maximumPoolSize of payment-service and restart the pods.",
+        "Check the logs of payment-service.",
+        "Check the pods.",
+        "| claim | fact |\n|---|---|\n| c1 | payment-service logged HikariPool-1 timeouts [c1] |",
+        "> The 14:00 deploy caused pool exhaustion because the pool size was lowered. [c4]",
+        "支付服务连接池耗尽 [k1]。",
+        "根本原因可能是连接池耗尽，请求超时 [k1]。",
+        "",
+    ],
+)
+def test_it_releases_an_honest_draft(draft):
+    assert guard(draft) == {"verdict": "RELEASE", "unsupported": []}
+
+
+def test_it_leaves_numbers_times_and_identifiers_to_the_release_policy():
+    """Exact token grounding is the policy's job; the guard compares the words a sentence chose."""
+    assert guard("db_pool_pending of payment-service rose to 45 at 10:47 on db-host-7 [c2].")["verdict"] == "RELEASE"
+
+
+# --- invented words under a valid citation -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("draft", "words"),
+    [
+        ("The database host caught fire [c1].", ["caught", "fire", "host"]),
+        ("The pool was exhausted [c1].", ["exhaust", "pool"]),
+        ("Connections are plentiful [c1].", ["plentiful"]),
+        ("# The database melted [c1]", ["melt"]),
+        ("| claim | fact |\n|---|---|\n| c1 | payment-service database melted [c1] |", ["melt"]),
+        ("- [c2] payment-service logged HikariPool-1 timeouts", ["timeout"]),
+    ],
+)
+def test_it_blocks_words_the_cited_claims_do_not_say(draft, words):
+    [finding] = blocked(draft)
+
+    assert finding["reason"].startswith("says what the cited claims do not: ")
+    assert all(word in finding["reason"] for word in words), finding["reason"]
+
+
+def test_a_real_marker_does_not_vouch_for_words_of_another_claim():
+    assert guard("The pool was exhausted [c4].")["verdict"] == "RELEASE"
+    assert blocked("The pool was exhausted [c2].")[0]["reason"].startswith("says what the cited claims do not")
+
+
+def test_it_lists_each_offending_sentence_word_for_word_and_only_those():
+    draft = "payment-service logged HikariPool-1 timeouts [c1]. The database host caught fire [c1]. Check the logs."
+
+    assert [finding["sentence"] for finding in blocked(draft)] == ["The database host caught fire [c1]."]
+
+
+# --- negations ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "db_pool_pending of payment-service did not rise [c2].",
+        "db_pool_pending of payment-service never rose [c2].",
+        "db_pool_pending of payment-service rose without a pause [c2].",
+        "The pool was not exhausted [c4].",
+        "支付服务连接池没有耗尽 [k1]。",
+        "支付服务连接池未耗尽 [k1]。",
+    ],
+)
+def test_it_blocks_a_negation_the_cited_evidence_does_not_state(draft):
+    [finding] = blocked(draft)
+
+    assert finding["sentence"] == draft and finding["reason"].startswith("adds a negation the cited evidence does not state: ")
+
+
+@pytest.mark.parametrize(
+    "draft",
+    ["payment-service connections are available [c1].", "HikariPool-1 connection is available [c1]."],
+)
+def test_it_blocks_a_sentence_that_drops_a_negation_of_its_evidence(draft):
+    [finding] = blocked(draft)
+
+    assert finding["sentence"] == draft and finding["reason"].startswith("drops a negation the cited evidence states: ")
+
+
+# --- cause and effect --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "payment-service logged timeouts because of the pool [c1].",
+        "payment-service logged timeouts, which led to pool exhaustion [c1].",
+        "Request timed out after 30000ms, due to the pool [c1].",
+        "db_pool_pending of payment-service rose, therefore requests timed out [c1, c2].",
+        "db_pool_pending of payment-service rose because of the deploy [c2].",
+        "连接池耗尽导致请求超时 [k1]。",
+        "由于连接池耗尽，请求超时 [k1]。",
+    ],
+)
+def test_it_blocks_a_causal_link_no_cited_claim_states(draft):
+    [finding] = blocked(draft)
+
+    assert finding == {"sentence": draft, "reason": "claims a cause-and-effect link no cited fact states"}
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "The deploy caused pool exhaustion [c4].",
+        "The deploy caused pool exhaustion because the pool size was lowered [c4].",
+        "db_pool_pending of payment-service rose because of the deploy [c2, c4].",
+    ],
+)
+def test_it_allows_a_causal_link_its_cited_evidence_states(draft):
+    assert guard(draft)["verdict"] == "RELEASE"
+
+
+def test_the_words_root_cause_are_no_causal_link():
+    assert guard("The likely root cause: payment-service logged HikariPool-1 timeouts [c1].")["verdict"] == "RELEASE"
+
+
+def test_an_uncited_causal_link_is_blocked_unless_copied_word_for_word():
+    [finding] = blocked("The deploy caused pool exhaustion.")
+
+    assert finding["reason"] == "states a cause-and-effect link without citing a claim"
+    assert guard("The 14:00 deploy caused pool exhaustion because the pool size was lowered.")["verdict"] == "RELEASE"
+
+
+# --- uncited findings --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "The pool timed out.",
+        "payment-service rose and timed out.",
+        "- Requests timed out after 30000ms and the pool size was lowered",
+    ],
+)
+def test_it_blocks_an_uncited_sentence_with_two_or_more_evidence_words(draft):
+    [finding] = blocked(draft)
+
+    assert finding["reason"].startswith("states a finding without citing a claim: ")
+
+
+@pytest.mark.parametrize("draft", ["Check the pods.", "Investigate the pool.", "db_pool_pending rose."])
+def test_an_uncited_sentence_may_name_one_thing_the_evidence_mentions(draft):
+    assert guard(draft)["verdict"] == "RELEASE"
+
+
+def test_an_uncited_sentence_may_not_use_words_no_claim_holds():
+    [finding] = blocked("Reboot the cluster.")
+
+    assert finding["reason"].startswith("states something no allowed claim supports: ")
+    assert "cluster" in finding["reason"] and "reboot" in finding["reason"]
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        "No verified error logs show the failure; check the ERROR and WARN logs of payment-service",
+        "No verified metric of payment-service shows a shift at the onset",
+        "No runbook or postmortem passage was verified for the errors of payment-service",
+        "No deploy or configuration change near the onset was verified in the business data",
+    ],
+)
+def test_the_verifiers_gaps_and_missing_information_are_report_language(item):
+    """The composer shows these uncited under "Uncertainty"; they state what is missing, not a finding."""
+    assert guard(f"## Uncertainty\nThis conclusion is not fully confirmed:\n- {item}")["verdict"] == "RELEASE"
+
+
+def test_a_recommended_action_copied_from_an_excerpt_needs_no_marker():
+    assert guard("- Raise maximumPoolSize of payment-service and restart the pods.")["verdict"] == "RELEASE"
+    assert guard("Raise maximumPoolSize of payment-service and restart the pods.")["verdict"] == "RELEASE"
+    assert guard("- Raise maximumPoolSize of payment-service and reboot the nodes.")["verdict"] == "BLOCK"
+
+
+# --- quotes ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        'payment-service logged "database on fire" [c1].',
+        'HikariPool-1 said "Connection is available" [c1].',
+        'HikariPool-1 said "Connection is not available" [c2].',
+        "The log says `pool exploded` [c1].",
+    ],
+)
+def test_it_blocks_a_quote_the_cited_claims_do_not_contain(draft):
+    [finding] = blocked(draft)
+
+    assert finding["reason"].startswith("quotes text the cited claims do not contain: ")
+
+
+def test_a_quote_of_the_cited_evidence_may_differ_in_case_spacing_and_emphasis():
+    assert guard('HikariPool-1 said "connection IS   *not* available" [c1].')["verdict"] == "RELEASE"
+
+
+# --- Chinese -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("draft", "word"),
+    [
+        ("根本原因是数据库主机着火了 [c1]", "着火"),
+        ("根本原因是数据库主机着火了 [k1]。", "着火"),
+        ("支付服务连接池耗尽，磁盘已满 [k1]。", "磁盘"),
+    ],
+)
+def test_it_blocks_chinese_inventions_under_a_valid_citation(draft, word):
+    [finding] = blocked(draft)
+
+    assert finding["reason"].startswith("says what the cited claims do not: ") and word in finding["reason"]
+
+
+def test_it_blocks_an_uncited_chinese_finding():
+    [finding] = blocked("请求超时，连接池耗尽。")
+
+    assert finding["reason"].startswith("states a finding without citing a claim")
+
+
+# --- contract and determinism ------------------------------------------------------------------------------
+
+
+def test_it_reports_at_most_the_contracts_number_of_sentences():
+    draft = " ".join(f"The database host number {i} caught fire [c1]." for i in range(MAX_UNSUPPORTED + 10))
+
+    reply = guard(draft)
+
+    assert reply["verdict"] == "BLOCK" and len(reply["unsupported"]) == MAX_UNSUPPORTED == 40
+
+
+def test_it_clips_a_long_sentence_to_the_contract():
+    draft = "- The database host caught fire " + "and burned " * 400 + "[c1]"
+
+    [finding] = blocked(draft)
+
+    assert len(finding["sentence"]) == 2000
+
+
+@pytest.mark.parametrize(
+    "task",
+    [
+        {"task": "semantic_guard"},
+        {"task": "semantic_guard", "draft": None, "allowed_claims": None},
+        {"task": "semantic_guard", "draft": "The database host caught fire [c1].", "allowed_claims": []},
+        {"task": "semantic_guard", "draft": "Pool [c1].", "allowed_claims": ["c1", {"fact": "x"}, {"claim_id": ""}]},
+    ],
+)
+def test_its_reply_fits_the_contract_whatever_the_task_holds(task):
+    reply = review(task)
+
+    assert parse_output(json.dumps(reply), SEMANTIC_GUARD_OUTPUT) == reply
+    assert (reply["verdict"] == "RELEASE") == (reply["unsupported"] == [])
+
+
+def test_a_marker_of_no_allowed_claim_vouches_for_nothing():
+    assert guard("The database host caught fire [c9].")["verdict"] == "BLOCK"
+
+
+def test_the_same_task_gets_the_same_reply():
+    draft = HONEST + "\nThe database host caught fire [c1]. 根本原因是数据库主机着火了 [c1]\n"
+
+    replies = [json.dumps(guard(draft), sort_keys=True) for _ in range(3)]
+
+    assert len(set(replies)) == 1
+    assert json.loads(replies[0])["verdict"] == "BLOCK"
+
+
+def test_the_order_of_the_allowed_claims_does_not_change_the_reply():
+    draft = HONEST + "\nThe database host caught fire [c1]."
+
+    assert guard(draft, CLAIMS) == guard(draft, list(reversed(CLAIMS)))
+
+
+# --- through the provider ----------------------------------------------------------------------------------
+
+
+def _complete(draft: str, claims=CLAIMS):
+    return OfflineChatModel(Role.SEMANTIC_GUARD).complete(semantic_guard_messages(draft=draft, allowed_claims=claims))
+
+
+def test_the_offline_provider_answers_the_guards_messages_with_the_contract():
+    reply = _complete(HONEST)
+
+    assert parse_output(reply.content, SEMANTIC_GUARD_OUTPUT) == {"verdict": "RELEASE", "unsupported": []}
+    assert reply.tool_calls == [] and reply.reasoning_content is None and reply.model == OFFLINE_MODEL_NAME
+    assert reply.usage.prompt_tokens > 0 and reply.usage.completion_tokens > 0
+
+
+def test_the_offline_provider_blocks_what_the_guard_blocks():
+    draft = "根本原因是数据库主机着火了 [c1]"
+
+    reply = _complete(draft)
+
+    assert parse_output(reply.content, SEMANTIC_GUARD_OUTPUT) == guard(draft)
+    assert "数据库主机着火了" in reply.content  # the reply is UTF-8 text, not escaped
+
+
+def test_the_offline_provider_is_deterministic():
+    draft = HONEST + "\nThe database host caught fire [c1]."
+
+    assert _complete(draft).content == _complete(draft).content
+
+
+def _composer_claim(claim_id: str, fact: str, tool: str, *pairs: tuple[str, str]) -> dict:
+    evidence = [{"tool_name": tool, "raw_path": path, "matched_text": text} for path, text in pairs]
+    return {"claim_id": claim_id, "fact": fact, "verification": "supported", "evidence": evidence}
+
+
+COMPOSER_CLAIMS = [
+    _composer_claim(
+        "c1",
+        "ledger-api logged a timeout",
+        "query_logs",
+        ("$.records[0].message", "POST /invoices failed: could not obtain connection: timeout after 2000ms"),
+        ("$.records[0].ts", "2025-06-01T08:30:20Z"),
+    ),
+    _composer_claim(
+        "c2",
+        "ledger-db refused clients",
+        "query_logs",
+        ("$.records[0].message", "FATAL: sorry, too many clients already (max_connections=100)"),
+        ("$.records[0].service", "ledger-db"),
+        ("$.records[0].ts", "2025-06-01T08:30:05Z"),
+    ),
+    _composer_claim(
+        "c3",
+        "The runbook describes it",
+        "lookup_knowledge",
+        ("$.chunks[1].title", "Runbook: ledger-db too many connections > Symptoms"),
+        (
+            "$.chunks[1].text",
+            "ledger-db logs `FATAL: sorry, too many clients already` when every connection slot is taken.",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("verdict", "gaps"),
+    [("PASS", []), ("LOW_CONFID", ["No verified metric of ledger-db shows a shift at the onset"])],
+)
+def test_the_offline_composers_own_draft_passes_the_offline_guard(verdict, gaps):
+    task = {
+        "task": "composer", "question": "ledger-api invoice calls are failing since 08:30, why?",
+        "effective_verdict": verdict, "allowed_claims": COMPOSER_CLAIMS, "missing_info": [],
+        "evidence_gaps": gaps, "recommended_actions": [], "release_findings": [],
+    }
+    draft = composer.compose(task)["answer_markdown"]
+
+    reply = _complete(draft, guard_claims(COMPOSER_CLAIMS))
+
+    assert json.loads(reply.content) == {"verdict": "RELEASE", "unsupported": []}
+
+
+# --- regressions found by review ---------------------------------------------------------------------------
+
+NEGATED = [{"claim_id": "c1", "fact": "payment-service logged HikariPool-1 timeouts",
+            "excerpts": ["HikariPool-1 - Connection is not available, request timed out after 30000ms"]},
+           {"claim_id": "c2", "fact": "the pool is exhausted", "excerpts": ["pool exhausted"]}]
+
+
+@pytest.mark.parametrize(
+    ("draft", "reason"),
+    [
+        ("The connection pool is not exhausted [c1][c2].", "adds a negation the cited evidence does not state: exhaust"),
+        ("The request did not time out [c1].", "adds a negation the cited evidence does not state: time"),
+        ("HikariPool-1 connections are available, no error [c1].", "adds a negation the cited evidence does not state: error"),
+        ("Connections are available again [c1].", "drops a negation the cited evidence states: availabl"),
+        ('The runbook says "reboot the cluster".', "quotes text the allowed claims do not contain: reboot the cluster"),
+    ],
+)
+def test_another_negation_in_the_evidence_excuses_nothing(draft, reason):
+    assert review({"draft": draft, "allowed_claims": NEGATED})["unsupported"] == [{"sentence": draft, "reason": reason}]
+
+
+@pytest.mark.parametrize("draft", ["Connection isn't available [c1].", "The connection wasn't available [c1]."])
+def test_a_contraction_reads_as_its_negation(draft):
+    assert review({"draft": draft, "allowed_claims": NEGATED})["verdict"] == "RELEASE"

@@ -10,7 +10,7 @@ DEMO_SCENARIO ?= payment-db-pool
 # and allows the generated development secret; never use `make run` settings in production.
 RUN_ENV := DEBUG=$${DEBUG:-true}
 
-.PHONY: run test install clean
+.PHONY: run test lint install install-dev clean
 
 install: $(BIN)/.installed
 
@@ -21,6 +21,13 @@ $(BIN)/.installed: requirements.txt scripts/system-deps.sh
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $@
 
+# Tests, linters and type checks on top of the runtime packages.
+install-dev: $(BIN)/.installed-dev
+
+$(BIN)/.installed-dev: requirements-dev.txt $(BIN)/.installed
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
 run: install
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 	$(RUN_ENV) $(BIN)/python manage.py load_scenario $(DEMO_SCENARIO)
@@ -28,9 +35,15 @@ run: install
 	@echo "serving the chat on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
 	$(RUN_ENV) $(BIN)/python -m uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning
 
-test: install
+test: install-dev lint
 	scripts/system-deps.sh browser
 	scripts/test.sh
 
+# ruff (lint and format) and mypy; settings are only needed for the Django plugin to load the models.
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	DEBUG=true $(BIN)/mypy
+
 clean:
-	rm -rf $(VENV) var staticfiles .pytest_cache
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .mypy_cache

@@ -12,12 +12,13 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-TOOL_NAMES = ["lookup_knowledge", "query_logs", "query_metrics", "query_mysql"]
+from diagnosis.graph.status import PlannerMode, SemanticVerdict, Verdict, Verification
+from tools.names import ToolName
+
+TOOL_NAMES = [name.value for name in ToolName]
 EXECUTOR_SCHEMA_NAME = "executor_evidence_v2"
-VERIFICATIONS = ["supported", "indirect_support", "no_evidence", "contradicted"]
-#: Verifications that let a claim be released by the composer.
-RELEASABLE_VERIFICATIONS = frozenset({"supported", "indirect_support"})
-VERDICTS = ["PASS", "LOW_CONFID", "REJECT"]
+VERIFICATIONS = [verification.value for verification in Verification]
+VERDICTS = [verdict.value for verdict in Verdict]
 
 _TEXT = {"type": "string", "minLength": 1, "maxLength": 2000}
 _SHORT_LIST = {"type": "array", "items": _TEXT, "maxItems": 20}
@@ -27,7 +28,7 @@ PLANNER_OUTPUT = {
     "required": ["mode", "hypotheses", "steps"],
     "additionalProperties": False,
     "properties": {
-        "mode": {"enum": ["NORMAL", "EVIDENCE_GAP_ONLY"]},
+        "mode": {"enum": [mode.value for mode in PlannerMode]},
         "hypotheses": _SHORT_LIST,
         "steps": {
             "type": "array",
@@ -117,7 +118,7 @@ COMPOSER_OUTPUT = {
 }
 
 
-GUARD_VERDICTS = ["RELEASE", "BLOCK"]
+GUARD_VERDICTS = [verdict.value for verdict in SemanticVerdict]
 
 SEMANTIC_GUARD_OUTPUT = {
     "type": "object",

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagnosis.graph.status import StageStatus
+from diagnosis.graph.status import SemanticVerdict, StageStatus
 from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.contracts import SEMANTIC_GUARD_OUTPUT, InvalidOutput, parse_output
@@ -20,7 +20,8 @@ from diagnosis.nodes.messages import prompt, semantic_guard_messages
 from diagnosis.providers.base import ProviderError, Role
 
 ROLE = Role.SEMANTIC_GUARD.value
-RELEASE, BLOCK, FAILED = "RELEASE", "BLOCK", "FAILED"
+RELEASE, BLOCK = SemanticVerdict.RELEASE, SemanticVerdict.BLOCK
+FAILED = "FAILED"
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from diagnosis.graph.status import StageStatus
+
 Message = Mapping[str, Any]
 """One chat message in the OpenAI format: ``role``, ``content``, and ``tool_calls`` / ``tool_call_id``."""
 
@@ -37,8 +39,10 @@ class Role(StrEnum):
 
 
 class FailureKind(StrEnum):
-    RETRYABLE_FAILED = "RETRYABLE_FAILED"
-    NON_RETRYABLE_FAILED = "NON_RETRYABLE_FAILED"
+    """The stage status a failed call leads to: the same values as ``StageStatus``, copied by the node."""
+
+    RETRYABLE_FAILED = StageStatus.RETRYABLE_FAILED.value
+    NON_RETRYABLE_FAILED = StageStatus.NON_RETRYABLE_FAILED.value
 
 
 class ErrorCode(StrEnum):

@@ -11,6 +11,9 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from diagnosis import choices
+from diagnosis.graph import status
+
 
 class ChatSession(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -42,12 +45,13 @@ class RunStatus(models.TextChoices):
     FAILED = "FAILED", "Failed"
 
 
-class Verdict(models.TextChoices):
-    """Ordered weakest-last: the effective verdict is the minimum of model verdict and gatekeeper ceiling."""
-
-    PASS = "PASS", "Pass"
-    LOW_CONFID = "LOW_CONFID", "Low confidence"
-    REJECT = "REJECT", "Reject"
+#: The effective verdict of a run: ``status.Verdict`` (strongest first) with its labels.
+Verdict = choices.text_choices(
+    "Verdict",
+    status.Verdict,
+    {status.Verdict.PASS: "Pass", status.Verdict.LOW_CONFID: "Low confidence", status.Verdict.REJECT: "Reject"},
+    module=__name__,
+)
 
 
 class DiagnosisRun(models.Model):

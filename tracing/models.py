@@ -8,16 +8,24 @@ from __future__ import annotations
 
 from django.db import models
 
+from diagnosis.choices import text_choices
+from diagnosis.graph.status import ExecutorStatus, StageStatus
 from diagnosis.models import DiagnosisRun
 
-
-class StepOutcome(models.TextChoices):
-    COMPLETED = "COMPLETED", "Completed"
-    INVALID_OUTPUT = "INVALID_OUTPUT", "Invalid output"
-    RETRYABLE_FAILED = "RETRYABLE_FAILED", "Retryable failure"
-    NON_RETRYABLE_FAILED = "NON_RETRYABLE_FAILED", "Non-retryable failure"
-    TOOL_BLOCKED = "TOOL_BLOCKED", "Tool blocked"
-    FAILED = "FAILED", "Failed"
+#: A step's outcome: any stage status (planner, verifier, composer, semantic guard) or executor status.
+StepOutcome = text_choices(
+    "StepOutcome",
+    [*StageStatus, *ExecutorStatus],
+    {
+        StageStatus.COMPLETED: "Completed",
+        StageStatus.INVALID_OUTPUT: "Invalid output",
+        StageStatus.RETRYABLE_FAILED: "Retryable failure",
+        StageStatus.NON_RETRYABLE_FAILED: "Non-retryable failure",
+        ExecutorStatus.TOOL_BLOCKED: "Tool blocked",
+        ExecutorStatus.FAILED: "Failed",
+    },
+    module=__name__,
+)
 
 
 class AgentStep(models.Model):

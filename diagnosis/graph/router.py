@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from diagnosis.graph.state import read_count, read_enum, read_mapping
 from diagnosis.graph.status import (
+    EVIDENCE_GAP_VERIFICATIONS,
     TECHNICAL_FAILURES,
     ExecutorStatus,
     GatekeeperStatus,
@@ -28,9 +29,6 @@ from diagnosis.graph.topology import (
     PlannerRoute,
     VerifierRoute,
 )
-
-#: Verifier verdicts on a fact that mean "more evidence could settle it" (seed 002 §5).
-EVIDENCE_GAP_VERIFICATIONS = frozenset({"no_evidence", "indirect_support"})
 
 
 def _stage_outcome(

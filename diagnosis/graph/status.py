@@ -1,5 +1,10 @@
 """The status vocabularies of seed 000 §2: the values nodes write and routers read.
 
+This is the one definition of the diagnosis vocabularies: node statuses, verdicts, the verifier's
+verifications and the semantic guard's verdicts. The node contracts (``diagnosis/nodes/contracts.py``),
+the Django ``choices`` (``diagnosis/models.py``, ``tracing/models.py``) and the offline provider derive
+from these enums instead of repeating their values.
+
 They are ``StrEnum``s whose values equal the seed's names, so a status stored in the graph state, an event
 outcome and a database column all hold the same plain string.
 """
@@ -70,3 +75,26 @@ class PlannerMode(StrEnum):
 
     NORMAL = "NORMAL"
     EVIDENCE_GAP_ONLY = "EVIDENCE_GAP_ONLY"
+
+
+class Verification(StrEnum):
+    """How the verifier judges one fact against its verified excerpts (the contract's ``verification``)."""
+
+    SUPPORTED = "supported"
+    INDIRECT_SUPPORT = "indirect_support"
+    NO_EVIDENCE = "no_evidence"
+    CONTRADICTED = "contradicted"
+
+
+#: Verifications that let a claim be released by the composer.
+RELEASABLE_VERIFICATIONS = frozenset({Verification.SUPPORTED, Verification.INDIRECT_SUPPORT})
+
+#: Verifications that mean "more evidence could settle it" (seed 002 §5): an evidence gap.
+EVIDENCE_GAP_VERIFICATIONS = frozenset({Verification.NO_EVIDENCE, Verification.INDIRECT_SUPPORT})
+
+
+class SemanticVerdict(StrEnum):
+    """The SemanticGuard's verdict on a whole draft: released as it is, or blocked (seed 003 §3)."""
+
+    RELEASE = "RELEASE"
+    BLOCK = "BLOCK"

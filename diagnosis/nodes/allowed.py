@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from diagnosis.graph.status import Verdict
-from diagnosis.nodes.contracts import RELEASABLE_VERIFICATIONS
+from diagnosis.graph.status import RELEASABLE_VERIFICATIONS, Verdict
 
 
 def allowed_claims(state: Mapping[str, Any]) -> list[dict[str, Any]]:

@@ -16,7 +16,7 @@ from diagnosis.graph.status import ComposerStatus
 from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.allowed import allowed_claims, verifier_lists
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import COMPOSER_OUTPUT, InvalidOutput, parse_output
+from diagnosis.nodes.contracts import ComposerOutput, InvalidOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
 from diagnosis.nodes.release_review import review_draft
 from diagnosis.providers.base import ProviderError
@@ -39,7 +39,7 @@ def compose(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
     )
     try:
         reply = meter.complete(context.models.composer, messages)
-        output = parse_output(reply.content, COMPOSER_OUTPUT)
+        output = parse_output(reply.content, ComposerOutput)
     except (ProviderError, InvalidOutput) as error:
         context.release.last_findings = []
         return failed_attempt(meter, "composer_status", error)

@@ -1,149 +1,108 @@
 """The JSON contracts between nodes (DESIGN.md "Contracts between nodes").
 
-Every model output is parsed and validated against one of these schemas before any node trusts it; an
-output that fails is INVALID_OUTPUT, whatever it says. Sizes are bounded so that a runaway model cannot
-bloat the graph state or the audit rows.
+Every model output is parsed and validated against one of these Pydantic models before any node trusts
+it; an output that fails is INVALID_OUTPUT, whatever it says. One definition gives the validation, the
+JSON schema (``PlannerOutput.model_json_schema()``) and typed access (``parse_model``). Sizes are bounded
+so that a runaway model cannot bloat the graph state or the audit rows.
+
+The models coerce nothing a JSON schema would refuse: unknown keys are refused (``extra="forbid"``), a
+string field takes only a string, and enum fields keep the plain string the model sent
+(``use_enum_values``), so ``parse_output`` hands the nodes the same dict the model wrote.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any, Literal, TypeVar
 
-from jsonschema import Draft202012Validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-TOOL_NAMES = ["lookup_knowledge", "query_logs", "query_metrics", "query_mysql"]
+from diagnosis.graph.status import PlannerMode, SemanticVerdict, Verdict, Verification
+from tools.names import ToolName
+
 EXECUTOR_SCHEMA_NAME = "executor_evidence_v2"
-VERIFICATIONS = ["supported", "indirect_support", "no_evidence", "contradicted"]
-#: Verifications that let a claim be released by the composer.
-RELEASABLE_VERIFICATIONS = frozenset({"supported", "indirect_support"})
-VERDICTS = ["PASS", "LOW_CONFID", "REJECT"]
 
-_TEXT = {"type": "string", "minLength": 1, "maxLength": 2000}
-_SHORT_LIST = {"type": "array", "items": _TEXT, "maxItems": 20}
-
-PLANNER_OUTPUT = {
-    "type": "object",
-    "required": ["mode", "hypotheses", "steps"],
-    "additionalProperties": False,
-    "properties": {
-        "mode": {"enum": ["NORMAL", "EVIDENCE_GAP_ONLY"]},
-        "hypotheses": _SHORT_LIST,
-        "steps": {
-            "type": "array",
-            "minItems": 1,
-            "maxItems": 12,
-            "items": {
-                "type": "object",
-                "required": ["tool", "purpose", "args"],
-                "additionalProperties": False,
-                "properties": {"tool": {"enum": TOOL_NAMES}, "purpose": _TEXT, "args": {"type": "object"}},
-            },
-        },
-    },
-}
-
-BINDING = {
-    "type": "object",
-    "required": ["source_invocation_id", "tool_name", "raw_path", "evidence_excerpt"],
-    "additionalProperties": False,
-    "properties": {
-        "source_invocation_id": {"type": "string", "minLength": 1, "maxLength": 64},
-        "tool_name": {"type": "string", "minLength": 1, "maxLength": 40},
-        "raw_path": {"type": "string", "minLength": 1, "maxLength": 300},
-        "evidence_excerpt": {"type": "string", "maxLength": 2000},
-    },
-}
-
-EXECUTOR_OUTPUT = {
-    "type": "object",
-    "required": ["schema", "claims", "no_evidence_reason", "completed_queries"],
-    "additionalProperties": False,
-    "properties": {
-        "schema": {"const": EXECUTOR_SCHEMA_NAME},
-        "claims": {
-            "type": "array",
-            "maxItems": 20,
-            "items": {
-                "type": "object",
-                "required": ["claim_id", "statement", "bindings"],
-                "additionalProperties": False,
-                "properties": {
-                    "claim_id": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,40}$"},
-                    "statement": _TEXT,
-                    "bindings": {"type": "array", "maxItems": 10, "items": BINDING},
-                },
-            },
-        },
-        "no_evidence_reason": {"type": ["string", "null"], "maxLength": 2000},
-        "completed_queries": {"type": "array", "items": {"type": "string", "maxLength": 500}, "maxItems": 50},
-    },
-}
-
-VERIFIER_OUTPUT = {
-    "type": "object",
-    "required": ["verdict", "facts_checked", "missing_info", "evidence_gaps", "recommended_actions"],
-    "additionalProperties": False,
-    "properties": {
-        "verdict": {"enum": VERDICTS},
-        "facts_checked": {
-            "type": "array",
-            "maxItems": 40,
-            "items": {
-                "type": "object",
-                "required": ["claim_id", "fact", "verification"],
-                "additionalProperties": False,
-                "properties": {
-                    "claim_id": {"type": "string", "minLength": 1, "maxLength": 40},
-                    "fact": _TEXT,
-                    "verification": {"enum": VERIFICATIONS},
-                },
-            },
-        },
-        "missing_info": _SHORT_LIST,
-        "evidence_gaps": _SHORT_LIST,
-        "recommended_actions": _SHORT_LIST,
-    },
-}
-
-COMPOSER_OUTPUT = {
-    "type": "object",
-    "required": ["answer_markdown", "cited_claim_ids"],
-    "additionalProperties": False,
-    "properties": {
-        "answer_markdown": {"type": "string", "minLength": 1, "maxLength": 12000},
-        "cited_claim_ids": {"type": "array", "items": {"type": "string", "maxLength": 40}, "maxItems": 40},
-    },
-}
+Text = Annotated[str, Field(min_length=1, max_length=2000)]
+ShortList = Annotated[list[Text], Field(max_length=20)]
 
 
-GUARD_VERDICTS = ["RELEASE", "BLOCK"]
+class Contract(BaseModel):
+    """A node's output contract: unknown keys refused, enums kept as the strings the model sent."""
 
-SEMANTIC_GUARD_OUTPUT = {
-    "type": "object",
-    "required": ["verdict", "unsupported"],
-    "additionalProperties": False,
-    "properties": {
-        "verdict": {"enum": GUARD_VERDICTS},
-        "unsupported": {
-            "type": "array",
-            "maxItems": 40,
-            "items": {
-                "type": "object",
-                "required": ["sentence", "reason"],
-                "additionalProperties": False,
-                "properties": {"sentence": _TEXT, "reason": {"type": "string", "minLength": 1, "maxLength": 500}},
-            },
-        },
-    },
-}
+    # python-re keeps ``pattern`` exactly as JSON Schema reads it (Python's ``re``), as before the models.
+    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True, regex_engine="python-re")
+
+
+class PlanStep(Contract):
+    tool: ToolName
+    purpose: Text
+    args: dict[str, Any]
+
+
+class PlannerOutput(Contract):
+    mode: PlannerMode
+    hypotheses: ShortList
+    steps: Annotated[list[PlanStep], Field(min_length=1, max_length=12)]
+
+
+class Binding(Contract):
+    source_invocation_id: Annotated[str, Field(min_length=1, max_length=64)]
+    tool_name: Annotated[str, Field(min_length=1, max_length=40)]
+    raw_path: Annotated[str, Field(min_length=1, max_length=300)]
+    evidence_excerpt: Annotated[str, Field(max_length=2000)]
+
+
+class Claim(Contract):
+    claim_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{1,40}$")]
+    statement: Text
+    bindings: Annotated[list[Binding], Field(max_length=10)]
+
+
+class ExecutorOutput(Contract):
+    # ``schema`` would shadow a BaseModel attribute: the field has another name, the JSON key stays.
+    schema_name: Literal[EXECUTOR_SCHEMA_NAME] = Field(alias="schema")  # type: ignore[valid-type]
+    claims: Annotated[list[Claim], Field(max_length=20)]
+    no_evidence_reason: Annotated[str, Field(max_length=2000)] | None
+    completed_queries: Annotated[list[Annotated[str, Field(max_length=500)]], Field(max_length=50)]
+
+
+class CheckedFact(Contract):
+    claim_id: Annotated[str, Field(min_length=1, max_length=40)]
+    fact: Text
+    verification: Verification
+
+
+class VerifierOutput(Contract):
+    verdict: Verdict
+    facts_checked: Annotated[list[CheckedFact], Field(max_length=40)]
+    missing_info: ShortList
+    evidence_gaps: ShortList
+    recommended_actions: ShortList
+
+
+class ComposerOutput(Contract):
+    answer_markdown: Annotated[str, Field(min_length=1, max_length=12000)]
+    cited_claim_ids: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=40)]
+
+
+class UnsupportedSentence(Contract):
+    sentence: Text
+    reason: Annotated[str, Field(min_length=1, max_length=500)]
+
+
+class SemanticGuardOutput(Contract):
+    verdict: SemanticVerdict
+    unsupported: Annotated[list[UnsupportedSentence], Field(max_length=40)]
+
+
+ContractT = TypeVar("ContractT", bound=Contract)
 
 
 class InvalidOutput(ValueError):
     """A model output that is not the node's JSON contract; the node reports INVALID_OUTPUT."""
 
 
-def parse_output(text: str | None, schema: dict[str, Any]) -> dict[str, Any]:
+def parse_model(text: str | None, contract: type[ContractT]) -> ContractT:
     """Parse a model's final content as JSON and validate it; a fenced ```json block is accepted."""
     if not text or not text.strip():
         raise InvalidOutput("empty output")
@@ -154,11 +113,26 @@ def parse_output(text: str | None, schema: dict[str, Any]) -> dict[str, Any]:
         value = json.loads(body)
     except json.JSONDecodeError as exc:
         raise InvalidOutput(f"not JSON: {exc.msg} at {exc.pos}") from None
-    errors = sorted(Draft202012Validator(schema).iter_errors(value), key=lambda error: list(error.path))
-    if errors:
-        first = errors[0]
-        where = "/".join(str(part) for part in first.path) or "(root)"
-        # Where and which rule, never the offending value: this text lands in agent_step.summary, which
-        # every trace reader sees, and model output may carry reasoning that belongs to the restricted audit.
-        raise InvalidOutput(f"{where}: fails '{first.validator}'")
-    return value
+    try:
+        return contract.model_validate(value)
+    except ValidationError as exc:
+        raise InvalidOutput(_first_problem(exc)) from None
+
+
+def parse_output(text: str | None, contract: type[Contract]) -> dict[str, Any]:
+    """``parse_model`` as the plain dict the nodes keep in the graph state (JSON keys, enum values as strings)."""
+    return parse_model(text, contract).model_dump(by_alias=True)
+
+
+def _first_problem(error: ValidationError) -> str:
+    """Where and which rule, never the offending value.
+
+    This text lands in agent_step.summary, which every trace reader sees, and model output may carry
+    reasoning that belongs to the restricted audit. So the input, Pydantic's message (which may quote
+    it) and an unknown key's name (the model's text) are all left out: an unknown key is reported at the
+    object that holds it.
+    """
+    first = error.errors(include_url=False, include_context=False, include_input=False)[0]
+    location = first["loc"][:-1] if first["type"] == "extra_forbidden" else first["loc"]
+    where = "/".join(str(part) for part in location) or "(root)"
+    return f"{where}: fails '{first['type']}'"

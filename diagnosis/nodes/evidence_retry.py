@@ -11,10 +11,10 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from diagnosis.graph.state import DiagnosisState, read_mapping
+from diagnosis.graph.status import EVIDENCE_GAP_VERIFICATIONS
 from diagnosis.nodes.context import NodeContext
 
 NODE = "evidence_retry"
-GAP_VERIFICATIONS = frozenset({"no_evidence", "indirect_support"})
 
 
 def prepare(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def prepare(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
     gaps += [
         f"{fact['claim_id']}: {fact['fact']}"
         for fact in verifier_output.get("facts_checked") or []
-        if fact.get("verification") in GAP_VERIFICATIONS
+        if fact.get("verification") in EVIDENCE_GAP_VERIFICATIONS
     ]
     prior = [claim for claim in executor_output.get("claims") or [] if claim.get("claim_id") in verified_ids]
     completed = list(executor_output.get("completed_queries") or []) + context.tool_calls

@@ -16,7 +16,7 @@ from diagnosis.graph.state import DiagnosisState, read_mapping, read_planner_mod
 from diagnosis.graph.status import ExecutorStatus
 from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import EXECUTOR_OUTPUT, InvalidOutput, parse_output
+from diagnosis.nodes.contracts import ExecutorOutput, InvalidOutput, parse_output
 from diagnosis.nodes.messages import executor_messages
 from diagnosis.providers.base import ProviderError
 from tools.models import InvocationStatus
@@ -62,7 +62,7 @@ def execute(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
 
 def _report(meter: StepMeter, content: str | None, blocked: int) -> dict[str, Any]:
     try:
-        output = parse_output(content, EXECUTOR_OUTPUT)
+        output = parse_output(content, ExecutorOutput)
     except InvalidOutput as error:
         status = ExecutorStatus.TOOL_BLOCKED if blocked else ExecutorStatus.INVALID_OUTPUT
         meter.record(status, str(error))

@@ -19,7 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from diagnosis.graph.state import DiagnosisState, read_mapping
 from diagnosis.graph.status import GatekeeperStatus, Verdict
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import EXECUTOR_OUTPUT, InvalidOutput, parse_output
+from diagnosis.nodes.contracts import ExecutorOutput, InvalidOutput, parse_output
 from tools.jsonpath import PathError, resolve
 from tools.store import PayloadLookup, load_verified_payload
 
@@ -135,7 +135,7 @@ def check_output(executor_output: Any, load: PayloadLoader) -> GatekeeperResult:
     """Check every binding of every claim; the status is computed from the verified claims only."""
     try:
         # Re-validated here: the gatekeeper trusts nothing it did not check itself.
-        output = parse_output(json.dumps(executor_output), EXECUTOR_OUTPUT)
+        output = parse_output(json.dumps(executor_output), ExecutorOutput)
     except (InvalidOutput, TypeError, ValueError):
         return GatekeeperResult(GatekeeperStatus.REJECT, [], [], "malformed_output")
     claims = output["claims"]

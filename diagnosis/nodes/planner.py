@@ -10,7 +10,7 @@ from diagnosis.graph.state import DiagnosisState, read_count, read_mapping, read
 from diagnosis.graph.status import PlannerStatus
 from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import PLANNER_OUTPUT, InvalidOutput, parse_output
+from diagnosis.nodes.contracts import InvalidOutput, PlannerOutput, parse_output
 from diagnosis.nodes.messages import planner_messages
 from diagnosis.providers.base import ProviderError
 
@@ -31,7 +31,7 @@ def plan(context: NodeContext, state: DiagnosisState, config: RunnableConfig) ->
     )
     try:
         reply = meter.complete(context.models.planner, messages)
-        output = parse_output(reply.content, PLANNER_OUTPUT)
+        output = parse_output(reply.content, PlannerOutput)
         if output["mode"] != mode.value:
             raise InvalidOutput(f"mode {output['mode']} does not match the stage's mode {mode.value}")
     except (ProviderError, InvalidOutput) as error:

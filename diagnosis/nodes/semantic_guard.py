@@ -12,15 +12,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagnosis.graph.status import StageStatus
+from diagnosis.graph.status import SemanticVerdict, StageStatus
 from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import SEMANTIC_GUARD_OUTPUT, InvalidOutput, parse_output
+from diagnosis.nodes.contracts import InvalidOutput, SemanticGuardOutput, parse_output
 from diagnosis.nodes.messages import prompt, semantic_guard_messages
 from diagnosis.providers.base import ProviderError, Role
 
 ROLE = Role.SEMANTIC_GUARD.value
-RELEASE, BLOCK, FAILED = "RELEASE", "BLOCK", "FAILED"
+RELEASE, BLOCK = SemanticVerdict.RELEASE, SemanticVerdict.BLOCK
+FAILED = "FAILED"
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def review(context: NodeContext, *, node: str, attempt: int, draft: str, allowed
     meter = StepMeter(context, node, attempt, role=ROLE)
     try:
         reply = meter.complete(context.models.semantic_guard, semantic_guard_messages(draft=draft, allowed_claims=guard_claims(allowed)))
-        output = parse_output(reply.content, SEMANTIC_GUARD_OUTPUT)
+        output = parse_output(reply.content, SemanticGuardOutput)
         if output["verdict"] == RELEASE and output["unsupported"]:
             raise InvalidOutput("verdict RELEASE while listing unsupported sentences")
     except ProviderError as error:

@@ -10,7 +10,7 @@ from diagnosis.graph.state import DiagnosisState, read_count, read_enum, read_ma
 from diagnosis.graph.status import Verdict, VerifierStatus, min_verdict
 from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import VERIFIER_OUTPUT, InvalidOutput, parse_output
+from diagnosis.nodes.contracts import InvalidOutput, VerifierOutput, parse_output
 from diagnosis.nodes.messages import verifier_messages
 from diagnosis.providers.base import ProviderError
 
@@ -26,7 +26,7 @@ def verify(context: NodeContext, state: DiagnosisState, config: RunnableConfig) 
     messages = verifier_messages(question=context.question, verdict_ceiling=ceiling.value, verified_claims=claims)
     try:
         reply = meter.complete(context.models.verifier, messages)
-        output = parse_output(reply.content, VERIFIER_OUTPUT)
+        output = parse_output(reply.content, VerifierOutput)
         known = {claim["claim_id"] for claim in claims}
         unknown = sorted({fact["claim_id"] for fact in output["facts_checked"]} - known)
         if unknown:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from diagnosis.models import DiagnosisRun
+from diagnosis.nodes.contracts import EXECUTOR_SCHEMA_NAME
 from diagnosis.nodes.gatekeeper import check_output, summary
 from diagnosis.nodes.release_review import known_names
 from diagnosis.paths.options import ExecutionOptions
@@ -19,6 +20,7 @@ from diagnosis.services import RunResult
 from tools.catalog import environment
 from tools.harness import ToolHarness
 from tools.models import InvocationStatus
+from tools.names import ToolName
 from tools.store import load_verified_payload
 
 NODE = "knowledge_query"
@@ -27,7 +29,7 @@ NO_KNOWLEDGE = (
 )
 TOP_K = 3
 EXCERPT_CHARS = 400
-TOOL = "lookup_knowledge"
+TOOL = ToolName.LOOKUP_KNOWLEDGE.value
 
 
 def _excerpt(text: str) -> str:
@@ -53,7 +55,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         for index, chunk in enumerate(chunks)
     ]
     checked = check_output(
-        {"schema": "executor_evidence_v2", "claims": claims, "no_evidence_reason": None, "completed_queries": []},
+        {"schema": EXECUTOR_SCHEMA_NAME, "claims": claims, "no_evidence_reason": None, "completed_queries": []},
         lambda invocation_id: load_verified_payload(run.pk, invocation_id),
     )
     progress.evidence(node=NODE, status=checked.status, claims=checked.claim_outcomes(), passed=len(checked.verified_claim_ids))

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from diagnosis.graph.status import StageStatus
+
 Message = Mapping[str, Any]
 """One chat message in the OpenAI format: ``role``, ``content``, and ``tool_calls`` / ``tool_call_id``."""
 
@@ -37,8 +39,10 @@ class Role(StrEnum):
 
 
 class FailureKind(StrEnum):
-    RETRYABLE_FAILED = "RETRYABLE_FAILED"
-    NON_RETRYABLE_FAILED = "NON_RETRYABLE_FAILED"
+    """The stage status a failed call leads to: the same values as ``StageStatus``, copied by the node."""
+
+    RETRYABLE_FAILED = StageStatus.RETRYABLE_FAILED.value
+    NON_RETRYABLE_FAILED = StageStatus.NON_RETRYABLE_FAILED.value
 
 
 class ErrorCode(StrEnum):
@@ -61,15 +65,25 @@ class ProviderError(Exception):
     """A model call that produced no reply.
 
     ``attempts`` and ``latency_ms`` (retries and backoff included) let the node record the failed step as
-    faithfully as a successful one.
+    faithfully as a successful one. ``retry_after`` is the wait in seconds the server asked for, if any:
+    the provider's retry policy (``retry.py``) obeys a short one and does not retry after a long one.
     """
 
-    def __init__(self, code: ErrorCode, message: str, *, attempts: int = 1, latency_ms: int = 0) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        attempts: int = 1,
+        latency_ms: int = 0,
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.attempts = attempts
         self.latency_ms = latency_ms
+        self.retry_after = retry_after
 
     @property
     def kind(self) -> FailureKind:

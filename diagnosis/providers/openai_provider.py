@@ -2,7 +2,7 @@
 
 Works against OpenAI, DeepSeek, Qwen, vLLM or Ollama alike because it only needs ``LLM_BASE_URL``,
 ``LLM_MODEL`` and, where the server wants one, ``LLM_API_KEY``. Transport failures are classified once
-here into the shared error table of ``base.py``; retries are ours (see ``retry.py``).
+here into the shared error table of ``base.py``; ``retry.py``'s tenacity policy decides the retries.
 
 A malformed body is NON_RETRYABLE and not retried: it means the endpoint does not speak the protocol (a
 wrong ``LLM_BASE_URL``, an HTML page from a proxy), which sending the same request again will not fix.
@@ -20,7 +20,6 @@ import openai
 
 from diagnosis.providers.base import (
     ErrorCode,
-    FailureKind,
     InvocationResolver,
     Message,
     ModelReply,
@@ -65,28 +64,27 @@ class OpenAIChatModel:
         if response_format is not None:
             request["response_format"] = dict(response_format)
         started = time.monotonic()
-        attempts = 0
-        while True:
-            attempts += 1
-            try:
-                raw = self._client.chat.completions.with_raw_response.create(**request)
-            except (openai.APIConnectionError, openai.APIStatusError) as exc:
-                code, problem, retry_after = _classify(exc)
-                error = ProviderError(code, problem, attempts=attempts, latency_ms=elapsed_ms(started))
-                delay = None
-                if error.kind is FailureKind.RETRYABLE_FAILED:
-                    delay = self._retry.delay_before_retry(attempts - 1, retry_after, self._rng)
-                if delay is None:
-                    raise error from exc
-                self._sleep(delay)
-                continue
-            try:
-                reply = parse_completion(raw.content, configured_model=self._model)
-            except MalformedResponseError as exc:
-                raise ProviderError(
-                    ErrorCode.MALFORMED_RESPONSE, str(exc), attempts=attempts, latency_ms=elapsed_ms(started)
-                ) from exc
-            return dataclasses.replace(reply, attempts=attempts, latency_ms=elapsed_ms(started))
+        for attempt in self._retry.retrying(sleep=self._sleep, rng=self._rng):
+            with attempt:
+                attempts = attempt.retry_state.attempt_number
+                content = self._send(request, attempts=attempts, started=started)
+        try:
+            reply = parse_completion(content, configured_model=self._model)
+        except MalformedResponseError as exc:
+            raise ProviderError(
+                ErrorCode.MALFORMED_RESPONSE, str(exc), attempts=attempts, latency_ms=elapsed_ms(started)
+            ) from exc
+        return dataclasses.replace(reply, attempts=attempts, latency_ms=elapsed_ms(started))
+
+    def _send(self, request: dict[str, Any], *, attempts: int, started: float) -> bytes:
+        """One HTTP request; the raw body, or a ``ProviderError`` the retry policy can judge."""
+        try:
+            return self._client.chat.completions.with_raw_response.create(**request).content
+        except (openai.APIConnectionError, openai.APIStatusError) as exc:
+            code, problem, retry_after = _classify(exc)
+            raise ProviderError(
+                code, problem, attempts=attempts, latency_ms=elapsed_ms(started), retry_after=retry_after
+            ) from exc
 
 
 def _classify(exc: openai.APIConnectionError | openai.APIStatusError) -> tuple[ErrorCode, str, float | None]:
@@ -119,6 +117,7 @@ def build_models(config: ProviderConfig, *, resolve_invocation: InvocationResolv
         # Local servers (vLLM, Ollama) need no key, but the SDK refuses to start without one.
         api_key=config.api_key or "not-needed",
         timeout=config.timeout_seconds,
+        # Retries are retry.py's policy alone; the SDK's would multiply LLM_MAX_RETRIES (see retry.py).
         max_retries=0,
     )
     return RoleModels.shared(OpenAIChatModel(client, model=config.model, retry=RetryPolicy(config.max_retries)))

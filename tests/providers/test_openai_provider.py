@@ -297,6 +297,18 @@ def test_built_models_share_one_model_and_work_without_an_api_key(fake_openai):
     assert fake_openai.requests[0].headers["authorization"] == "Bearer not-needed"
 
 
+def test_built_models_retry_only_through_the_policy_not_the_sdk(fake_openai):
+    """``LLM_MAX_RETRIES`` is the whole budget: the SDK's own retries would multiply the requests."""
+    config = ProviderConfig(name="openai", base_url=fake_openai.base_url, model=TEST_MODEL, max_retries=1)
+    fake_openai.enqueue(*[FakeResponse(status=500, headers={"retry-after-ms": "1"})] * 2, ok(content="not reached"))
+
+    with pytest.raises(ProviderError) as caught:
+        build_models(config, resolve_invocation=no_invocations).planner.complete(MESSAGES)
+
+    assert (caught.value.code, caught.value.attempts) == (ErrorCode.SERVER_ERROR, 2)
+    assert len(fake_openai.requests) == 2
+
+
 @pytest.mark.parametrize(
     ("base_url", "model", "missing"), [(None, "m", "LLM_BASE_URL"), ("http://127.0.0.1:9", "", "LLM_MODEL")]
 )

@@ -17,6 +17,7 @@ from diagnosis.providers.offline.analysis.metrics import Anomaly, Point
 from diagnosis.providers.offline.text import clip, normalise
 from diagnosis.providers.offline.timing import clock
 from tools.jsonpath import PathError, format_path, parse
+from tools.names import ToolName
 
 MIN_EXCERPT_CHARS = 3
 MAX_EXCERPT_CHARS = 480
@@ -66,13 +67,14 @@ def log_claim(claim_id: str, template: Template, *, root: bool) -> Claim | None:
         f'{template.service} logged {template.count} new {template.level} record(s) like "{clip(record.message, 300)}" '
         f"from {clock(record.ts)} ({role})"
     )
+    tool = ToolName.QUERY_LOGS
     return _claim(
         claim_id,
         statement,
         [
-            binding(record.invocation_id, "query_logs", record.raw_path, record.message),
-            binding(record.invocation_id, "query_logs", service_path, template.service) if service_path else None,
-            binding(record.invocation_id, "query_logs", ts_path, record.ts_text) if ts_path else None,
+            binding(record.invocation_id, tool, record.raw_path, record.message),
+            binding(record.invocation_id, tool, service_path, template.service) if service_path else None,
+            binding(record.invocation_id, tool, ts_path, record.ts_text) if ts_path else None,
         ],
     )
 
@@ -89,8 +91,8 @@ def metric_claim(claim_id: str, anomaly: Anomaly) -> Claim | None:
         claim_id,
         statement,
         [
-            binding(invocation, "query_metrics", child(series.raw_path, "service"), series.service),
-            binding(invocation, "query_metrics", child(series.raw_path, "metric"), series.metric),
+            binding(invocation, ToolName.QUERY_METRICS, child(series.raw_path, "service"), series.service),
+            binding(invocation, ToolName.QUERY_METRICS, child(series.raw_path, "metric"), series.metric),
             *_point_bindings(invocation, anomaly.baseline),
             *_point_bindings(invocation, anomaly.extreme),
         ],
@@ -99,8 +101,8 @@ def metric_claim(claim_id: str, anomaly: Anomaly) -> Claim | None:
 
 def _point_bindings(invocation_id: str, point: Point) -> list[Binding | None]:
     return [
-        binding(invocation_id, "query_metrics", child(point.raw_path, "ts"), point.ts_text),
-        binding(invocation_id, "query_metrics", child(point.raw_path, "value"), point.value_text),
+        binding(invocation_id, ToolName.QUERY_METRICS, child(point.raw_path, "ts"), point.ts_text),
+        binding(invocation_id, ToolName.QUERY_METRICS, child(point.raw_path, "value"), point.value_text),
     ]
 
 
@@ -111,9 +113,9 @@ def knowledge_claim(claim_id: str, passage: Passage, statement: str) -> Claim | 
         claim_id,
         f'{statement}: "{clip(chunk.title, 300)}"',
         [
-            binding(chunk.invocation_id, "lookup_knowledge", title_path, chunk.title) if title_path else None,
+            binding(chunk.invocation_id, ToolName.LOOKUP_KNOWLEDGE, title_path, chunk.title) if title_path else None,
             *(
-                binding(chunk.invocation_id, "lookup_knowledge", chunk.raw_path, sentence)
+                binding(chunk.invocation_id, ToolName.LOOKUP_KNOWLEDGE, chunk.raw_path, sentence)
                 for sentence in passage.sentences
             ),
         ],
@@ -124,7 +126,8 @@ def row_claim(claim_id: str, row: Row, evidence_terms: set[str]) -> Claim | None
     cells = cited_cells(row, evidence_terms)
     described = ", ".join(f"{cell.column}={clip(cell.excerpt, 120)}" for cell in cells)
     bindings: list[Binding | None] = []
+    tool = ToolName.QUERY_MYSQL
     for cell in cells:
-        bindings.append(binding(row.invocation_id, "query_mysql", child(row.raw_path, cell.index), cell.excerpt))
-        bindings.append(binding(row.invocation_id, "query_mysql", format_path("$", "columns", cell.index), cell.column))
+        bindings.append(binding(row.invocation_id, tool, child(row.raw_path, cell.index), cell.excerpt))
+        bindings.append(binding(row.invocation_id, tool, format_path("$", "columns", cell.index), cell.column))
     return _claim(claim_id, f"The business data holds a related record close to the onset: {described}", bindings)

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from diagnosis.graph.status import Verdict
 from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip
+from tools.names import ToolName
 
 MAX_ROOT_MESSAGES = 3
 MAX_QUOTE_CHARS = 300
@@ -22,7 +24,7 @@ MAX_ANSWER_CHARS = 11000
 
 def compose(task: dict[str, Any]) -> dict[str, Any]:
     """The composer's reply for one task (the contract's composer output)."""
-    verdict = str(task.get("effective_verdict") or "REJECT")
+    verdict = str(task.get("effective_verdict") or Verdict.REJECT)
     allowed = [item for item in task.get("allowed_claims") or [] if isinstance(item, dict)]
     facts = {str(item.get("claim_id")): str(item.get("fact") or "") for item in allowed}
     support = {str(item.get("claim_id")): str(item.get("verification") or "") for item in allowed}
@@ -30,20 +32,20 @@ def compose(task: dict[str, Any]) -> dict[str, Any]:
     gaps = [str(gap) for gap in task.get("evidence_gaps") or []]
     missing = [str(item) for item in task.get("missing_info") or []]
     actions = [str(action) for action in task.get("recommended_actions") or []]
-    if verdict == "REJECT" or not claims:
+    if verdict == Verdict.REJECT or not claims:
         return {"answer_markdown": _rejected(gaps, missing), "cited_claim_ids": []}
     sections = [_root_cause(claims, verdict), _evidence(claims, facts, support)]
     if actions:
         sections.append("## Recommended actions\n" + "\n".join(f"- {action}" for action in actions))
-    if verdict != "PASS":
+    if verdict != Verdict.PASS:
         sections.append(_uncertainty(gaps, missing))
     answer = "\n\n".join(sections)
     return {"answer_markdown": clip(answer, MAX_ANSWER_CHARS), "cited_claim_ids": [claim.claim_id for claim in claims]}
 
 
 def _root_cause(claims: list[ClaimEvidence], verdict: str) -> str:
-    heading = "## Likely root cause" + ("" if verdict == "PASS" else " (low confidence)")
-    logs = [claim for claim in claims if claim.tool == "query_logs" and claim.messages]
+    heading = "## Likely root cause" + ("" if verdict == Verdict.PASS else " (low confidence)")
+    logs = [claim for claim in claims if claim.tool == ToolName.QUERY_LOGS and claim.messages]
     lines = []
     if logs:
         first = min(logs, key=lambda claim: (claim.logged_at[0] if claim.logged_at else "~", claim.claim_id))
@@ -53,7 +55,7 @@ def _root_cause(claims: list[ClaimEvidence], verdict: str) -> str:
         since = f" from {first.logged_at[0]}" if first.logged_at else ""
         subject = f"**{service}** is where the failure starts" if service else "The failure starts with these errors"
         lines.append(f"{subject}: its errors are the earliest verified ones{since}: {quotes}.")
-    passage = next((claim for claim in claims if claim.tool == "lookup_knowledge" and claim.passages), None)
+    passage = next((claim for claim in claims if claim.tool == ToolName.LOOKUP_KNOWLEDGE and claim.passages), None)
     if passage:
         title = passage.titles[0] if passage.titles else "a runbook"
         lines.append(
@@ -61,7 +63,7 @@ def _root_cause(claims: list[ClaimEvidence], verdict: str) -> str:
             f"[{passage.claim_id}]."
         )
     if not lines:
-        metric = next((claim for claim in claims if claim.tool == "query_metrics"), None)
+        metric = next((claim for claim in claims if claim.tool == ToolName.QUERY_METRICS), None)
         lines.append(
             f"The clearest verified signal is a metric shift [{metric.claim_id}]. No error log or runbook explains it."
             if metric

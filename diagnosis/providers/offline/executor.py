@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from diagnosis.nodes.contracts import TOOL_NAMES
+from diagnosis.graph.status import PlannerMode
 from diagnosis.providers.base import ToolCall
 from diagnosis.providers.offline import queries
 from diagnosis.providers.offline.conversation import Conversation, ToolExchange
@@ -35,6 +35,7 @@ from diagnosis.providers.offline.evidence import Findings, analyse_results, repo
 from diagnosis.providers.offline.queries import Step
 from diagnosis.providers.offline.text import ordered_terms, terms
 from diagnosis.providers.offline.timing import Window, onset_from_question
+from tools.names import TOOL_NAMES
 
 # The executor node runs at most this many calls of one turn (diagnosis/nodes/executor.py); more are refused.
 CALLS_PER_TURN = 8
@@ -112,7 +113,7 @@ def _context(task: dict[str, Any]) -> _Context:
         onset=onset_from_question(question, window),
         focus=mentioned_services(question, services),
         plan=list((task.get("plan") or {}).get("steps") or []),
-        gap_mode=task.get("mode") == "EVIDENCE_GAP_ONLY",
+        gap_mode=task.get("mode") == PlannerMode.EVIDENCE_GAP_ONLY,
         retry=task.get("retry_context") or {},
     )
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from diagnosis.graph.status import PlannerMode
 from diagnosis.providers.offline import queries
 from diagnosis.providers.offline.business_queries import latest_rows_sql, ranked_tables
 from diagnosis.providers.offline.entities import mentioned_services
@@ -25,6 +26,7 @@ from diagnosis.providers.offline.queries import Step
 from diagnosis.providers.offline.text import terms
 from diagnosis.providers.offline.timing import Window, onset_from_question
 from diagnosis.providers.offline.vocabulary import CHANGE_HYPOTHESIS, symptoms_in
+from tools.names import ToolName
 
 MAX_STEPS = 12
 MAX_ERROR_LOG_SERVICES = 6
@@ -35,10 +37,10 @@ MAX_HYPOTHESES = 5
 
 # Words of a gap that ask for a kind of source; the verifier phrases its gaps with them.
 _GAP_SOURCES = {
-    "query_metrics": ("metric", "指标"),
-    "query_logs": ("log", "日志"),
-    "lookup_knowledge": ("runbook", "knowledge", "postmortem", "知识"),
-    "query_mysql": ("change", "deploy", "business", "config", "变更"),
+    ToolName.QUERY_METRICS: ("metric", "指标"),
+    ToolName.QUERY_LOGS: ("log", "日志"),
+    ToolName.LOOKUP_KNOWLEDGE: ("runbook", "knowledge", "postmortem", "知识"),
+    ToolName.QUERY_MYSQL: ("change", "deploy", "business", "config", "变更"),
 }
 
 
@@ -46,16 +48,17 @@ def plan(task: dict[str, Any]) -> dict[str, Any]:
     """The planner's reply for one task (the contract's planner output)."""
     question = str(task.get("question") or "")
     environment = task.get("environment") or {}
-    mode = "EVIDENCE_GAP_ONLY" if task.get("mode") == "EVIDENCE_GAP_ONLY" else "NORMAL"
+    gap_only = task.get("mode") == PlannerMode.EVIDENCE_GAP_ONLY
+    mode = PlannerMode.EVIDENCE_GAP_ONLY if gap_only else PlannerMode.NORMAL
     services = [str(service) for service in environment.get("services") or []]
     focus = mentioned_services(question, services) or _services_from_history(task, services)
     window = Window.of(environment)
-    if mode == "EVIDENCE_GAP_ONLY":
+    if mode is PlannerMode.EVIDENCE_GAP_ONLY:
         steps = _gap_steps(task, question, services, focus, window)
     else:
         steps = _normal_steps(question, environment, services, focus, window)
     return {
-        "mode": mode,
+        "mode": mode.value,
         "hypotheses": _hypotheses(question, focus),
         "steps": [step.as_plan_step() for step in steps[:MAX_STEPS]],
     }
@@ -130,17 +133,17 @@ def _gap_steps(
 def _candidates_for(
     tool: str, gaps: str, question: str, environment: dict[str, Any], named: list[str], window: Window | None
 ) -> list[Step]:
-    if tool == "lookup_knowledge":
+    if tool == ToolName.LOOKUP_KNOWLEDGE:
         return [queries.knowledge(gaps, "Find a runbook passage about the unexplained evidence")]
     if window is None:
         return []
-    if tool == "query_logs":
+    if tool == ToolName.QUERY_LOGS:
         return [
             queries.logs(service, level, window, f"{level} logs of {service} for the gap")
             for service in named
             for level in ("ERROR", "WARN")
         ]
-    if tool == "query_metrics":
+    if tool == ToolName.QUERY_METRICS:
         metrics = environment.get("metrics") or {}
         return [
             queries.metric(service, str(name), window, f"{name} of {service} for the gap")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from diagnosis.providers.offline.timing import Window
+from tools.names import ToolName
 
 # Aim for about this many points per series: enough to see a change, few enough for the row budget.
 TARGET_POINTS = 120
@@ -47,27 +48,29 @@ def _flat(value: Any) -> str:
 
 
 def knowledge(query: str, purpose: str) -> Step:
-    return Step("lookup_knowledge", purpose, {"query": query[:MAX_QUERY_CHARS], "top_k": KNOWLEDGE_TOP_K})
+    return Step(ToolName.LOOKUP_KNOWLEDGE, purpose, {"query": query[:MAX_QUERY_CHARS], "top_k": KNOWLEDGE_TOP_K})
 
 
 def logs(service: str, level: str, window: Window, purpose: str) -> Step:
     start, end = window.iso()
     return Step(
-        "query_logs", purpose, {"service": service, "level": level, "start": start, "end": end, "limit": LOG_LIMIT}
+        ToolName.QUERY_LOGS,
+        purpose,
+        {"service": service, "level": level, "start": start, "end": end, "limit": LOG_LIMIT},
     )
 
 
 def metric(service: str, name: str, window: Window, purpose: str) -> Step:
     start, end = window.iso()
     return Step(
-        "query_metrics",
+        ToolName.QUERY_METRICS,
         purpose,
         {"service": service, "metric": name, "start": start, "end": end, "step": metric_step(window)},
     )
 
 
 def sql(statement: str, purpose: str) -> Step:
-    return Step("query_mysql", purpose, {"sql": statement})
+    return Step(ToolName.QUERY_MYSQL, purpose, {"sql": statement})
 
 
 def metric_step(window: Window) -> int:

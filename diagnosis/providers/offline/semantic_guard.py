@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from typing import Any
 
+from diagnosis.graph.status import SemanticVerdict
 from diagnosis.release.draft import protected_spans, read_draft, strip_markers
 from diagnosis.release.salient import Evidence
 from tools.knowledge.tokenize import tokenize
@@ -82,7 +83,8 @@ def review(task: dict[str, Any]) -> dict[str, Any]:
         if reason:
             unsupported.append({"sentence": unit.text[:2000], "reason": reason})
     unsupported = unsupported[:MAX_UNSUPPORTED]
-    return {"verdict": "BLOCK" if unsupported else "RELEASE", "unsupported": unsupported}
+    verdict = SemanticVerdict.BLOCK if unsupported else SemanticVerdict.RELEASE
+    return {"verdict": verdict.value, "unsupported": unsupported}
 
 
 def _judge(body: str, cited: list[str], everything: list[str]) -> str:

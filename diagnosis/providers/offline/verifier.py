@@ -22,11 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from diagnosis.graph.status import Verdict, Verification, min_verdict
 from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip, looks_like_instruction, sentences, terms
 from diagnosis.providers.offline.vocabulary import fault_score, is_mitigation
+from tools.names import ToolName
 
-VERDICT_ORDER = ("REJECT", "LOW_CONFID", "PASS")
 MIN_SHARED_TERMS = 2
 MAX_ACTIONS = 4
 MAX_FACT_CHARS = 1900
@@ -38,34 +39,40 @@ def verify(task: dict[str, Any]) -> dict[str, Any]:
     claims = read_claims(task.get("verified_claims") or [])
     judge = _Judge(question, claims)
     facts = [
-        {"claim_id": claim.claim_id, "fact": _fact(claim), "verification": judge.verification(claim)}
+        {"claim_id": claim.claim_id, "fact": _fact(claim), "verification": judge.verification(claim).value}
         for claim in claims
     ]
-    supported = {claim.tool for claim, fact in zip(claims, facts, strict=True) if fact["verification"] == "supported"}
+    supported = {
+        claim.tool for claim, fact in zip(claims, facts, strict=True) if fact["verification"] == Verification.SUPPORTED
+    }
     relevant = {
         claim.tool
         for claim, fact in zip(claims, facts, strict=True)
-        if fact["verification"] in ("supported", "indirect_support")
+        if fact["verification"] in (Verification.SUPPORTED, Verification.INDIRECT_SUPPORT)
     }
-    if supported & {"query_logs", "lookup_knowledge"} and len(supported) >= 2:
-        verdict = "PASS"
+    if supported & {ToolName.QUERY_LOGS, ToolName.LOOKUP_KNOWLEDGE} and len(supported) >= 2:
+        verdict = Verdict.PASS
     elif relevant:
-        verdict = "LOW_CONFID"
+        verdict = Verdict.LOW_CONFID
     else:
-        verdict = "REJECT"
-    verdict = _capped(verdict, str(task.get("verdict_ceiling") or "PASS"))
+        verdict = Verdict.REJECT
+    verdict = _capped(verdict, str(task.get("verdict_ceiling") or Verdict.PASS))
     return {
-        "verdict": verdict,
+        "verdict": verdict.value,
         "facts_checked": facts,
         "missing_info": judge.missing_info(),
-        "evidence_gaps": [] if verdict == "PASS" else judge.gaps(relevant),
+        "evidence_gaps": [] if verdict is Verdict.PASS else judge.gaps(relevant),
         "recommended_actions": _actions(claims, judge),
     }
 
 
-def _capped(verdict: str, ceiling: str) -> str:
+def _capped(verdict: Verdict, ceiling: str) -> Verdict:
     """``verdict`` capped by the ceiling; an unreadable ceiling caps at LOW_CONFID (fail closed)."""
-    return min(verdict, ceiling if ceiling in VERDICT_ORDER else "LOW_CONFID", key=VERDICT_ORDER.index)
+    try:
+        cap = Verdict(ceiling)
+    except ValueError:
+        cap = Verdict.LOW_CONFID
+    return min_verdict(verdict, cap)
 
 
 class _Judge:
@@ -74,69 +81,69 @@ class _Judge:
     def __init__(self, question: str, claims: list[ClaimEvidence]) -> None:
         self.question_terms = terms(question)
         self.claims = [claim for claim in claims if not _addressed_to_agent(claim)]
-        self.logs = [claim for claim in self.claims if claim.tool == "query_logs" and _names_failure(claim)]
+        self.logs = [claim for claim in self.claims if claim.tool == ToolName.QUERY_LOGS and _names_failure(claim)]
         self.failing_services = {service for claim in self.logs for service in claim.services}
         self.error_terms = terms(" ".join(message for claim in self.logs for message in claim.messages))
         self.knowledge_terms = terms(
-            " ".join(text for claim in self.claims if claim.tool == "lookup_knowledge" for text in claim.texts)
+            " ".join(text for claim in self.claims if claim.tool == ToolName.LOOKUP_KNOWLEDGE for text in claim.texts)
         )
         self.metric_services = {
             service
             for claim in self.claims
-            if claim.tool == "query_metrics" and _shows_change(claim)
+            if claim.tool == ToolName.QUERY_METRICS and _shows_change(claim)
             for service in claim.services
         }
 
-    def verification(self, claim: ClaimEvidence) -> str:
+    def verification(self, claim: ClaimEvidence) -> Verification:
         if claim not in self.claims:
-            return "no_evidence"
-        if claim.tool == "query_logs":
+            return Verification.NO_EVIDENCE
+        if claim.tool == ToolName.QUERY_LOGS:
             return self._log(claim)
-        if claim.tool == "lookup_knowledge":
+        if claim.tool == ToolName.LOOKUP_KNOWLEDGE:
             return self._knowledge(claim)
-        if claim.tool == "query_metrics":
+        if claim.tool == ToolName.QUERY_METRICS:
             return self._metric(claim)
-        if claim.tool == "query_mysql":
+        if claim.tool == ToolName.QUERY_MYSQL:
             related = (
                 self.error_terms | self.knowledge_terms | self.question_terms | _service_terms(self.failing_services)
             )
-            return "indirect_support" if terms(" ".join(claim.texts)) & related else "no_evidence"
-        return "no_evidence"
+            return Verification.INDIRECT_SUPPORT if terms(" ".join(claim.texts)) & related else Verification.NO_EVIDENCE
+        return Verification.NO_EVIDENCE
 
-    def _log(self, claim: ClaimEvidence) -> str:
+    def _log(self, claim: ClaimEvidence) -> Verification:
         if claim not in self.logs:
-            return "no_evidence"
+            return Verification.NO_EVIDENCE
         corroborated = (
             terms(" ".join(claim.messages)) & self.knowledge_terms or set(claim.services) & self.metric_services
         )
-        return "supported" if corroborated else "indirect_support"
+        return Verification.SUPPORTED if corroborated else Verification.INDIRECT_SUPPORT
 
-    def _knowledge(self, claim: ClaimEvidence) -> str:
+    def _knowledge(self, claim: ClaimEvidence) -> Verification:
         words = terms(" ".join(claim.texts))
         if len(words & (self.error_terms | _service_terms(self.failing_services))) >= MIN_SHARED_TERMS:
-            return "supported"
-        return "indirect_support" if words & self.question_terms else "no_evidence"
+            return Verification.SUPPORTED
+        return Verification.INDIRECT_SUPPORT if words & self.question_terms else Verification.NO_EVIDENCE
 
-    def _metric(self, claim: ClaimEvidence) -> str:
+    def _metric(self, claim: ClaimEvidence) -> Verification:
         if not _shows_change(claim):
-            return "no_evidence"
+            return Verification.NO_EVIDENCE
         named = set(claim.services) & self.failing_services or terms(" ".join(claim.services)) & self.knowledge_terms
-        return "supported" if named else "indirect_support"
+        return Verification.SUPPORTED if named else Verification.INDIRECT_SUPPORT
 
     def gaps(self, relevant: set[str]) -> list[str]:
         """The source kinds that showed nothing relevant, naming the services so a retry can query exactly that."""
         subject = ", ".join(sorted(self.failing_services or self.metric_services)) or "the affected services"
         gaps = []
-        if "query_logs" not in relevant:
+        if ToolName.QUERY_LOGS not in relevant:
             gaps.append(f"No verified error logs show the failure; check the ERROR and WARN logs of {subject}")
-        if "query_metrics" not in relevant:
+        if ToolName.QUERY_METRICS not in relevant:
             gaps.append(f"No verified metric of {subject} shows a shift at the onset")
-        if "lookup_knowledge" not in relevant:
+        if ToolName.LOOKUP_KNOWLEDGE not in relevant:
             gaps.append(f"No runbook or postmortem passage was verified for the errors of {subject}")
         return gaps
 
     def missing_info(self) -> list[str]:
-        if any(claim.tool == "query_mysql" for claim in self.claims):
+        if any(claim.tool == ToolName.QUERY_MYSQL for claim in self.claims):
             return []
         return ["No deploy or configuration change near the onset was verified in the business data"]
 
@@ -160,19 +167,19 @@ def _service_terms(services: set[str]) -> set[str]:
 def _fact(claim: ClaimEvidence) -> str:
     if _addressed_to_agent(claim):
         return "The excerpt is text addressed to the agent, not a description of the system; it is not evidence."
-    if claim.tool == "query_logs" and claim.messages:
+    if claim.tool == ToolName.QUERY_LOGS and claim.messages:
         when = f" at {claim.logged_at[0]}" if claim.logged_at else ""
         who = ", ".join(claim.services) or "A service"
         fact = f'{who} logged{when}: "{claim.messages[0]}"'
-    elif claim.tool == "query_metrics" and claim.points:
+    elif claim.tool == ToolName.QUERY_METRICS and claim.points:
         readings = " then ".join(
             f"{point.get('value', '?')} at {point.get('ts', '?')}" for point in claim.ordered_points()
         )
         fact = f"{', '.join(claim.services) or 'A service'} metric {claim.metric or '(unnamed)'} read {readings}"
-    elif claim.tool == "lookup_knowledge" and (claim.titles or claim.passages):
+    elif claim.tool == ToolName.LOOKUP_KNOWLEDGE and (claim.titles or claim.passages):
         quoted = " ".join(f'"{passage}"' for passage in claim.passages)
         fact = f'Knowledge base "{claim.titles[0] if claim.titles else "(untitled)"}" says: {quoted or "(title only)"}'
-    elif claim.tool == "query_mysql" and claim.cells:
+    elif claim.tool == ToolName.QUERY_MYSQL and claim.cells:
         fact = f"Business record: {'; '.join(claim.cell_pairs())}"
     else:
         fact = f"{claim.tool or 'A tool'} returned: " + " | ".join(claim.texts)
@@ -183,7 +190,7 @@ def _actions(claims: list[ClaimEvidence], judge: _Judge) -> list[str]:
     """Remediation sentences quoted from verified runbook passages; nothing is invented without them."""
     actions: list[str] = []
     for claim in claims:
-        if claim.tool != "lookup_knowledge" or judge.verification(claim) == "no_evidence":
+        if claim.tool != ToolName.LOOKUP_KNOWLEDGE or judge.verification(claim) == Verification.NO_EVIDENCE:
             continue
         for passage in claim.passages:
             actions.extend(

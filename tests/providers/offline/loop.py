@@ -16,11 +16,11 @@ from typing import Any
 from diagnosis.graph.status import Verdict, min_verdict
 from diagnosis.nodes.allowed import allowed_claims
 from diagnosis.nodes.contracts import (
-    COMPOSER_OUTPUT,
-    EXECUTOR_OUTPUT,
-    PLANNER_OUTPUT,
-    SEMANTIC_GUARD_OUTPUT,
-    VERIFIER_OUTPUT,
+    ComposerOutput,
+    ExecutorOutput,
+    PlannerOutput,
+    SemanticGuardOutput,
+    VerifierOutput,
     parse_output,
 )
 from diagnosis.nodes.executor import MAX_CALLS_PER_TURN, MAX_TURNS
@@ -84,7 +84,7 @@ def run_executor(
     for turn in range(1, MAX_TURNS + 1):
         reply = models.executor.complete(messages, tools=tool_specs())
         if not reply.tool_calls:
-            return ExecutorRun(parse_output(reply.content, EXECUTOR_OUTPUT), turn, calls)
+            return ExecutorRun(parse_output(reply.content, ExecutorOutput), turn, calls)
         assert len(reply.tool_calls) <= MAX_CALLS_PER_TURN, "the node would refuse the extra calls"
         messages.append(reply.as_message())
         for call in reply.tool_calls:
@@ -111,7 +111,7 @@ def plan_for(models: RoleModels, question: str, environment: dict[str, Any], **r
         retry_context=retry.get("retry_context"),
         environment=environment,
     )
-    return parse_output(models.planner.complete(messages).content, PLANNER_OUTPUT)
+    return parse_output(models.planner.complete(messages).content, PlannerOutput)
 
 
 def diagnose(models: RoleModels, harness: ToolHarness, question: str, environment: dict[str, Any]) -> Diagnosis:
@@ -123,7 +123,7 @@ def diagnose(models: RoleModels, harness: ToolHarness, question: str, environmen
     reply = models.verifier.complete(
         verifier_messages(question=question, verdict_ceiling=ceiling.value, verified_claims=verified)
     )
-    verification = parse_output(reply.content, VERIFIER_OUTPUT)
+    verification = parse_output(reply.content, VerifierOutput)
     effective = min_verdict(Verdict(verification["verdict"]), ceiling)
     state = {
         "effective_verdict": effective,
@@ -140,7 +140,7 @@ def diagnose(models: RoleModels, harness: ToolHarness, question: str, environmen
             recommended_actions=verification["recommended_actions"],
         )
     )
-    answer = parse_output(composed.content, COMPOSER_OUTPUT)
+    answer = parse_output(composed.content, ComposerOutput)
     allowed = allowed_claims(state)
     guidance = verification["missing_info"] + verification["evidence_gaps"] + verification["recommended_actions"]
     policy = check_draft(answer["answer_markdown"], answer["cited_claim_ids"], allowed, guidance=guidance,
@@ -148,5 +148,5 @@ def diagnose(models: RoleModels, harness: ToolHarness, question: str, environmen
     reviewed = models.semantic_guard.complete(
         semantic_guard_messages(draft=answer["answer_markdown"], allowed_claims=guard_claims(allowed))
     )
-    guard = parse_output(reviewed.content, SEMANTIC_GUARD_OUTPUT)
+    guard = parse_output(reviewed.content, SemanticGuardOutput)
     return Diagnosis(plan, executor, result, verified, verification, effective.value, answer, policy, guard)

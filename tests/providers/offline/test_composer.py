@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from diagnosis.nodes.contracts import COMPOSER_OUTPUT, parse_output
+from diagnosis.nodes.contracts import ComposerOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
 
 QUESTION = "ledger-api invoice calls are failing since 08:30, why?"
@@ -50,7 +50,7 @@ def _compose(models, claims: list[dict], verdict: str = "PASS", **lists: list[st
         evidence_gaps=lists.get("evidence_gaps", []),
         recommended_actions=lists.get("recommended_actions", []),
     )
-    return parse_output(models.composer.complete(messages).content, COMPOSER_OUTPUT)
+    return parse_output(models.composer.complete(messages).content, ComposerOutput)
 
 
 def test_it_names_the_service_whose_verified_errors_came_first_and_quotes_them(models):

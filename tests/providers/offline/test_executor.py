@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from diagnosis.nodes.contracts import EXECUTOR_OUTPUT, parse_output
+from diagnosis.nodes.contracts import ExecutorOutput, parse_output
 from diagnosis.nodes.executor import MAX_CALLS_PER_TURN
 from diagnosis.nodes.messages import executor_messages
 from diagnosis.providers.offline.conversation import read
@@ -22,7 +22,7 @@ from tests.providers.offline.conversations import (
 def _final(messages: list[dict]) -> dict:
     turn = respond(read(messages), tools_offered=False)
     assert turn.tool_calls == []
-    return parse_output(turn.content, EXECUTOR_OUTPUT)
+    return parse_output(turn.content, ExecutorOutput)
 
 
 def test_it_calls_the_plan_first_in_turns_the_node_accepts():
@@ -172,7 +172,7 @@ def test_an_evidence_retry_returns_the_prior_claims_unchanged_plus_new_ones():
         incident.QUESTION, incident.results(), mode="EVIDENCE_GAP_ONLY", retry_context=retry
     )
 
-    output = parse_output(respond(read(messages), tools_offered=True).content, EXECUTOR_OUTPUT)
+    output = parse_output(respond(read(messages), tools_offered=True).content, ExecutorOutput)
 
     assert output["claims"][0] == prior[0]
     assert output["claims"][1]["claim_id"] == "c5"

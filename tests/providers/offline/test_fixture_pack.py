@@ -6,7 +6,7 @@ import json
 import re
 import shutil
 
-from diagnosis.nodes.contracts import RELEASABLE_VERIFICATIONS
+from diagnosis.graph.status import RELEASABLE_VERIFICATIONS
 from tests.providers.offline.conftest import BLOB_STORE_PACK
 from tests.providers.offline.loop import diagnose, gatekeep, plan_for, run_executor
 from tools.harness import ToolHarness

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from diagnosis.nodes.contracts import PLANNER_OUTPUT, parse_output
+from diagnosis.nodes.contracts import PlannerOutput, parse_output
 from diagnosis.nodes.messages import planner_messages
 from diagnosis.providers.offline.queries import describe
 from tests.providers.offline.conversations import ENVIRONMENT
@@ -14,7 +14,7 @@ def _plan(
     messages = planner_messages(
         question=question, history=history or [], mode=mode, retry_context=retry_context, environment=environment
     )
-    return parse_output(models.planner.complete(messages).content, PLANNER_OUTPUT)
+    return parse_output(models.planner.complete(messages).content, PlannerOutput)
 
 
 def _calls(plan: dict, tool: str) -> list[dict]:

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from diagnosis.nodes.contracts import SEMANTIC_GUARD_OUTPUT, parse_output
+from diagnosis.nodes.contracts import SemanticGuardOutput, parse_output
 from diagnosis.nodes.messages import semantic_guard_messages
 from diagnosis.nodes.semantic_guard import guard_claims
 from diagnosis.providers.base import Role
@@ -51,7 +51,7 @@ CLAIMS = [TIMEOUTS, PENDING, RUNBOOK, POSTMORTEM, CHINESE]
 def guard(draft: str, claims=CLAIMS) -> dict:
     """The guard's reply, checked against the contract the node parses it with."""
     reply = review({"task": "semantic_guard", "draft": draft, "allowed_claims": claims})
-    assert parse_output(json.dumps(reply, ensure_ascii=False), SEMANTIC_GUARD_OUTPUT) == reply
+    assert parse_output(json.dumps(reply, ensure_ascii=False), SemanticGuardOutput) == reply
     return reply
 
 
@@ -343,7 +343,7 @@ def test_it_clips_a_long_sentence_to_the_contract():
 def test_its_reply_fits_the_contract_whatever_the_task_holds(task):
     reply = review(task)
 
-    assert parse_output(json.dumps(reply), SEMANTIC_GUARD_OUTPUT) == reply
+    assert parse_output(json.dumps(reply), SemanticGuardOutput) == reply
     assert (reply["verdict"] == "RELEASE") == (reply["unsupported"] == [])
 
 
@@ -376,7 +376,7 @@ def _complete(draft: str, claims=CLAIMS):
 def test_the_offline_provider_answers_the_guards_messages_with_the_contract():
     reply = _complete(HONEST)
 
-    assert parse_output(reply.content, SEMANTIC_GUARD_OUTPUT) == {"verdict": "RELEASE", "unsupported": []}
+    assert parse_output(reply.content, SemanticGuardOutput) == {"verdict": "RELEASE", "unsupported": []}
     assert reply.tool_calls == [] and reply.reasoning_content is None and reply.model == OFFLINE_MODEL_NAME
     assert reply.usage.prompt_tokens > 0 and reply.usage.completion_tokens > 0
 
@@ -386,7 +386,7 @@ def test_the_offline_provider_blocks_what_the_guard_blocks():
 
     reply = _complete(draft)
 
-    assert parse_output(reply.content, SEMANTIC_GUARD_OUTPUT) == guard(draft)
+    assert parse_output(reply.content, SemanticGuardOutput) == guard(draft)
     assert "数据库主机着火了" in reply.content  # the reply is UTF-8 text, not escaped
 
 

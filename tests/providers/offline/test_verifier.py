@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from diagnosis.nodes.contracts import VERIFIER_OUTPUT, parse_output
+from diagnosis.nodes.contracts import VerifierOutput, parse_output
 from diagnosis.nodes.messages import verifier_messages
 
 QUESTION = "ledger-api invoice calls are failing since 08:30, why?"
@@ -69,7 +69,7 @@ FIX = {
 
 def _verify(models, claims: list[dict], ceiling: str = "PASS") -> dict:
     messages = verifier_messages(question=QUESTION, verdict_ceiling=ceiling, verified_claims=claims)
-    return parse_output(models.verifier.complete(messages).content, VERIFIER_OUTPUT)
+    return parse_output(models.verifier.complete(messages).content, VerifierOutput)
 
 
 def _verifications(output: dict) -> dict[str, str]:

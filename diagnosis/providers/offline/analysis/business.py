@@ -19,6 +19,7 @@ from diagnosis.providers.offline.conversation import ToolExchange, result_items
 from diagnosis.providers.offline.text import clip, looks_like_instruction, normalise, terms
 from diagnosis.providers.offline.timing import parse_ts
 from diagnosis.providers.offline.vocabulary import CHANGE_WORDS
+from tools.names import ToolName
 
 _NAME_WORD = re.compile(r"[a-z]+")
 
@@ -55,7 +56,7 @@ def rows_of(exchanges: Iterable[ToolExchange]) -> list[Row]:
             [str(name) for name in exchange.result.get("columns") or []],
             item["values"],
         )
-        for exchange, item in result_items(exchanges, "query_mysql", "rows")
+        for exchange, item in result_items(exchanges, ToolName.QUERY_MYSQL, "rows")
         if isinstance(item.get("raw_path"), str) and isinstance(item.get("values"), list)
     ]
 

@@ -16,6 +16,7 @@ from typing import Any
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
 from diagnosis.providers.offline.text import looks_like_instruction, sentences, terms
 from diagnosis.providers.offline.vocabulary import REMEDIATION_TITLE, is_mitigation
+from tools.names import ToolName
 
 MIN_EXCERPT_CHARS = 12
 MAX_EXCERPT_CHARS = 480
@@ -44,7 +45,7 @@ def chunks_of(exchanges: Iterable[ToolExchange]) -> list[Chunk]:
     """Distinct chunks of READY ``lookup_knowledge`` results, in the order they were first returned."""
     seen: set[tuple[str, str]] = set()
     chunks: list[Chunk] = []
-    for exchange, item in result_items(exchanges, "lookup_knowledge", "chunks"):
+    for exchange, item in result_items(exchanges, ToolName.LOOKUP_KNOWLEDGE, "chunks"):
         chunk = _chunk(exchange.invocation_id, item)
         if chunk is not None and (chunk.document_id, chunk.text) not in seen:
             seen.add((chunk.document_id, chunk.text))

@@ -25,6 +25,7 @@ from diagnosis.providers.offline.conversation import ToolExchange, result_items
 from diagnosis.providers.offline.text import looks_like_instruction, normalise
 from diagnosis.providers.offline.timing import parse_ts
 from diagnosis.providers.offline.vocabulary import fault_score
+from tools.names import ToolName
 
 LEVELS = ("ERROR", "WARN")
 NEW_TOLERANCE = timedelta(minutes=5)
@@ -87,7 +88,8 @@ class LogFindings:
 def records_of(exchanges: Iterable[ToolExchange]) -> list[LogRecord]:
     """Every visible ERROR/WARN record of every READY ``query_logs`` result, oldest first, injections dropped."""
     records = [
-        _record(exchange.invocation_id, item) for exchange, item in result_items(exchanges, "query_logs", "records")
+        _record(exchange.invocation_id, item)
+        for exchange, item in result_items(exchanges, ToolName.QUERY_LOGS, "records")
     ]
     return sorted(
         (record for record in records if record is not None),

@@ -19,6 +19,7 @@ from typing import Any
 
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
 from diagnosis.providers.offline.timing import parse_ts
+from tools.names import ToolName
 
 MIN_SIDE_POINTS = 3
 MAX_DEVIATIONS = 50.0
@@ -57,7 +58,8 @@ class Anomaly:
 def series_of(exchanges: Iterable[ToolExchange]) -> list[Series]:
     """Every series of every READY ``query_metrics`` result, with its visible points."""
     found = [
-        _series(exchange.invocation_id, item) for exchange, item in result_items(exchanges, "query_metrics", "series")
+        _series(exchange.invocation_id, item)
+        for exchange, item in result_items(exchanges, ToolName.QUERY_METRICS, "series")
     ]
     return [series for series in found if series is not None]
 

@@ -10,9 +10,9 @@ from django.contrib import admin
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
+from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from diagnosis.selectors import sessions_visible_to
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
-from tracing.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tracing.selectors import can_view_reasoning
 
 STEP_FIELDS = (

@@ -18,10 +18,10 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from config.readonly_admin import ReadOnlyModelAdmin
+from diagnosis.graph.drawing import render_run_path, render_transitions
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from tools.admin import ToolInvocationInline
 from tracing.admin import AgentStepInline, TimelineInline
-from tracing.drawing import render_run_path, render_transitions
 from tracing.selectors import can_view_reasoning
 
 QUERY_EXCERPT_CHARS = 60

@@ -16,7 +16,7 @@ urlpatterns = [
     # One SSE channel per run; access is decided by diagnosis.sse.RunChannelManager.
     path("events/run-<uuid:run_id>/", run_events, {"format-channels": ["run-{run_id}"]}, name="run-events"),
     path("api/", include("diagnosis.urls")),
-    path("api/", include("tracing.urls")),
+    path("api/", include("diagnosis.trace.urls")),
     path("api/", include("tools.urls")),
     # The OpenAPI schema and its docs page; the page's assets come from drf-spectacular-sidecar (no CDN).
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -48,9 +48,7 @@ def run_create(*, user: AbstractBaseUser, message: str, session_id: str | None =
             session = ChatSession.objects.create(owner=user, title=text[:TITLE_CHARS])
         run = DiagnosisRun.objects.create(session=session, query=text, intent=route_intent(text))
         append_event(run.id, TraceEventKind.ROUTING, "intent_routed", {"intent": run.intent})
-        transaction.on_commit(
-            lambda: sse.publish(run.id, "metadata", {"session_id": str(session.id), "run_id": str(run.id)})
-        )
+        sse.publish_on_commit(run.id, "metadata", {"session_id": str(session.id), "run_id": str(run.id)})
     return run
 
 

@@ -1,7 +1,8 @@
 """The import contracts of ``.importlinter`` hold, and they would catch a break.
 
 Apps depend one way, diagnosis → tracing → tools → config (the diagram opens docs/architecture.md); no
-package or module imports itself through others; the graph runs without Django. import-linter and grimp
+package or module imports itself through others; the run lifecycle is a chain (submission → dispatch →
+task → execution → services); the graph runs without Django. import-linter and grimp
 are development requirements (requirements-dev.txt).
 """
 
@@ -59,8 +60,11 @@ def test_every_import_contract_is_kept(capsys):
 def test_the_contracts_cover_the_layers_cycles_and_the_graph(configuration):
     contracts = {c["id"]: c for c in configuration["contracts_options"]}
 
-    assert set(contracts) == {"layers", "acyclic", "graph-without-django"}
+    assert set(contracts) == {"layers", "acyclic", "lifecycle", "graph-without-django"}
     assert contracts["layers"]["layers"] == ["diagnosis", "tracing", "tools", "config"]
+    assert contracts["lifecycle"]["layers"] == [
+        f"diagnosis.{link}" for link in ("submission", "dispatch", "tasks", "execution", "services")
+    ]
     assert sorted(contracts["acyclic"]["ancestors"]) == ["config", "diagnosis", "tools", "tracing"]
 
 
@@ -86,6 +90,8 @@ def test_no_module_imports_itself_through_others(import_graph):
         ("layers", "tools.admin", "tracing.admin"),
         ("acyclic", "diagnosis.services", "diagnosis.dispatch"),
         ("acyclic", "tools.registry", "tools.harness"),
+        ("lifecycle", "diagnosis.services", "diagnosis.dispatch"),
+        ("lifecycle", "diagnosis.progress", "diagnosis.submission"),
         ("graph-without-django", "diagnosis.graph.router", "django"),
     ],
 )

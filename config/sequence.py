@@ -9,6 +9,7 @@ one the table's ``run`` foreign key points at, so this lowest layer never import
 from __future__ import annotations
 
 import uuid
+from typing import cast
 
 from django.db import models, transaction
 from django.db.models import Max
@@ -18,6 +19,6 @@ def next_seq(model: type[models.Model], run_id: uuid.UUID | str) -> int:
     """The next ``seq`` of ``model`` for the run; call inside the transaction that inserts the row."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("next_seq must run inside the transaction that uses the number")
-    run_model = model._meta.get_field("run").related_model
-    run_model.objects.select_for_update().filter(pk=run_id).exists()
+    run_model = cast("type[models.Model]", model._meta.get_field("run").related_model)
+    run_model._default_manager.select_for_update().filter(pk=run_id).exists()
     return (model.objects.filter(run_id=run_id).aggregate(last=Max("seq"))["last"] or 0) + 1

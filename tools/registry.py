@@ -14,7 +14,14 @@ from tools.definitions import ALL_TOOLS
 from tools.tool import CallContext, Handler, Projector, Tool, ToolOutput
 
 __all__ = [
-    "CallContext", "Handler", "Projector", "Tool", "ToolOutput", "ToolRegistry", "default_registry", "tool_specs",
+    "CallContext",
+    "Handler",
+    "Projector",
+    "Tool",
+    "ToolOutput",
+    "ToolRegistry",
+    "default_registry",
+    "tool_specs",
 ]
 
 

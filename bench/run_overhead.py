@@ -58,7 +58,7 @@ def measure_runs(runs: int, pack: str) -> list[RunSample]:
     from django.test.utils import CaptureQueriesContext
 
     from diagnosis.execution import run_execute
-    from diagnosis.services import run_create
+    from diagnosis.submission import run_create
 
     call_command("migrate", verbosity=0)
     call_command("load_scenario", pack, stdout=StringIO())

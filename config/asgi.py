@@ -3,7 +3,9 @@
 import os
 import sys
 
+from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.module_loading import import_string
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -14,7 +16,6 @@ try:
 except ImproperlyConfigured as exc:  # a bad environment variable: one line, no traceback
     sys.exit(f"configuration error: {exc}")
 
-from diagnosis.dispatch import start_embedded_runtime  # noqa: E402 - needs the configured app registry
-
-# In embedded mode this process executes runs and reaps stale ones; in production Celery does both.
-start_embedded_runtime()
+# In embedded mode this process executes runs and reaps stale ones; in production Celery does both. The
+# starter is named by a setting (diagnosis.dispatch.start_embedded_runtime), so config imports no app.
+import_string(settings.EMBEDDED_RUNTIME_STARTER)()

@@ -177,6 +177,9 @@ CELERY_BEAT_SCHEDULE = {
 }
 # Embedded mode: runs execute in-process on this many worker threads.
 EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, maximum=32)
+# Called by config/asgi.py once the app is ready (a dotted path, so config imports no app): in embedded mode
+# it starts the run pool and the stale-run reaper; with Celery it does nothing.
+EMBEDDED_RUNTIME_STARTER = "diagnosis.dispatch.start_embedded_runtime"
 # A RUNNING run whose heartbeat is older than this is reaped as FAILED.
 RUN_STALE_AFTER_SECONDS = env.integer("RUN_STALE_AFTER_SECONDS", 600, minimum=10)
 

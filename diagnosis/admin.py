@@ -1,4 +1,5 @@
-"""Admin for auditors: chat sessions and runs, read-only, each run with its route drawn and tabulated.
+"""Admin for auditors: chat sessions, runs and the restricted reasoning audit, read-only, each run with its
+route drawn and tabulated.
 
 The run page answers, without reading JSON: which nodes ran, where it retried or degraded and why (the
 transitions with their reason codes), which tools were called (inline) and what the timeline recorded.
@@ -11,17 +12,19 @@ import json
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from config.readonly_admin import ReadOnlyModelAdmin
+from diagnosis.graph.drawing import render_run_path, render_transitions
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
+from diagnosis.selectors import sessions_visible_to
 from tools.admin import ToolInvocationInline
 from tracing.admin import AgentStepInline, TimelineInline
-from tracing.drawing import render_run_path, render_transitions
-from tracing.readonly_admin import ReadOnlyModelAdmin
+from tracing.models import AgentReasoningAudit
 from tracing.selectors import can_view_reasoning
 
 QUERY_EXCERPT_CHARS = 60
@@ -141,3 +144,34 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
                     reverse("admin:tracing_agentreasoningaudit_changelist") + f"?run__id__exact={run.pk}"
                 )
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **links})
+
+
+@admin.register(AgentReasoningAudit)
+class AgentReasoningAuditAdmin(ReadOnlyModelAdmin):
+    """The restricted reasoning audit: its pages exist only for holders of ``tracing.view_reasoning``, the same
+    rule as its API; the plain model ``view`` permission is not enough."""
+
+    list_display = ("run", "step_seq", "node", "attempt", "reasoning_source", "created_at")
+    list_filter = ("reasoning_source", "node")
+    list_select_related = ("run", "step")
+    search_fields = ("=run__id",)
+    ordering = ("-id",)
+    fields = (
+        "run", "step", "node", "attempt", "reasoning_source", "reasoning_content", "assistant_text", "findings",
+        "created_at",
+    )
+
+    @admin.display(description="step", ordering="step__seq")
+    def step_seq(self, audit: AgentReasoningAudit) -> int:
+        return audit.step.seq
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return can_view_reasoning(request.user)
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return can_view_reasoning(request.user)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[AgentReasoningAudit]:
+        # The permission opens this table, not other users' runs: like the reasoning API, a holder who is
+        # not an auditor sees the reasoning of their own sessions only.
+        return super().get_queryset(request).filter(run__session__in=sessions_visible_to(request.user))

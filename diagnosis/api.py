@@ -1,4 +1,4 @@
-"""Chat API: one view per operation, nested input/output serializers, logic in services."""
+"""Chat API: one view per operation, nested input/output serializers, logic in the submission service."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from config.api_errors import ErrorSerializer, error_response
 from diagnosis import sse
-from diagnosis.services import MAX_MESSAGE_CHARS, SubmissionError, chat_submit
+from diagnosis.submission import MAX_MESSAGE_CHARS, SubmissionError, chat_submit
 
 
 class ChatApi(APIView):

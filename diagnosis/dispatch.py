@@ -17,6 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 from django.conf import settings
 from django.db import DatabaseError, connections
 
+from diagnosis.reaper import reap_stale_runs
+from diagnosis.tasks import execute_run
+
 logger = logging.getLogger(__name__)
 
 REAP_EVERY_SECONDS = 60.0
@@ -26,8 +29,6 @@ _pool_lock = threading.Lock()
 
 
 def _reap_periodically() -> None:
-    from diagnosis.reaper import reap_stale_runs
-
     while True:
         try:
             reap_stale_runs()
@@ -54,8 +55,6 @@ def start_embedded_runtime() -> None:
 
 
 def _execute_in_thread(run_id: str) -> None:
-    from diagnosis.tasks import execute_run
-
     try:
         execute_run.apply(args=(run_id,))
     finally:
@@ -67,6 +66,4 @@ def dispatch_run(run_id: uuid.UUID | str) -> None:
     if settings.RUN_EXECUTION == "embedded":
         _embedded_pool().submit(_execute_in_thread, str(run_id))
         return
-    from diagnosis.tasks import execute_run
-
     execute_run.apply_async(args=(str(run_id),))

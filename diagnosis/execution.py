@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import logging
 import uuid
-from importlib import import_module
+from collections.abc import Callable, Mapping
 
 from celery.exceptions import SoftTimeLimitExceeded
 
 from diagnosis.models import DiagnosisRun, Intent
+from diagnosis.paths import IntentPath
 from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
@@ -21,16 +22,35 @@ from diagnosis.services import RunResult, run_claim, run_fail, run_finish
 
 logger = logging.getLogger(__name__)
 
-# Imported on first use: a greeting should not load LangGraph and the model providers.
-PATH_MODULES = {
-    Intent.SYSTEM_CHAT: "diagnosis.paths.system_chat",
-    Intent.KNOWLEDGE_QUERY: "diagnosis.paths.knowledge_query",
-    Intent.DIAGNOSIS: "diagnosis.paths.diagnosis_graph",
+
+# Each loader imports its path module on first use, so a greeting loads neither LangGraph nor the providers.
+def _system_chat() -> IntentPath:
+    from diagnosis.paths import system_chat
+
+    return system_chat.execute
+
+
+def _knowledge_query() -> IntentPath:
+    from diagnosis.paths import knowledge_query
+
+    return knowledge_query.execute
+
+
+def _diagnosis_graph() -> IntentPath:
+    from diagnosis.paths import diagnosis_graph
+
+    return diagnosis_graph.execute
+
+
+PATH_LOADERS: Mapping[Intent, Callable[[], IntentPath]] = {
+    Intent.SYSTEM_CHAT: _system_chat,
+    Intent.KNOWLEDGE_QUERY: _knowledge_query,
+    Intent.DIAGNOSIS: _diagnosis_graph,
 }
 
 
 def _execute_path(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
-    return import_module(PATH_MODULES[run.intent]).execute(run, progress, options)
+    return PATH_LOADERS[Intent(run.intent)]()(run, progress, options)
 
 
 def run_execute(

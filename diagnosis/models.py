@@ -11,7 +11,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
-from diagnosis import choices
+from config import choices
 from diagnosis.graph import status
 
 

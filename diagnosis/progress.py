@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import uuid
 
-from django.db import transaction
-
 from diagnosis import sse
 from diagnosis.services import run_heartbeat
 from tools.registry import default_registry
@@ -71,4 +69,4 @@ class RunProgress:
         if not run_heartbeat(self.run_id):
             raise RunEnded(f"run {self.run_id} is no longer RUNNING")
         append_event(self.run_id, kind, name, details)
-        transaction.on_commit(lambda: sse.publish(self.run_id, "status", stream))
+        sse.publish_on_commit(self.run_id, "status", stream)

@@ -14,10 +14,10 @@ from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from diagnosis.graph.trace_builder import build_partial_trace
 from diagnosis.models import DiagnosisRun, Intent, RunStatus
 from diagnosis.services import run_fail
 from tracing.selectors import orchestration_events_from_timeline
-from tracing.trace_builder import build_partial_trace
 
 REASON = "worker_lost"
 

@@ -1,4 +1,6 @@
-"""Writes of sessions and runs: submission, the exactly-once claim, heartbeat and the terminal states.
+"""Writes of runs: the exactly-once claim, heartbeat, the provider used and the terminal states.
+
+The last link of the lifecycle (``diagnosis/submission.py`` says the whole chain): it never dispatches.
 
 A run leaves RUNNING exactly once, through ``run_finish`` or ``run_fail``: both are conditional updates on
 ``status=RUNNING``, and only the caller whose update matched publishes the run's terminal events. That is
@@ -11,29 +13,14 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Sum
 from django.utils import timezone
 
 from diagnosis import sse
-from diagnosis.dispatch import dispatch_run
-from diagnosis.intent import route_intent
-from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
-from diagnosis.selectors import session_owned_by
+from diagnosis.models import DiagnosisRun, RunStatus
 from tracing.models import TraceEventKind
 from tracing.timeline import append_event
-
-MAX_MESSAGE_CHARS = 8000
-TITLE_CHARS = 80
-
-
-class SubmissionError(ValueError):
-    """A chat message that cannot be accepted; ``code`` and ``status`` become the API's JSON error."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code, self.message, self.status = code, message, status
 
 
 @dataclass(frozen=True)
@@ -48,38 +35,6 @@ class RunResult:
     orchestration_trace: dict[str, Any] | None = None
     # Evidence shown under the answer: [{"claim_id", "statement", "tool_name", "source_invocation_id", "excerpt"}]
     evidence: list[dict[str, Any]] = field(default_factory=list)
-
-
-def run_create(*, user: AbstractBaseUser, message: str, session_id: str | None = None) -> DiagnosisRun:
-    """Validate a message and create (or continue) the session and the run, routed to its intent."""
-    text = (message or "").strip()
-    if not text:
-        raise SubmissionError("empty_message", "message must not be empty")
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise SubmissionError("message_too_long", f"message must be at most {MAX_MESSAGE_CHARS} characters")
-    with transaction.atomic():
-        if session_id:
-            session = session_owned_by(user, session_id)
-            if session is None:
-                # Foreign and unknown sessions answer the same, so ids of other users cannot be probed.
-                raise SubmissionError("session_not_found", "no such chat session", status=404)
-            session.save(update_fields=["updated_at"])
-        else:
-            session = ChatSession.objects.create(owner=user, title=text[:TITLE_CHARS])
-        run = DiagnosisRun.objects.create(session=session, query=text, intent=route_intent(text))
-        append_event(run.id, TraceEventKind.ROUTING, "intent_routed", {"intent": run.intent})
-        transaction.on_commit(
-            lambda: sse.publish(run.id, "metadata", {"session_id": str(session.id), "run_id": str(run.id)})
-        )
-    return run
-
-
-def chat_submit(*, user: AbstractBaseUser, message: str, session_id: str | None = None) -> DiagnosisRun:
-    """``run_create``, then hand the run to the executor once the rows are committed."""
-    with transaction.atomic():
-        run = run_create(user=user, message=message, session_id=session_id)
-        transaction.on_commit(lambda: dispatch_run(run.id))
-    return run
 
 
 def run_claim(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:

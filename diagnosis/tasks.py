@@ -1,4 +1,4 @@
-"""Celery tasks: thin wrappers that load by id and call a service."""
+"""Celery tasks: thin wrappers that load by id and call a service (the lifecycle's task link)."""
 
 from __future__ import annotations
 
@@ -6,18 +6,17 @@ import os
 
 from celery import shared_task
 
+from diagnosis.execution import run_execute
+from diagnosis.paths.options import ExecutionOptions
+from diagnosis.reaper import reap_stale_runs as reap
+
 
 @shared_task(name="diagnosis.execute_run", bind=True)
 def execute_run(self, run_id: str, provider: str | None = None, script_path: str | None = None) -> None:
-    from diagnosis.execution import run_execute
-    from diagnosis.paths.options import ExecutionOptions
-
     worker = f"{self.request.hostname or 'embedded'}:{os.getpid()}"
     run_execute(run_id, worker=worker, options=ExecutionOptions(provider=provider, script_path=script_path))
 
 
 @shared_task(name="diagnosis.reap_stale_runs")
 def reap_stale_runs() -> int:
-    from diagnosis.reaper import reap_stale_runs as reap
-
     return len(reap())

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.contrib import admin
 
+from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tools.models import KnowledgeDocument, ToolInvocation
-from tracing.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 
 INVOCATION_FIELDS = (
     "seq", "id", "tool_name", "status", "error_code", "args_summary", "row_count", "payload_bytes", "latency_ms",

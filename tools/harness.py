@@ -33,7 +33,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DatabaseError, transaction
 
-from diagnosis.sequence import next_seq
+from config.sequence import next_seq
 from tools.errors import ToolError, ToolTimeout
 from tools.models import InvocationStatus, ToolInvocation
 from tools.projection import PROJECTION_MAX_CHARS, clip

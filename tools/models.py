@@ -7,8 +7,6 @@ import uuid
 from django.conf import settings
 from django.db import models
 
-from diagnosis.models import DiagnosisRun
-
 
 class InvocationStatus(models.TextChoices):
     READY = "READY", "Ready"
@@ -26,7 +24,7 @@ class ToolInvocation(models.Model):
     ARGS_SUMMARY_MAX_CHARS = 500
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="tool_invocations")
+    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="tool_invocations")
     seq = models.PositiveIntegerField(help_text="Order within the run, from 1 (scripts cite {{inv:N}}).")
     tool_name = models.CharField(max_length=40)
     args_summary = models.CharField(max_length=ARGS_SUMMARY_MAX_CHARS, blank=True, default="")

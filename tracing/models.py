@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from diagnosis.choices import text_choices
-from diagnosis.graph.status import ExecutorStatus, StageStatus
-from diagnosis.models import DiagnosisRun
+from config.choices import text_choices
+from tracing.outcomes import ExecutorStatus, StageStatus
 
 #: A step's outcome: any stage status (planner, verifier, composer, semantic guard) or executor status.
 StepOutcome = text_choices(
@@ -33,7 +32,7 @@ class AgentStep(models.Model):
 
     SUMMARY_MAX_CHARS = 1000
 
-    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="steps")
+    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="steps")
     seq = models.PositiveIntegerField(help_text="Order of the step within its run, from 1.")
     node = models.CharField(max_length=40)
     attempt = models.PositiveSmallIntegerField(default=1)
@@ -74,7 +73,7 @@ class TraceEventKind(models.TextChoices):
 class DiagnosisTraceEvent(models.Model):
     """The append-only timeline of a run; ``details`` carries only whitelisted, bounded keys."""
 
-    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="trace_events")
+    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="trace_events")
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=20, choices=TraceEventKind.choices)
     name = models.CharField(max_length=60)
@@ -101,7 +100,7 @@ class ReasoningSource(models.TextChoices):
 class AgentReasoningAudit(models.Model):
     """What the model reasoned at one step. Restricted: never in SSE, the normal Trace API, logs or evidence."""
 
-    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="reasoning_audits")
+    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="reasoning_audits")
     step = models.OneToOneField(AgentStep, on_delete=models.CASCADE, related_name="reasoning_audit")
     node = models.CharField(max_length=40)
     attempt = models.PositiveSmallIntegerField(default=1)

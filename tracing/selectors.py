@@ -1,16 +1,12 @@
-"""Reads of the audit records."""
+"""Reads of the audit records that need no chat session: the timeline's node events, the reasoning rule."""
 
 from __future__ import annotations
 
 import uuid
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch
 
-from diagnosis.models import ChatSession, DiagnosisRun
-from diagnosis.selectors import sessions_visible_to
-from tools.models import ToolInvocation
-from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent, TraceEventKind
+from tracing.models import DiagnosisTraceEvent, TraceEventKind
 
 NODE_FINISHED = "node_finished"
 
@@ -31,56 +27,13 @@ def orchestration_events_from_timeline(run_id: uuid.UUID | str) -> tuple[list[di
     return events, unfinished
 
 
-# --- The Trace API and the admin -------------------------------------------------------------------
-# Who may see a session is decided by ``diagnosis.selectors`` (owner or auditor); these reads only narrow
-# that visible set, so no audit surface can widen it.
+# --- The restricted reasoning audit ------------------------------------------------------------------
+# The Trace API's reads of sessions and runs live in ``diagnosis.trace.selectors``; who may see a session
+# is decided by ``diagnosis.selectors``.
 
 REASONING_PERMISSION = "tracing.view_reasoning"
-#: The run list of a session answers the newest runs only; a longer history is read run by run.
-SESSION_RUNS_LIMIT = 50
 
 
 def can_view_reasoning(user: AbstractBaseUser | AnonymousUser | None) -> bool:
     """The restricted reasoning audit is for holders of ``tracing.view_reasoning`` only, owners included."""
     return bool(user and user.is_authenticated and user.has_perm(REASONING_PERMISSION))
-
-
-def trace_session(user: AbstractBaseUser | AnonymousUser | None, session_id: str) -> ChatSession | None:
-    """The session if ``user`` may read it; a foreign, unknown or malformed id is the same None (a 404)."""
-    try:
-        return sessions_visible_to(user).get(pk=uuid.UUID(session_id))
-    except (ValueError, ChatSession.DoesNotExist):
-        return None
-
-
-def trace_run(session: ChatSession, run_id: uuid.UUID) -> DiagnosisRun | None:
-    """One run of ``session`` with its steps, tool invocations and timeline, in one query each.
-
-    The prefetches keep the number of queries independent of the number of rows; nothing reads the
-    reasoning audit table here, so the normal trace cannot carry reasoning text even by mistake.
-    """
-    return (
-        DiagnosisRun.objects.filter(session=session, pk=run_id)
-        .prefetch_related(
-            Prefetch("steps", queryset=AgentStep.objects.order_by("seq")),
-            Prefetch("tool_invocations", queryset=ToolInvocation.objects.order_by("seq")),
-            Prefetch("trace_events", queryset=DiagnosisTraceEvent.objects.order_by("seq")),
-        )
-        .first()
-    )
-
-
-def session_runs(session: ChatSession) -> tuple[list[DiagnosisRun], bool]:
-    """The newest runs of ``session``, newest first, and whether older ones were left out.
-
-    One row more than the limit is read instead of a COUNT: it answers "truncated?" at no extra query.
-    """
-    rows = list(DiagnosisRun.objects.filter(session=session).order_by("-started_at")[: SESSION_RUNS_LIMIT + 1])
-    return rows[:SESSION_RUNS_LIMIT], len(rows) > SESSION_RUNS_LIMIT
-
-
-def run_reasoning(session: ChatSession, run_id: uuid.UUID) -> list[AgentReasoningAudit] | None:
-    """The reasoning audit rows of one run of ``session`` in step order; None if the run is not in it."""
-    if not DiagnosisRun.objects.filter(session=session, pk=run_id).exists():
-        return None
-    return list(AgentReasoningAudit.objects.filter(run_id=run_id).select_related("step").order_by("step__seq"))

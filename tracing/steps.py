@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from diagnosis.sequence import next_seq
+from config.sequence import next_seq
 from tracing.models import AgentReasoningAudit, AgentStep, ReasoningSource
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.db import transaction
 
-from diagnosis.sequence import next_seq
+from config.sequence import next_seq
 from tracing.models import DiagnosisTraceEvent, TraceEventKind
 
 DETAIL_KEYS = frozenset(

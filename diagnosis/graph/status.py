@@ -1,7 +1,7 @@
 """The status vocabularies of seed 000 §2: the values nodes write and routers read.
 
 This is the one definition of the diagnosis vocabularies: node statuses, verdicts, the verifier's
-verifications and the semantic guard's verdicts. The node contracts (``diagnosis/nodes/contracts.py``),
+verifications and the semantic guard's verdicts. The node contracts (``diagnosis/contracts.py``),
 the Django ``choices`` (``diagnosis/models.py``, ``tracing/models.py``) and the offline provider derive
 from these enums instead of repeating their values.
 
@@ -13,18 +13,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-
-class StageStatus(StrEnum):
-    """Outcome of a model-backed stage that may be retried once for a technical failure.
-
-    Planner, Verifier and Composer share this vocabulary (seed 000 §2 lists identical values for the
-    three); the aliases below keep call sites readable without three copies of the same enum.
-    """
-
-    COMPLETED = "COMPLETED"
-    INVALID_OUTPUT = "INVALID_OUTPUT"
-    RETRYABLE_FAILED = "RETRYABLE_FAILED"
-    NON_RETRYABLE_FAILED = "NON_RETRYABLE_FAILED"
+# Node outcomes are also what every audit row records, so they are defined in the lower layer, tracing;
+# the graph reads them from there (and re-exports them, so its callers need not know).
+from tracing.outcomes import ExecutorStatus as ExecutorStatus
+from tracing.outcomes import StageStatus as StageStatus
 
 
 PlannerStatus = StageStatus
@@ -33,15 +25,6 @@ ComposerStatus = StageStatus
 
 #: The technical failures that earn one retry with the same input (seed 000 §3).
 TECHNICAL_FAILURES = frozenset({StageStatus.INVALID_OUTPUT, StageStatus.RETRYABLE_FAILED})
-
-
-class ExecutorStatus(StrEnum):
-    """Executor outcome by output contract (seed 000 §5): any valid ``executor_evidence_v2`` is COMPLETED."""
-
-    COMPLETED = "COMPLETED"
-    INVALID_OUTPUT = "INVALID_OUTPUT"
-    TOOL_BLOCKED = "TOOL_BLOCKED"
-    FAILED = "FAILED"
 
 
 class GatekeeperStatus(StrEnum):

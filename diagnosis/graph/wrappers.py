@@ -28,7 +28,7 @@ from diagnosis.graph.actions import STATUS_FIELDS, AttemptOutput, NodeAction, ch
 from diagnosis.graph.state import DiagnosisState, read_count, read_enum, read_events
 from diagnosis.graph.status import TECHNICAL_FAILURES, GatekeeperStatus, PlannerMode, Verdict, VerifierStatus
 from diagnosis.graph.topology import COMPLETED_OUTCOME, UNKNOWN_OUTCOME, Node, ReasonCode
-from tracing.trace_builder import OrchestrationEvent
+from diagnosis.graph.trace_builder import OrchestrationEvent
 
 
 class NodeFunction(Protocol):

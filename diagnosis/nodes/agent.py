@@ -12,7 +12,7 @@ from typing import Any
 
 from diagnosis.graph.status import StageStatus
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import InvalidOutput
+from diagnosis.contracts import InvalidOutput
 from diagnosis.nodes.messages import prompt
 from diagnosis.providers.base import ChatModel, Message, ModelReply, ProviderError, ToolSpec
 from tracing.steps import StepRecord, record_step

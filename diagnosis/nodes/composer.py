@@ -16,7 +16,7 @@ from diagnosis.graph.status import ComposerStatus
 from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.allowed import allowed_claims, verifier_lists
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import ComposerOutput, InvalidOutput, parse_output
+from diagnosis.contracts import ComposerOutput, InvalidOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
 from diagnosis.nodes.release_review import review_draft
 from diagnosis.providers.base import ProviderError

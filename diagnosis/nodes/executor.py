@@ -16,7 +16,7 @@ from diagnosis.graph.state import DiagnosisState, read_mapping, read_planner_mod
 from diagnosis.graph.status import ExecutorStatus
 from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import ExecutorOutput, InvalidOutput, parse_output
+from diagnosis.contracts import ExecutorOutput, InvalidOutput, parse_output
 from diagnosis.nodes.messages import executor_messages
 from diagnosis.providers.base import ProviderError
 from tools.models import InvocationStatus

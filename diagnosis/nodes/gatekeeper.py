@@ -19,7 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from diagnosis.graph.state import DiagnosisState, read_mapping
 from diagnosis.graph.status import GatekeeperStatus, Verdict
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import ExecutorOutput, InvalidOutput, parse_output
+from diagnosis.contracts import ExecutorOutput, InvalidOutput, parse_output
 from tools.jsonpath import PathError, resolve
 from tools.store import PayloadLookup, load_verified_payload
 

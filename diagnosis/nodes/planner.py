@@ -10,7 +10,7 @@ from diagnosis.graph.state import DiagnosisState, read_count, read_mapping, read
 from diagnosis.graph.status import PlannerStatus
 from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import InvalidOutput, PlannerOutput, parse_output
+from diagnosis.contracts import InvalidOutput, PlannerOutput, parse_output
 from diagnosis.nodes.messages import planner_messages
 from diagnosis.providers.base import ProviderError
 

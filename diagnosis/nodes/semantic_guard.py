@@ -15,7 +15,7 @@ from typing import Any
 from diagnosis.graph.status import SemanticVerdict, StageStatus
 from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import InvalidOutput, SemanticGuardOutput, parse_output
+from diagnosis.contracts import InvalidOutput, SemanticGuardOutput, parse_output
 from diagnosis.nodes.messages import prompt, semantic_guard_messages
 from diagnosis.providers.base import ProviderError, Role
 

@@ -10,7 +10,7 @@ from diagnosis.graph.state import DiagnosisState, read_count, read_enum, read_ma
 from diagnosis.graph.status import Verdict, VerifierStatus, min_verdict
 from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.context import NodeContext
-from diagnosis.nodes.contracts import InvalidOutput, VerifierOutput, parse_output
+from diagnosis.contracts import InvalidOutput, VerifierOutput, parse_output
 from diagnosis.nodes.messages import verifier_messages
 from diagnosis.providers.base import ProviderError
 

@@ -12,10 +12,11 @@ from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 
-from diagnosis.graph.builder import build_graph
 from diagnosis.graph.actions import DiagnosisActions
+from diagnosis.graph.builder import build_graph
 from diagnosis.graph.runner import GraphRunError, run_graph
 from diagnosis.graph.state import initial_state, read_count, read_events
+from diagnosis.graph.trace_builder import build_partial_trace, build_trace
 from diagnosis.models import DiagnosisRun
 from diagnosis.nodes import composer, evidence_retry, executor, fallback, gatekeeper, planner, verified_input, verifier
 from diagnosis.nodes.allowed import allowed_claims
@@ -31,7 +32,6 @@ from diagnosis.selectors import session_history
 from diagnosis.services import RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
-from tracing.trace_builder import build_partial_trace, build_trace
 
 
 def build_actions(context: NodeContext) -> DiagnosisActions:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from diagnosis.models import DiagnosisRun
-from diagnosis.nodes.contracts import EXECUTOR_SCHEMA_NAME
+from diagnosis.contracts import EXECUTOR_SCHEMA_NAME
 from diagnosis.nodes.gatekeeper import check_output, summary
 from diagnosis.nodes.release_review import known_names
 from diagnosis.paths.options import ExecutionOptions

@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Literal
 
+from django.db import transaction
 from django.urls import reverse
 from django_eventstream import send_event
 from django_eventstream.channelmanager import DefaultChannelManager
@@ -33,6 +34,12 @@ def events_url(run_id: uuid.UUID | str) -> str:
 def publish(run_id: uuid.UUID | str, event: EventName, data: dict[str, Any]) -> None:
     """Store and fan out one named event of a run (in-process listeners, or Redis pub/sub)."""
     send_event(channel_for(run_id), event, data)
+
+
+def publish_on_commit(run_id: uuid.UUID | str, event: EventName, data: dict[str, Any]) -> None:
+    """``publish`` once the current transaction commits (at once outside one), so readers never see an event
+    about rows that could still roll back."""
+    transaction.on_commit(lambda: publish(run_id, event, data))
 
 
 class RunChannelManager(DefaultChannelManager):

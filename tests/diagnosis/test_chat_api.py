@@ -7,7 +7,7 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
-from diagnosis import services
+from diagnosis import submission
 from diagnosis.models import ChatSession, DiagnosisRun, Intent
 from tracing.models import DiagnosisTraceEvent
 
@@ -19,7 +19,7 @@ URL = "/api/chat"
 @pytest.fixture
 def dispatched(monkeypatch):
     calls: list[str] = []
-    monkeypatch.setattr(services, "dispatch_run", lambda run_id: calls.append(str(run_id)))
+    monkeypatch.setattr(submission, "dispatch_run", lambda run_id: calls.append(str(run_id)))
     return calls
 
 

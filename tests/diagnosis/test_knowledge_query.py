@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from diagnosis.execution import run_execute
 from diagnosis.models import Intent
-from diagnosis.services import run_create
+from diagnosis.submission import run_create
 from tools.knowledge.ingest import ingest_document
 from tools.models import DocumentSource
 from tracing.models import DiagnosisTraceEvent

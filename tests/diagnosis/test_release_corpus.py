@@ -25,7 +25,7 @@ import pytest
 from django.core.management import call_command
 from django_eventstream.models import Event
 
-from diagnosis import services, sse, tasks
+from diagnosis import sse, submission, tasks
 from diagnosis.models import DiagnosisRun
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
 
@@ -225,7 +225,7 @@ def diagnose(owner, tmp_path, django_capture_on_commit_callbacks):
         path = tmp_path / "script.json"
         path.write_text(json.dumps(script_data, ensure_ascii=False), encoding="utf-8")
         with django_capture_on_commit_callbacks(execute=True):
-            created = services.run_create(user=owner, message=QUESTION)
+            created = submission.run_create(user=owner, message=QUESTION)
             tasks.execute_run.apply(args=(str(created.pk),), kwargs={"provider": "scripted", "script_path": str(path)})
         return DiagnosisRun.objects.get(pk=created.pk)
 

@@ -15,7 +15,7 @@ from diagnosis.execution import run_execute
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import planner, verifier
 from diagnosis.progress import RunEnded, RunProgress
-from diagnosis.services import run_create
+from diagnosis.submission import run_create
 from tracing.models import DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)

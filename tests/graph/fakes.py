@@ -17,7 +17,7 @@ from diagnosis.graph.builder import build_graph
 from diagnosis.graph.runner import run_graph
 from diagnosis.graph.state import DiagnosisState, initial_state
 from diagnosis.graph.topology import Node
-from tracing.trace_builder import OrchestrationTrace, build_trace
+from diagnosis.graph.trace_builder import OrchestrationTrace, build_trace
 
 P, E, G, VI, V, ER, C, F = (
     Node.PLANNER,

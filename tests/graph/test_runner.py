@@ -10,8 +10,8 @@ from langgraph.graph import START, StateGraph
 from diagnosis.graph.builder import build_graph
 from diagnosis.graph.runner import GraphRunError, run_config, run_graph
 from diagnosis.graph.state import initial_state
+from diagnosis.graph.trace_builder import build_partial_trace
 from tests.graph.fakes import EVIDENCE_RETRY_PATH, ScriptedActions, low_confid_with_gap, run_scripted
-from tracing.trace_builder import build_partial_trace
 
 
 def test_it_gives_every_action_the_run_id_as_thread_id_and_the_extra_config():

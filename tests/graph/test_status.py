@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from diagnosis.choices import text_choices
+from config.choices import text_choices
 from diagnosis.graph.status import (
     EVIDENCE_GAP_VERIFICATIONS,
     RELEASABLE_VERIFICATIONS,

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from diagnosis.graph.trace_builder import build_partial_trace, build_trace
 from diagnosis.models import ChatSession, DiagnosisRun, Intent, RunStatus, Verdict
 from tools.models import InvocationStatus, ToolInvocation
 from tracing.models import (
@@ -19,7 +20,6 @@ from tracing.models import (
     StepOutcome,
     TraceEventKind,
 )
-from tracing.trace_builder import build_partial_trace, build_trace
 
 REASONING_SECRET = "SECRET-REASONING-7f3a1c"
 ASSISTANT_SECRET = "SECRET-ASSISTANT-9c1e44"

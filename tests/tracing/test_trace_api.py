@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from diagnosis.trace.selectors import SESSION_RUNS_LIMIT
 from tests.tracing.factories import (
     ASSISTANT_SECRET,
     FALLBACK_TRACE,
@@ -18,7 +19,6 @@ from tests.tracing.factories import (
     make_run,
     make_session,
 )
-from tracing.selectors import SESSION_RUNS_LIMIT
 
 pytestmark = pytest.mark.django_db
 

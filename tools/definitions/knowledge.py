@@ -7,7 +7,7 @@ from typing import Any
 from tools.errors import ToolBackendError
 from tools.jsonpath import format_path
 from tools.projection import clip, listing
-from tools.registry import CallContext, Tool, ToolOutput
+from tools.tool import CallContext, Tool, ToolOutput
 from tools.truncation import Truncation
 
 PARAMETERS: dict[str, Any] = {

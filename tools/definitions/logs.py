@@ -8,7 +8,7 @@ from tools.backends import log_backend
 from tools.backends.window import SERVICE_WINDOW_PROPERTIES, parse_window
 from tools.jsonpath import format_path
 from tools.projection import clip_values, listing
-from tools.registry import CallContext, Tool, ToolOutput
+from tools.tool import CallContext, Tool, ToolOutput
 from tools.truncation import Truncation
 
 PARAMETERS: dict[str, Any] = {

@@ -10,7 +10,7 @@ from tools.backends.window import SERVICE_WINDOW_PROPERTIES, parse_window
 from tools.errors import ToolInputError
 from tools.jsonpath import format_path
 from tools.projection import listing
-from tools.registry import CallContext, Tool, ToolOutput
+from tools.tool import CallContext, Tool, ToolOutput
 
 PARAMETERS: dict[str, Any] = {
     "type": "object",

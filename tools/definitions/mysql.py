@@ -9,9 +9,9 @@ from tools.errors import ToolBackendError, ToolInputError
 from tools.jsonpath import format_path
 from tools.models import LoadedScenario
 from tools.projection import clip, listing
-from tools.registry import CallContext, Tool, ToolOutput
 from tools.sql.connection import business_dialect, open_business_connection
 from tools.sql.guard import check_sql
+from tools.tool import CallContext, Tool, ToolOutput
 from tools.truncation import Truncation
 
 PARAMETERS: dict[str, Any] = {

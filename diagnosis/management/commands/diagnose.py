@@ -17,7 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.providers.base import ProviderConfigError
 from diagnosis.providers.factory import PROVIDER_BUILDERS, build_models, config_from_settings
-from diagnosis.services import SubmissionError, run_create
+from diagnosis.submission import SubmissionError, run_create
 from diagnosis.tasks import execute_run
 
 CLI_USERNAME = "cli"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from diagnosis.nodes.contracts import EXECUTOR_SCHEMA_NAME
+from diagnosis.contracts import EXECUTOR_SCHEMA_NAME
 from diagnosis.providers.offline import claims, queries
 from diagnosis.providers.offline.analysis.business import Row, corroborating_row, rows_of
 from diagnosis.providers.offline.analysis.knowledge import Passage, chunks_of, explanation, remediation

@@ -15,7 +15,7 @@ from typing import Any
 
 from diagnosis.graph.status import Verdict, min_verdict
 from diagnosis.nodes.allowed import allowed_claims
-from diagnosis.nodes.contracts import (
+from diagnosis.contracts import (
     ComposerOutput,
     ExecutorOutput,
     PlannerOutput,

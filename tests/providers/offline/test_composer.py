@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from diagnosis.nodes.contracts import ComposerOutput, parse_output
+from diagnosis.contracts import ComposerOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
 
 QUESTION = "ledger-api invoice calls are failing since 08:30, why?"

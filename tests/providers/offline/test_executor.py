@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from diagnosis.nodes.contracts import ExecutorOutput, parse_output
+from diagnosis.contracts import ExecutorOutput, parse_output
 from diagnosis.nodes.executor import MAX_CALLS_PER_TURN
 from diagnosis.nodes.messages import executor_messages
 from diagnosis.providers.offline.conversation import read

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from diagnosis.nodes.contracts import PlannerOutput, parse_output
+from diagnosis.contracts import PlannerOutput, parse_output
 from diagnosis.nodes.messages import planner_messages
 from diagnosis.providers.offline.queries import describe
 from tests.providers.offline.conversations import ENVIRONMENT

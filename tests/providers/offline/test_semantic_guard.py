@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from diagnosis.nodes.contracts import SemanticGuardOutput, parse_output
+from diagnosis.contracts import SemanticGuardOutput, parse_output
 from diagnosis.nodes.messages import semantic_guard_messages
 from diagnosis.nodes.semantic_guard import guard_claims
 from diagnosis.providers.base import Role

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from diagnosis.nodes.contracts import VerifierOutput, parse_output
+from diagnosis.contracts import VerifierOutput, parse_output
 from diagnosis.nodes.messages import verifier_messages
 
 QUESTION = "ledger-api invoice calls are failing since 08:30, why?"

@@ -1,8 +1,8 @@
-"""JSON API routes of the tracing app (mounted under /api/ by config/urls.py)."""
+"""JSON API routes of the Trace API (mounted under /api/ by config/urls.py), in the ``tracing`` namespace."""
 
 from django.urls import path
 
-from tracing.api import ReasoningApi, TraceApi
+from diagnosis.trace.api import ReasoningApi, TraceApi
 
 app_name = "tracing"
 # A str, not a uuid converter: a malformed session id must get the API's JSON 404, not Django's HTML one.

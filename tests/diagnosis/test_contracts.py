@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from diagnosis.graph.status import PlannerMode, SemanticVerdict, Verdict, Verification
-from diagnosis.nodes.contracts import (
+from diagnosis.contracts import (
     EXECUTOR_SCHEMA_NAME,
     ComposerOutput,
     Contract,

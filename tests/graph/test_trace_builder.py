@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tracing.trace_builder import (
+from diagnosis.graph.trace_builder import (
     InvalidTraceError,
     OrchestrationEvent,
     build_partial_trace,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from langgraph.graph import END, START
 
+from diagnosis.graph.drawing import render_run_path, render_transitions, run_path_drawing, topology_edges
 from diagnosis.graph.topology import CONDITIONAL_ROUTES, FIXED_EDGES, Node
 from tests.tracing.factories import FAILED_TRACE, FALLBACK_TRACE, HAPPY_TRACE, RETRIED_TRACE
-from tracing.drawing import render_run_path, render_transitions, run_path_drawing, topology_edges
 
 HAPPY_PATH = [
     (START, "planner"), ("planner", "executor"), ("executor", "gatekeeper"), ("gatekeeper", "verified_input"),

@@ -16,10 +16,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from diagnosis.models import ChatSession
 from config.api_errors import ErrorSerializer
-from tracing.selectors import can_view_reasoning, run_reasoning, session_runs, trace_run, trace_session
-from tracing.serializers import ReasoningSerializer, RunTraceSerializer, SessionTraceSerializer
+from diagnosis.models import ChatSession
+from diagnosis.trace.selectors import run_reasoning, session_runs, trace_run, trace_session
+from diagnosis.trace.serializers import ReasoningSerializer, RunTraceSerializer, SessionTraceSerializer
+from tracing.selectors import can_view_reasoning
 
 SESSION_ID = OpenApiParameter("session_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 

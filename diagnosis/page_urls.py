@@ -1,0 +1,13 @@
+"""Page routes of the diagnosis app (mounted at the site root by config/urls.py): the chat page and the
+per-run SSE channels. The route names (``chat-page``, ``run-events``) are global, not namespaced."""
+
+from django.urls import path
+
+from diagnosis import views
+from diagnosis.sse.ordering import run_events
+
+urlpatterns = [
+    path("", views.ChatPageView.as_view(), name="chat-page"),
+    # One SSE channel per run; access is decided by diagnosis.sse.RunChannelManager.
+    path("events/run-<uuid:run_id>/", run_events, {"format-channels": ["run-{run_id}"]}, name="run-events"),
+]

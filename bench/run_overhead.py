@@ -35,8 +35,14 @@ def _setup_django(var_dir: str) -> None:
     """A private database under ``var_dir``: the benchmark never touches the demo's data."""
     sys.path.insert(0, str(ROOT))
     os.environ.update(
-        {"VAR_DIR": var_dir, "DEBUG": "false", "SECURE_HTTPS": "false", "LLM_PROVIDER": "offline", "LOG_LEVEL": "error",
-         "SECRET_KEY": "bench-only-secret-key-0123456789-0123456789-0123456789-abcdef"}
+        {
+            "VAR_DIR": var_dir,
+            "DEBUG": "false",
+            "SECURE_HTTPS": "false",
+            "LLM_PROVIDER": "offline",
+            "LOG_LEVEL": "error",
+            "SECRET_KEY": "bench-only-secret-key-0123456789-0123456789-0123456789-abcdef",
+        }
     )
     for name in ("DATABASE_URL", "REDIS_URL", "RUN_EXECUTION"):
         os.environ.pop(name, None)
@@ -91,7 +97,15 @@ def format_report(samples: list[RunSample], floors: list) -> str:
         f"{'offline run, DB queries':<28}{statistics.median(queries):>10.0f}{_p95(queries):>10.0f}",
     ]
     return "\n".join(
-        [f"{len(samples)} runs ({outcomes})", header, "-" * len(header), *rows, "", "graph floor (no-op nodes):", format_table(floors)]
+        [
+            f"{len(samples)} runs ({outcomes})",
+            header,
+            "-" * len(header),
+            *rows,
+            "",
+            "graph floor (no-op nodes):",
+            format_table(floors),
+        ]
     )
 
 

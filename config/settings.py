@@ -80,9 +80,9 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-            ],
+            ]
         },
-    },
+    }
 ]
 
 # --- Database -------------------------------------------------------------------------------------
@@ -172,9 +172,7 @@ CELERY_TASK_DEFAULT_QUEUE = env.string("CELERY_QUEUE", "superbiz")
 RUN_EXECUTION = env.choice("RUN_EXECUTION", ("embedded", "celery"), "celery" if REDIS_URL else "embedded")
 if RUN_EXECUTION == "celery" and not REDIS_URL:
     raise env.ConfigError("RUN_EXECUTION: celery needs REDIS_URL (the broker)")
-CELERY_BEAT_SCHEDULE = {
-    "reap-stale-runs": {"task": "diagnosis.reap_stale_runs", "schedule": 60.0},
-}
+CELERY_BEAT_SCHEDULE = {"reap-stale-runs": {"task": "diagnosis.reap_stale_runs", "schedule": 60.0}}
 # Embedded mode: runs execute in-process on this many worker threads.
 EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, maximum=32)
 # Called by config/asgi.py once the app is ready (a dotted path, so config imports no app): in embedded mode

@@ -60,7 +60,14 @@ class ChatSessionAdmin(ReadOnlyModelAdmin):
 @admin.register(DiagnosisRun)
 class DiagnosisRunAdmin(ReadOnlyModelAdmin):
     list_display = (
-        "short_id", "started_at", "status", "intent", "degraded", "effective_verdict", "final_node", "owner",
+        "short_id",
+        "started_at",
+        "status",
+        "intent",
+        "degraded",
+        "effective_verdict",
+        "final_node",
+        "owner",
         "query_excerpt",
     )
     list_filter = ("status", "degraded", "effective_verdict", "intent", "started_at")
@@ -69,16 +76,41 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
     ordering = ("-started_at",)
     inlines = (AgentStepInline, ToolInvocationInline, TimelineInline)
     fieldsets = (
-        (None, {"fields": (
-            "id", "session", "owner", "query", "intent", "status", "degraded", "effective_verdict",
-            "failure_reason", "provider", "model",
-        )}),
+        (
+            None,
+            {
+                "fields": (
+                    "id",
+                    "session",
+                    "owner",
+                    "query",
+                    "intent",
+                    "status",
+                    "degraded",
+                    "effective_verdict",
+                    "failure_reason",
+                    "provider",
+                    "model",
+                )
+            },
+        ),
         ("Route", {"fields": ("route_drawing", "transitions")}),
         ("Answer", {"fields": ("conclusion", "final_answer", "release_decisions")}),
-        ("Budget and timing", {"fields": (
-            "step_count", "tool_count", "prompt_tokens", "completion_tokens", "started_at", "claimed_by",
-            "finished_at", "duration_ms",
-        )}),
+        (
+            "Budget and timing",
+            {
+                "fields": (
+                    "step_count",
+                    "tool_count",
+                    "prompt_tokens",
+                    "completion_tokens",
+                    "started_at",
+                    "claimed_by",
+                    "finished_at",
+                    "duration_ms",
+                )
+            },
+        ),
         ("Stored JSON", {"classes": ("collapse",), "fields": ("self_evaluation_json", "orchestration_trace_json")}),
     )
 
@@ -102,9 +134,7 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
     @admin.display(description="path through the graph")
     def route_drawing(self, run: DiagnosisRun) -> SafeString:
         return render_run_path(
-            run.orchestration_trace,
-            reached_end=run.status == RunStatus.SUCCESS,
-            failed=run.status == RunStatus.FAILED,
+            run.orchestration_trace, reached_end=run.status == RunStatus.SUCCESS, failed=run.status == RunStatus.FAILED
         )
 
     @admin.display(description="transitions")
@@ -157,7 +187,14 @@ class AgentReasoningAuditAdmin(ReadOnlyModelAdmin):
     search_fields = ("=run__id",)
     ordering = ("-id",)
     fields = (
-        "run", "step", "node", "attempt", "reasoning_source", "reasoning_content", "assistant_text", "findings",
+        "run",
+        "step",
+        "node",
+        "attempt",
+        "reasoning_source",
+        "reasoning_content",
+        "assistant_text",
+        "findings",
         "created_at",
     )
 

@@ -70,7 +70,7 @@ def run_execute(
         run_fail(run, reason="time_limit", message="The run exceeded its time limit.")
     except RunEnded:
         logger.info("run %s was ended (reaped) while its worker was busy; stopping", run.pk)
-    except Exception:  # noqa: BLE001 - the run boundary: any bug, even while finishing, must end the run FAILED
+    except Exception:
         logger.exception("run %s raised", run.pk)
         run_fail(run, reason="internal_error", message="The run failed unexpectedly; see its trace.")
     run.refresh_from_db()

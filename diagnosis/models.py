@@ -26,7 +26,7 @@ class ChatSession(models.Model):
         db_table = "chat_session"
         indexes = [
             # The chat page's sidebar: a user's sessions, most recently used first.
-            models.Index(fields=["owner", "-updated_at"], name="chat_session_owner_updated"),
+            models.Index(fields=["owner", "-updated_at"], name="chat_session_owner_updated")
         ]
 
     def __str__(self) -> str:
@@ -102,9 +102,7 @@ class DiagnosisRun(models.Model):
             models.Index(fields=["started_at"], name="run_started"),
         ]
         constraints = [
-            models.CheckConstraint(
-                condition=models.Q(status__in=RunStatus.values), name="run_status_valid"
-            ),
+            models.CheckConstraint(condition=models.Q(status__in=RunStatus.values), name="run_status_valid"),
             models.CheckConstraint(condition=models.Q(intent__in=Intent.values), name="run_intent_valid"),
             models.CheckConstraint(
                 condition=models.Q(effective_verdict__in=[*Verdict.values, ""]), name="run_verdict_valid"

@@ -37,7 +37,9 @@ class RunProgress:
         If the worker dies, the reaper rebuilds the partial orchestration trace from these rows.
         """
         details = {"node": node, "outcome": outcome, "reason_code": reason_code, "attempt": attempt}
-        self._report(TraceEventKind.NODE, NODE_FINISHED, details, {"node": node, "phase": "finished", "detail": outcome})
+        self._report(
+            TraceEventKind.NODE, NODE_FINISHED, details, {"node": node, "phase": "finished", "detail": outcome}
+        )
 
     def tool(self, tool_name: str, status: str) -> None:
         """A tool call finished; its name is streamed as it happens (a name no tool has is not echoed)."""
@@ -57,9 +59,17 @@ class RunProgress:
         stream = {"node": "composer", "phase": "semantic_guard", "detail": verdict}
         self._report(TraceEventKind.SEMANTIC, "semantic_guard_reviewed", details, stream)
 
-    def release(self, *, node: str, attempt: int, decision: str, rule: str, rules: list[str], policy_version: str) -> None:
+    def release(
+        self, *, node: str, attempt: int, decision: str, rule: str, rules: list[str], policy_version: str
+    ) -> None:
         """Whether a draft may be shown, and the rule that decided (``passed``, ``ungrounded_token``...)."""
-        details = {"attempt": attempt, "decision": decision, "rule": rule, "rules": rules, "policy_version": policy_version}
+        details = {
+            "attempt": attempt,
+            "decision": decision,
+            "rule": rule,
+            "rules": rules,
+            "policy_version": policy_version,
+        }
         stream = {"node": node, "phase": "release", "detail": f"{decision} ({rule})"}
         self._report(TraceEventKind.RELEASE, "release_decided", details, stream)
 

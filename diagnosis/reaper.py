@@ -40,6 +40,11 @@ def reap_stale_runs(*, now: datetime | None = None, stale_after_seconds: int | N
         trace = None
         if run.intent == Intent.DIAGNOSIS and (events or unfinished):
             trace = build_partial_trace(events, failed_node=unfinished, termination_reason=REASON).to_dict()
-        if run_fail(run, reason=REASON, message="The worker running this diagnosis stopped; the run was ended.", orchestration_trace=trace):
+        if run_fail(
+            run,
+            reason=REASON,
+            message="The worker running this diagnosis stopped; the run was ended.",
+            orchestration_trace=trace,
+        ):
             reaped.append(run)
     return reaped

@@ -12,8 +12,29 @@ from markdown_it import MarkdownIt
 _markdown = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
 
 ALLOWED_TAGS = {
-    "p", "br", "strong", "em", "code", "pre", "blockquote", "ul", "ol", "li", "h1", "h2", "h3", "h4",
-    "table", "thead", "tbody", "tr", "th", "td", "a", "hr", "sup",
+    "p",
+    "br",
+    "strong",
+    "em",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "a",
+    "hr",
+    "sup",
 }
 
 

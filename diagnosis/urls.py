@@ -4,6 +4,4 @@ from django.urls import path
 
 from diagnosis.api import ChatApi
 
-urlpatterns = [
-    path("chat", ChatApi.as_view(), name="chat"),
-]
+urlpatterns = [path("chat", ChatApi.as_view(), name="chat")]

@@ -8,8 +8,8 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.views.generic import TemplateView
 
 from diagnosis.rendering import render_answer
-from diagnosis.sse import events_url
 from diagnosis.selectors import session_owned_by
+from diagnosis.sse import events_url
 
 SIDEBAR_SESSIONS = 30
 
@@ -26,8 +26,6 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
             run.answer_html = render_answer(run.final_answer)
             run.events_url = events_url(run.pk)
         context.update(
-            sessions=user.chat_sessions.order_by("-updated_at")[:SIDEBAR_SESSIONS],
-            current=current,
-            runs=runs,
+            sessions=user.chat_sessions.order_by("-updated_at")[:SIDEBAR_SESSIONS], current=current, runs=runs
         )
         return context

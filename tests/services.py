@@ -28,7 +28,7 @@ def _mariadb_up() -> bool:
         import MySQLdb
 
         MySQLdb.connect(host=MARIADB_ADDRESS[0], port=MARIADB_ADDRESS[1], user="root", connect_timeout=2).close()
-    except Exception:  # noqa: BLE001 - any failure means "not reachable"
+    except Exception:
         return False
     return True
 

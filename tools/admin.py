@@ -8,7 +8,15 @@ from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tools.models import KnowledgeDocument, ToolInvocation
 
 INVOCATION_FIELDS = (
-    "seq", "id", "tool_name", "status", "error_code", "args_summary", "row_count", "payload_bytes", "latency_ms",
+    "seq",
+    "id",
+    "tool_name",
+    "status",
+    "error_code",
+    "args_summary",
+    "row_count",
+    "payload_bytes",
+    "latency_ms",
 )
 
 

@@ -6,7 +6,6 @@ Every signed-in user (session or token) may upload, list and read; only the uplo
 
 from __future__ import annotations
 
-
 from django.conf import settings
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
@@ -25,12 +24,7 @@ from tools.knowledge.ingest import delete_document, ingest_document
 from tools.knowledge.selectors import can_delete_document, document_get, document_list
 from tools.knowledge.uploads import read_upload
 from tools.models import DocumentSource, KnowledgeDocument
-from tools.serializers import (
-    DocumentDetailSerializer,
-    DocumentPageSerializer,
-    DocumentSerializer,
-    UploadedFileField,
-)
+from tools.serializers import DocumentDetailSerializer, DocumentPageSerializer, DocumentSerializer, UploadedFileField
 
 REJECTION_STATUS = {
     "file_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,

@@ -25,7 +25,9 @@ def environment() -> dict[str, Any]:
     scenario = LoadedScenario.objects.order_by("-loaded_at").first()
     manifest = scenario.manifest if scenario else {}
     metrics: dict[str, list[str]] = {}
-    for service, metric in MetricPoint.objects.values_list("service", "metric").distinct().order_by("service", "metric"):
+    for service, metric in (
+        MetricPoint.objects.values_list("service", "metric").distinct().order_by("service", "metric")
+    ):
         metrics.setdefault(service, []).append(metric)
     services = set(manifest.get("services") or []) | set(metrics)
     services |= set(LogRecord.objects.values_list("service", flat=True).distinct().order_by())

@@ -53,7 +53,7 @@ class ToolInvocation(models.Model):
         ]
         indexes = [
             # Admin filter and tool usage reports: WHERE tool_name=? ORDER BY created_at.
-            models.Index(fields=["tool_name", "created_at"], name="tool_invocation_tool_created"),
+            models.Index(fields=["tool_name", "created_at"], name="tool_invocation_tool_created")
         ]
 
     def __str__(self) -> str:
@@ -85,7 +85,7 @@ class KnowledgeDocument(models.Model):
         ordering = ["-created_at"]
         indexes = [
             # The documents API list: ORDER BY created_at DESC; load_scenario: WHERE source=?.
-            models.Index(fields=["source", "-created_at"], name="knowledge_doc_source_created"),
+            models.Index(fields=["source", "-created_at"], name="knowledge_doc_source_created")
         ]
 
     def __str__(self) -> str:
@@ -106,7 +106,7 @@ class KnowledgeChunk(models.Model):
         ordering = ["document", "ordinal"]
         constraints = [
             # Chunks of a document in order: WHERE document_id=? ORDER BY ordinal.
-            models.UniqueConstraint(fields=["document", "ordinal"], name="knowledge_chunk_doc_ordinal_uniq"),
+            models.UniqueConstraint(fields=["document", "ordinal"], name="knowledge_chunk_doc_ordinal_uniq")
         ]
 
     def __str__(self) -> str:
@@ -162,7 +162,7 @@ class MetricPoint(models.Model):
         ordering = ["ts", "id"]
         indexes = [
             # query_metrics: WHERE service=? AND metric=? AND ts BETWEEN ? AND ? ORDER BY ts.
-            models.Index(fields=["service", "metric", "ts"], name="metric_point_series_ts"),
+            models.Index(fields=["service", "metric", "ts"], name="metric_point_series_ts")
         ]
 
     def __str__(self) -> str:

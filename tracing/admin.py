@@ -12,8 +12,18 @@ from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tracing.models import AgentStep, DiagnosisTraceEvent
 
 STEP_FIELDS = (
-    "seq", "node", "role", "attempt", "outcome", "model", "prompt_version", "model_calls",
-    "prompt_tokens", "completion_tokens", "latency_ms", "summary",
+    "seq",
+    "node",
+    "role",
+    "attempt",
+    "outcome",
+    "model",
+    "prompt_version",
+    "model_calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "latency_ms",
+    "summary",
 )
 EVENT_FIELDS = ("seq", "kind", "name", "details", "created_at")
 

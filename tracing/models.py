@@ -85,7 +85,7 @@ class DiagnosisTraceEvent(models.Model):
         ordering = ["run", "seq"]
         constraints = [
             # The timeline of a run in order: WHERE run_id=? ORDER BY seq.
-            models.UniqueConstraint(fields=["run", "seq"], name="trace_event_run_seq_uniq"),
+            models.UniqueConstraint(fields=["run", "seq"], name="trace_event_run_seq_uniq")
         ]
 
     def __str__(self) -> str:
@@ -119,7 +119,7 @@ class AgentReasoningAudit(models.Model):
         permissions = [("view_reasoning", "Can view the restricted reasoning audit")]
         indexes = [
             # The reasoning endpoint: WHERE run_id=? ORDER BY created_at.
-            models.Index(fields=["run", "created_at"], name="reasoning_run_created"),
+            models.Index(fields=["run", "created_at"], name="reasoning_run_created")
         ]
 
     def __str__(self) -> str:

@@ -16,9 +16,32 @@ from tracing.models import DiagnosisTraceEvent, TraceEventKind
 
 DETAIL_KEYS = frozenset(
     {
-        "intent", "node", "phase", "detail", "attempt", "outcome", "reason_code", "tool", "invocation_id",
-        "status", "error_code", "row_count", "verdict", "passed", "failed", "claims", "released_claim_ids",
-        "degraded", "code", "worker", "duration_ms", "decision", "rule", "rules", "unsupported", "policy_version",
+        "intent",
+        "node",
+        "phase",
+        "detail",
+        "attempt",
+        "outcome",
+        "reason_code",
+        "tool",
+        "invocation_id",
+        "status",
+        "error_code",
+        "row_count",
+        "verdict",
+        "passed",
+        "failed",
+        "claims",
+        "released_claim_ids",
+        "degraded",
+        "code",
+        "worker",
+        "duration_ms",
+        "decision",
+        "rule",
+        "rules",
+        "unsupported",
+        "policy_version",
         "guard_version",
     }
 )
@@ -44,5 +67,9 @@ def append_event(
     """Append one event with the next sequence number of its run."""
     with transaction.atomic():
         return DiagnosisTraceEvent.objects.create(
-            run_id=run_id, seq=next_seq(DiagnosisTraceEvent, run_id), kind=kind, name=name[:60], details=bounded_details(details or {})
+            run_id=run_id,
+            seq=next_seq(DiagnosisTraceEvent, run_id),
+            kind=kind,
+            name=name[:60],
+            details=bounded_details(details or {}),
         )

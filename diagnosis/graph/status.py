@@ -18,7 +18,6 @@ from enum import StrEnum
 from tracing.outcomes import ExecutorStatus as ExecutorStatus
 from tracing.outcomes import StageStatus as StageStatus
 
-
 PlannerStatus = StageStatus
 VerifierStatus = StageStatus
 ComposerStatus = StageStatus

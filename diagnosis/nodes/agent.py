@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from diagnosis.contracts import InvalidOutput
 from diagnosis.graph.status import StageStatus
 from diagnosis.nodes.context import NodeContext
-from diagnosis.contracts import InvalidOutput
 from diagnosis.nodes.messages import prompt
 from diagnosis.providers.base import ChatModel, Message, ModelReply, ProviderError, ToolSpec
 from tracing.steps import StepRecord, record_step

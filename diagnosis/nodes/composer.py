@@ -11,12 +11,12 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from diagnosis.contracts import ComposerOutput, InvalidOutput, parse_output
 from diagnosis.graph.state import DiagnosisState, read_count
 from diagnosis.graph.status import ComposerStatus
 from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.allowed import allowed_claims, verifier_lists
 from diagnosis.nodes.context import NodeContext
-from diagnosis.contracts import ComposerOutput, InvalidOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
 from diagnosis.nodes.release_review import review_draft
 from diagnosis.providers.base import ProviderError
@@ -44,11 +44,19 @@ def compose(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
         context.release.last_findings = []
         return failed_attempt(meter, "composer_status", error)
     review = review_draft(
-        context, node=NODE, attempt=attempt, output=output, allowed=allowed,
+        context,
+        node=NODE,
+        attempt=attempt,
+        output=output,
+        allowed=allowed,
         guidance=[item for items in lists.values() for item in items],
     )
     if not review.released:
         meter.record(ComposerStatus.INVALID_OUTPUT, review.summary, findings=review.findings)
         return {"composer_status": ComposerStatus.INVALID_OUTPUT, "failure_reason": review.reason_code}
     meter.record(ComposerStatus.COMPLETED, f"cites {', '.join(output['cited_claim_ids']) or 'no claim'}")
-    return {"composer_status": ComposerStatus.COMPLETED, "composer_output": output, "final_answer": output["answer_markdown"]}
+    return {
+        "composer_status": ComposerStatus.COMPLETED,
+        "composer_output": output,
+        "final_answer": output["answer_markdown"],
+    }

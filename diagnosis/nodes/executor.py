@@ -12,11 +12,11 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from diagnosis.contracts import ExecutorOutput, InvalidOutput, parse_output
 from diagnosis.graph.state import DiagnosisState, read_mapping, read_planner_mode
 from diagnosis.graph.status import ExecutorStatus
 from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
-from diagnosis.contracts import ExecutorOutput, InvalidOutput, parse_output
 from diagnosis.nodes.messages import executor_messages
 from diagnosis.providers.base import ProviderError
 from tools.models import InvocationStatus
@@ -52,7 +52,9 @@ def execute(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
             result = context.harness.call(call.name, call.arguments)
             blocked += result.status == InvocationStatus.BLOCKED
             context.tool_calls.append(f"{call.name} {call.arguments}"[:300])
-            messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(result.projection, ensure_ascii=False)})
+            messages.append(
+                {"role": "tool", "tool_call_id": call.id, "content": json.dumps(result.projection, ensure_ascii=False)}
+            )
         for call in reply.tool_calls[MAX_CALLS_PER_TURN:]:
             refusal = {"error": f"at most {MAX_CALLS_PER_TURN} tool calls per turn; this one was not run"}
             messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(refusal)})

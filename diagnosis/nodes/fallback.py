@@ -63,11 +63,18 @@ def pre_verification_answer(context: NodeContext, cause: str) -> str:
 
 
 def post_composer_answer(context: NodeContext, state: DiagnosisState) -> str:
-    lines = ["## Verified findings", "", "The answer could not be composed, so the verified material is listed as is.", ""]
+    lines = [
+        "## Verified findings",
+        "",
+        "The answer could not be composed, so the verified material is listed as is.",
+        "",
+    ]
     allowed = allowed_claims(state)
     for claim in allowed:
         lines.append(f"- **[{claim['claim_id']}]** {claim['fact']} ({claim['verification']})")
-        lines.extend(f"  > `{item['tool_name']}` {item['raw_path']}: {item['matched_text']}" for item in claim["evidence"])
+        lines.extend(
+            f"  > `{item['tool_name']}` {item['raw_path']}: {item['matched_text']}" for item in claim["evidence"]
+        )
     lists = verifier_lists(state)
     for title, key in (("Missing information", "missing_info"), ("Recommended actions", "recommended_actions")):
         # The verifier's guidance cites nothing: an item naming a number, host or service that no allowed
@@ -79,9 +86,11 @@ def post_composer_answer(context: NodeContext, state: DiagnosisState) -> str:
 
 
 def is_post_composer(state: DiagnosisState) -> bool:
-    return state.get("verifier_status") == VerifierStatus.COMPLETED and (
-        state.get("composer_status") in {*TECHNICAL_FAILURES, ComposerStatus.NON_RETRYABLE_FAILED}
-    ) and bool(allowed_claims(state))
+    return (
+        state.get("verifier_status") == VerifierStatus.COMPLETED
+        and (state.get("composer_status") in {*TECHNICAL_FAILURES, ComposerStatus.NON_RETRYABLE_FAILED})
+        and bool(allowed_claims(state))
+    )
 
 
 def answer(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:

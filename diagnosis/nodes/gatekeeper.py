@@ -16,10 +16,10 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from diagnosis.contracts import ExecutorOutput, InvalidOutput, parse_output
 from diagnosis.graph.state import DiagnosisState, read_mapping
 from diagnosis.graph.status import GatekeeperStatus, Verdict
 from diagnosis.nodes.context import NodeContext
-from diagnosis.contracts import ExecutorOutput, InvalidOutput, parse_output
 from tools.jsonpath import PathError, resolve
 from tools.store import PayloadLookup, load_verified_payload
 
@@ -54,9 +54,14 @@ class CheckedBinding:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "claim_id": self.claim_id, "index": self.index, "source_invocation_id": self.source_invocation_id,
-            "tool_name": self.tool_name, "raw_path": self.raw_path, "passed": self.passed,
-            "reason": self.reason, "matched_text": self.matched_text,
+            "claim_id": self.claim_id,
+            "index": self.index,
+            "source_invocation_id": self.source_invocation_id,
+            "tool_name": self.tool_name,
+            "raw_path": self.raw_path,
+            "passed": self.passed,
+            "reason": self.reason,
+            "matched_text": self.matched_text,
         }
 
 

@@ -38,7 +38,13 @@ def _conversation(role: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _investigation(
-    role: str, *, question: str, mode: str, retry_context: dict[str, Any] | None, environment: dict[str, Any], **extra: Any
+    role: str,
+    *,
+    question: str,
+    mode: str,
+    retry_context: dict[str, Any] | None,
+    environment: dict[str, Any],
+    **extra: Any,
 ) -> list[dict[str, Any]]:
     """The planner and executor see the same investigation: question, mode, retry context, environment."""
     payload = {"question": question, "mode": mode, "retry_context": retry_context, "environment": environment}
@@ -59,12 +65,7 @@ def planner_messages(
 
 
 def executor_messages(
-    *,
-    question: str,
-    plan: dict[str, Any],
-    mode: str,
-    retry_context: dict[str, Any] | None,
-    environment: dict[str, Any],
+    *, question: str, plan: dict[str, Any], mode: str, retry_context: dict[str, Any] | None, environment: dict[str, Any]
 ) -> list[dict[str, Any]]:
     return _investigation(
         "executor", question=question, mode=mode, retry_context=retry_context, environment=environment, plan=plan

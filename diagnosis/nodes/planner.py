@@ -6,11 +6,11 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from diagnosis.contracts import InvalidOutput, PlannerOutput, parse_output
 from diagnosis.graph.state import DiagnosisState, read_count, read_mapping, read_planner_mode
 from diagnosis.graph.status import PlannerStatus
 from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.context import NodeContext
-from diagnosis.contracts import InvalidOutput, PlannerOutput, parse_output
 from diagnosis.nodes.messages import planner_messages
 from diagnosis.providers.base import ProviderError
 
@@ -37,5 +37,7 @@ def plan(context: NodeContext, state: DiagnosisState, config: RunnableConfig) ->
     except (ProviderError, InvalidOutput) as error:
         return failed_attempt(meter, "planner_status", error)
     tools = ", ".join(step["tool"] for step in output["steps"])
-    meter.record(PlannerStatus.COMPLETED, f"{len(output['steps'])} steps ({tools}); {len(output['hypotheses'])} hypotheses")
+    meter.record(
+        PlannerStatus.COMPLETED, f"{len(output['steps'])} steps ({tools}); {len(output['hypotheses'])} hypotheses"
+    )
     return {"planner_status": PlannerStatus.COMPLETED, "planner_plan": output}

@@ -56,25 +56,46 @@ def review_draft(
 ) -> Review:
     """Decide whether one composer draft may be released, and record the decision."""
     policy = check_draft(
-        output["answer_markdown"], output["cited_claim_ids"], allowed,
-        guidance=guidance, known_names=known_names(context.environment),
+        output["answer_markdown"],
+        output["cited_claim_ids"],
+        allowed,
+        guidance=guidance,
+        known_names=known_names(context.environment),
     )
     if not policy.released:
-        review = Review(False, policy.rule, "release_policy_blocked", [finding.to_dict() for finding in policy.findings],
-                        sorted(policy.rule_counts()))
+        review = Review(
+            False,
+            policy.rule,
+            "release_policy_blocked",
+            [finding.to_dict() for finding in policy.findings],
+            sorted(policy.rule_counts()),
+        )
     else:
-        guard = semantic_guard.review(context, node=node, attempt=attempt, draft=output["answer_markdown"], allowed=allowed)
+        guard = semantic_guard.review(
+            context, node=node, attempt=attempt, draft=output["answer_markdown"], allowed=allowed
+        )
         if guard.verdict == semantic_guard.RELEASE:
             review = Review(True, "passed")
         elif guard.verdict == semantic_guard.BLOCK:
-            findings = [{"rule": "semantic_guard", "sentence": item["sentence"], "detail": item["reason"]} for item in guard.unsupported]
+            findings = [
+                {"rule": "semantic_guard", "sentence": item["sentence"], "detail": item["reason"]}
+                for item in guard.unsupported
+            ]
             review = Review(False, "semantic_guard_blocked", "semantic_guard_blocked", findings, ["semantic_guard"])
         else:
             review = Review(False, "semantic_guard_failed", "semantic_guard_failed", [], [guard.failure])
     decision = RELEASED if review.released else BLOCKED
-    context.progress.release(node=node, attempt=attempt, decision=decision, rule=review.rule, rules=review.rules,
-                             policy_version=POLICY_VERSION)
-    context.release.decisions.append({"attempt": attempt, "decision": decision, "rule": review.rule, "rules": review.rules})
+    context.progress.release(
+        node=node,
+        attempt=attempt,
+        decision=decision,
+        rule=review.rule,
+        rules=review.rules,
+        policy_version=POLICY_VERSION,
+    )
+    context.release.decisions.append(
+        {"attempt": attempt, "decision": decision, "rule": review.rule, "rules": review.rules}
+    )
     context.release.last_findings = review.findings
     return review
 

@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from diagnosis.contracts import InvalidOutput, SemanticGuardOutput, parse_output
 from diagnosis.graph.status import SemanticVerdict, StageStatus
 from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
-from diagnosis.contracts import InvalidOutput, SemanticGuardOutput, parse_output
 from diagnosis.nodes.messages import prompt, semantic_guard_messages
 from diagnosis.providers.base import ProviderError, Role
 
@@ -40,17 +40,24 @@ def guard_version() -> str:
 def guard_claims(allowed: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The allowed claims as the guard sees them: id, fact and the verified excerpts, nothing else."""
     return [
-        {"claim_id": claim["claim_id"], "fact": claim["fact"],
-         "excerpts": [item["matched_text"] for item in claim.get("evidence") or []]}
+        {
+            "claim_id": claim["claim_id"],
+            "fact": claim["fact"],
+            "excerpts": [item["matched_text"] for item in claim.get("evidence") or []],
+        }
         for claim in allowed
     ]
 
 
-def review(context: NodeContext, *, node: str, attempt: int, draft: str, allowed: Sequence[Mapping[str, Any]]) -> GuardVerdict:
+def review(
+    context: NodeContext, *, node: str, attempt: int, draft: str, allowed: Sequence[Mapping[str, Any]]
+) -> GuardVerdict:
     """One review of ``draft``, recorded as its own step (role ``semantic_guard``) of the node's attempt."""
     meter = StepMeter(context, node, attempt, role=ROLE)
     try:
-        reply = meter.complete(context.models.semantic_guard, semantic_guard_messages(draft=draft, allowed_claims=guard_claims(allowed)))
+        reply = meter.complete(
+            context.models.semantic_guard, semantic_guard_messages(draft=draft, allowed_claims=guard_claims(allowed))
+        )
         output = parse_output(reply.content, SemanticGuardOutput)
         if output["verdict"] == RELEASE and output["unsupported"]:
             raise InvalidOutput("verdict RELEASE while listing unsupported sentences")
@@ -62,7 +69,13 @@ def review(context: NodeContext, *, node: str, attempt: int, draft: str, allowed
         verdict = GuardVerdict(FAILED, failure="invalid_output")
     else:
         unsupported = output["unsupported"]
-        meter.record(StageStatus.COMPLETED, f"{output['verdict']}: {len(unsupported)} unsupported sentence(s)", findings=unsupported)
+        meter.record(
+            StageStatus.COMPLETED,
+            f"{output['verdict']}: {len(unsupported)} unsupported sentence(s)",
+            findings=unsupported,
+        )
         verdict = GuardVerdict(output["verdict"], unsupported)
-    context.progress.semantic(attempt=attempt, verdict=verdict.verdict, unsupported=len(verdict.unsupported), guard_version=guard_version())
+    context.progress.semantic(
+        attempt=attempt, verdict=verdict.verdict, unsupported=len(verdict.unsupported), guard_version=guard_version()
+    )
     return verdict

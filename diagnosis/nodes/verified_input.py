@@ -27,7 +27,12 @@ def project(gatekeeper_result: dict[str, Any]) -> tuple[dict[str, Any], list[dic
         if binding.get("passed") is True and binding.get("claim_id") in verified_ids
     ]
     claims = [
-        {"claim_id": claim_id, "evidence": [{key: item[key] for key in EVIDENCE_KEYS} for item in evidence if item["claim_id"] == claim_id]}
+        {
+            "claim_id": claim_id,
+            "evidence": [
+                {key: item[key] for key in EVIDENCE_KEYS} for item in evidence if item["claim_id"] == claim_id
+            ],
+        }
         for claim_id in verified_ids
     ]
     return {"claims": claims}, evidence

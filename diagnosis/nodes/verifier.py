@@ -6,11 +6,11 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
+from diagnosis.contracts import InvalidOutput, VerifierOutput, parse_output
 from diagnosis.graph.state import DiagnosisState, read_count, read_enum, read_mapping
 from diagnosis.graph.status import Verdict, VerifierStatus, min_verdict
 from diagnosis.nodes.agent import StepMeter, failed_attempt
 from diagnosis.nodes.context import NodeContext
-from diagnosis.contracts import InvalidOutput, VerifierOutput, parse_output
 from diagnosis.nodes.messages import verifier_messages
 from diagnosis.providers.base import ProviderError
 
@@ -35,7 +35,10 @@ def verify(context: NodeContext, state: DiagnosisState, config: RunnableConfig) 
         return failed_attempt(meter, "verifier_status", error)
     model_verdict = Verdict(output["verdict"])
     effective = min_verdict(model_verdict, ceiling)
-    meter.record(VerifierStatus.COMPLETED, f"verdict {model_verdict} (effective {effective}), {len(output['facts_checked'])} facts")
+    meter.record(
+        VerifierStatus.COMPLETED,
+        f"verdict {model_verdict} (effective {effective}), {len(output['facts_checked'])} facts",
+    )
     return {
         "verifier_status": VerifierStatus.COMPLETED,
         "verifier_output": output,

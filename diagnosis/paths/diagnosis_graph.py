@@ -95,7 +95,12 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         harness=ToolHarness(run.pk, on_call=progress.tool),
         progress=progress,
     )
-    diagnosis_context = {"query": run.query, "history": context.history, "session_id": str(run.session_id), "run_id": str(run.pk)}
+    diagnosis_context = {
+        "query": run.query,
+        "history": context.history,
+        "session_id": str(run.session_id),
+        "run_id": str(run.pk),
+    }
     try:
         state = run_graph(
             build_graph(build_actions(context)),
@@ -115,8 +120,13 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     trace = build_trace(read_events(state), evidence_retry_count=read_count(state, "evidence_retry_count"))
     released_claims = _released(state, degraded=trace.degraded)
     evidence = [
-        {"claim_id": claim["claim_id"], "fact": claim["fact"], "tool_name": item["tool_name"],
-         "raw_path": item["raw_path"], "excerpt": item["matched_text"]}
+        {
+            "claim_id": claim["claim_id"],
+            "fact": claim["fact"],
+            "tool_name": item["tool_name"],
+            "raw_path": item["raw_path"],
+            "excerpt": item["matched_text"],
+        }
         for claim in released_claims
         for item in claim["evidence"]
     ]

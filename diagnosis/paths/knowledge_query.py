@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from diagnosis.models import DiagnosisRun
 from diagnosis.contracts import EXECUTOR_SCHEMA_NAME
+from diagnosis.models import DiagnosisRun
 from diagnosis.nodes.gatekeeper import check_output, summary
 from diagnosis.nodes.release_review import known_names
 from diagnosis.paths.options import ExecutionOptions
@@ -24,9 +24,7 @@ from tools.names import ToolName
 from tools.store import load_verified_payload
 
 NODE = "knowledge_query"
-NO_KNOWLEDGE = (
-    "No runbook or document in the knowledge base answers this question. Try other words, or upload the relevant runbook."
-)
+NO_KNOWLEDGE = "No runbook or document in the knowledge base answers this question. Try other words, or upload the relevant runbook."
 TOP_K = 3
 EXCERPT_CHARS = 400
 TOOL = ToolName.LOOKUP_KNOWLEDGE.value
@@ -49,8 +47,14 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         {
             "claim_id": f"k{index + 1}",
             "statement": chunk["title"],
-            "bindings": [{"source_invocation_id": str(result.invocation_id), "tool_name": TOOL,
-                          "raw_path": f"$.chunks[{index}].text", "evidence_excerpt": _excerpt(chunk["text"])}],
+            "bindings": [
+                {
+                    "source_invocation_id": str(result.invocation_id),
+                    "tool_name": TOOL,
+                    "raw_path": f"$.chunks[{index}].text",
+                    "evidence_excerpt": _excerpt(chunk["text"]),
+                }
+            ],
         }
         for index, chunk in enumerate(chunks)
     ]
@@ -58,32 +62,59 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         {"schema": EXECUTOR_SCHEMA_NAME, "claims": claims, "no_evidence_reason": None, "completed_queries": []},
         lambda invocation_id: load_verified_payload(run.pk, invocation_id),
     )
-    progress.evidence(node=NODE, status=checked.status, claims=checked.claim_outcomes(), passed=len(checked.verified_claim_ids))
+    progress.evidence(
+        node=NODE, status=checked.status, claims=checked.claim_outcomes(), passed=len(checked.verified_claim_ids)
+    )
     verified = [claim for claim in claims if claim["claim_id"] in checked.verified_claim_ids]
     progress.status(NODE, "completed", f"{len(verified)} cited excerpts")
     if not verified:
-        return RunResult(final_answer=NO_KNOWLEDGE, conclusion="No knowledge found.",
-                         self_evaluation={"path": "knowledge_query", "released_claim_ids": []})
+        return RunResult(
+            final_answer=NO_KNOWLEDGE,
+            conclusion="No knowledge found.",
+            self_evaluation={"path": "knowledge_query", "released_claim_ids": []},
+        )
     answer = _quoted_answer(verified)
-    policy = check_draft(answer, [claim["claim_id"] for claim in verified], [_allowed(claim) for claim in verified],
-                         known_names=known_names(environment()))
-    progress.release(node=NODE, attempt=1, decision="released" if policy.released else "blocked", rule=policy.rule,
-                     rules=sorted(policy.rule_counts()), policy_version=POLICY_VERSION)
+    policy = check_draft(
+        answer,
+        [claim["claim_id"] for claim in verified],
+        [_allowed(claim) for claim in verified],
+        known_names=known_names(environment()),
+    )
+    progress.release(
+        node=NODE,
+        attempt=1,
+        decision="released" if policy.released else "blocked",
+        rule=policy.rule,
+        rules=sorted(policy.rule_counts()),
+        policy_version=POLICY_VERSION,
+    )
     release = {"policy_version": POLICY_VERSION, "decisions": [{"attempt": 1, "rule": policy.rule}]}
     if not policy.released:
-        return RunResult(final_answer=NO_KNOWLEDGE, conclusion="No knowledge found.",
-                         self_evaluation={"path": "knowledge_query", "released_claim_ids": [], "release": release})
+        return RunResult(
+            final_answer=NO_KNOWLEDGE,
+            conclusion="No knowledge found.",
+            self_evaluation={"path": "knowledge_query", "released_claim_ids": [], "release": release},
+        )
     evidence = [
-        {"claim_id": claim["claim_id"], "fact": claim["statement"], "tool_name": TOOL,
-         "raw_path": claim["bindings"][0]["raw_path"], "excerpt": claim["bindings"][0]["evidence_excerpt"]}
+        {
+            "claim_id": claim["claim_id"],
+            "fact": claim["statement"],
+            "tool_name": TOOL,
+            "raw_path": claim["bindings"][0]["raw_path"],
+            "excerpt": claim["bindings"][0]["evidence_excerpt"],
+        }
         for claim in verified
     ]
     released = [claim["claim_id"] for claim in verified]
     return RunResult(
         final_answer=answer,
         conclusion=f"See: {verified[0]['statement']}",
-        self_evaluation={"path": "knowledge_query", "released_claim_ids": released,
-                         "gatekeeper": summary(checked.to_dict()), "release": release},
+        self_evaluation={
+            "path": "knowledge_query",
+            "released_claim_ids": released,
+            "gatekeeper": summary(checked.to_dict()),
+            "release": release,
+        },
         evidence=evidence,
     )
 
@@ -99,5 +130,8 @@ def _quoted_answer(verified: list[dict[str, Any]]) -> str:
 
 def _allowed(claim: dict[str, Any]) -> dict[str, Any]:
     """A verified quote as release material: the title is its fact, the excerpt its verified text."""
-    return {"claim_id": claim["claim_id"], "fact": claim["statement"],
-            "evidence": [{"matched_text": binding["evidence_excerpt"]} for binding in claim["bindings"]]}
+    return {
+        "claim_id": claim["claim_id"],
+        "fact": claim["statement"],
+        "evidence": [{"matched_text": binding["evidence_excerpt"]} for binding in claim["bindings"]],
+    }

@@ -70,13 +70,7 @@ class ProviderError(Exception):
     """
 
     def __init__(
-        self,
-        code: ErrorCode,
-        message: str,
-        *,
-        attempts: int = 1,
-        latency_ms: int = 0,
-        retry_after: float | None = None,
+        self, code: ErrorCode, message: str, *, attempts: int = 1, latency_ms: int = 0, retry_after: float | None = None
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code

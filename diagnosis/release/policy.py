@@ -40,7 +40,11 @@ class Finding:
     detail: str = ""
 
     def to_dict(self) -> dict[str, str]:
-        return {"rule": self.rule, "sentence": self.sentence[:FINDING_TEXT_CHARS], "detail": self.detail[:FINDING_TEXT_CHARS]}
+        return {
+            "rule": self.rule,
+            "sentence": self.sentence[:FINDING_TEXT_CHARS],
+            "detail": self.detail[:FINDING_TEXT_CHARS],
+        }
 
 
 @dataclass(frozen=True)
@@ -113,7 +117,9 @@ def check_draft(
         if not tokens:
             continue
         if not unit.markers:
-            block_evidence = Evidence(text for marker in draft.block_markers(unit.block) for text in texts.get(marker, []))
+            block_evidence = Evidence(
+                text for marker in draft.block_markers(unit.block) for text in texts.get(marker, [])
+            )
             if not block_evidence.quotes(body):
                 findings.append(Finding("uncited_finding", unit.text, ", ".join(token.text for token in tokens[:5])))
             continue

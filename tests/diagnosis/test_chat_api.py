@@ -34,7 +34,9 @@ def client_for():
     return make
 
 
-def test_it_accepts_a_message_and_dispatches_after_commit(client_for, owner, dispatched, django_capture_on_commit_callbacks):
+def test_it_accepts_a_message_and_dispatches_after_commit(
+    client_for, owner, dispatched, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         response = client_for(owner).post(URL, {"message": "payment-service p99 tripled, why?"}, format="json")
 

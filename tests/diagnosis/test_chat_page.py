@@ -40,7 +40,10 @@ def test_it_renders_the_chat_with_the_users_sessions_only(client, owner, other_u
 def test_it_shows_a_sessions_runs_with_sanitised_answers(client, owner):
     session = ChatSession.objects.create(owner=owner, title="t")
     DiagnosisRun.objects.create(
-        session=session, query="why?", status=RunStatus.SUCCESS, finished_at=timezone.now(),
+        session=session,
+        query="why?",
+        status=RunStatus.SUCCESS,
+        finished_at=timezone.now(),
         final_answer="The pool is **exhausted** <script>alert(1)</script> [x](javascript:alert(2))",
     )
     client.force_login(owner)

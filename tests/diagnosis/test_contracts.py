@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from diagnosis.graph.status import PlannerMode, SemanticVerdict, Verdict, Verification
 from diagnosis.contracts import (
     EXECUTOR_SCHEMA_NAME,
     ComposerOutput,
@@ -22,6 +21,7 @@ from diagnosis.contracts import (
     parse_model,
     parse_output,
 )
+from diagnosis.graph.status import PlannerMode, SemanticVerdict, Verdict, Verification
 from diagnosis.nodes.messages import prompt
 
 PLAN = {
@@ -36,8 +36,12 @@ REPORT = {
             "claim_id": "c1",
             "statement": "pool exhausted",
             "bindings": [
-                {"source_invocation_id": "inv-1", "tool_name": "query_logs", "raw_path": "$.records[0].message",
-                 "evidence_excerpt": "connection pool exhausted"}
+                {
+                    "source_invocation_id": "inv-1",
+                    "tool_name": "query_logs",
+                    "raw_path": "$.records[0].message",
+                    "evidence_excerpt": "connection pool exhausted",
+                }
             ],
         }
     ],
@@ -107,9 +111,16 @@ def test_a_fenced_or_padded_output_is_accepted(text):
     assert parse_output(text, ComposerOutput) == ANSWER
 
 
-@pytest.mark.parametrize(("text", "problem"), [(None, "empty output"), ("", "empty output"), ("  \n", "empty output"),
-                                               ("nope", "not JSON: Expecting value at 0"),
-                                               ('{"a": 1', "not JSON: Expecting ',' delimiter at 7")])
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        (None, "empty output"),
+        ("", "empty output"),
+        ("  \n", "empty output"),
+        ("nope", "not JSON: Expecting value at 0"),
+        ('{"a": 1', "not JSON: Expecting ',' delimiter at 7"),
+    ],
+)
 def test_empty_or_non_json_output_is_refused(text, problem):
     with pytest.raises(InvalidOutput) as caught:
         parse_output(text, ComposerOutput)
@@ -149,22 +160,52 @@ BOUNDS = [
     (ExecutorOutput, REPORT, "claims/0/claim_id", "", "claims/0/claim_id: fails 'string_pattern_mismatch'"),
     (ExecutorOutput, REPORT, "claims/0/bindings", [], None),
     (ExecutorOutput, REPORT, "claims/0/bindings", REPORT["claims"][0]["bindings"] * 10, None),
-    (ExecutorOutput, REPORT, "claims/0/bindings", REPORT["claims"][0]["bindings"] * 11,
-     "claims/0/bindings: fails 'too_long'"),
+    (
+        ExecutorOutput,
+        REPORT,
+        "claims/0/bindings",
+        REPORT["claims"][0]["bindings"] * 11,
+        "claims/0/bindings: fails 'too_long'",
+    ),
     (ExecutorOutput, REPORT, "claims/0/bindings/0/source_invocation_id", "i" * 64, None),
-    (ExecutorOutput, REPORT, "claims/0/bindings/0/source_invocation_id", "i" * 65,
-     "claims/0/bindings/0/source_invocation_id: fails 'string_too_long'"),
-    (ExecutorOutput, REPORT, "claims/0/bindings/0/source_invocation_id", "",
-     "claims/0/bindings/0/source_invocation_id: fails 'string_too_short'"),
+    (
+        ExecutorOutput,
+        REPORT,
+        "claims/0/bindings/0/source_invocation_id",
+        "i" * 65,
+        "claims/0/bindings/0/source_invocation_id: fails 'string_too_long'",
+    ),
+    (
+        ExecutorOutput,
+        REPORT,
+        "claims/0/bindings/0/source_invocation_id",
+        "",
+        "claims/0/bindings/0/source_invocation_id: fails 'string_too_short'",
+    ),
     (ExecutorOutput, REPORT, "claims/0/bindings/0/tool_name", "t" * 40, None),
-    (ExecutorOutput, REPORT, "claims/0/bindings/0/tool_name", "t" * 41,
-     "claims/0/bindings/0/tool_name: fails 'string_too_long'"),
+    (
+        ExecutorOutput,
+        REPORT,
+        "claims/0/bindings/0/tool_name",
+        "t" * 41,
+        "claims/0/bindings/0/tool_name: fails 'string_too_long'",
+    ),
     (ExecutorOutput, REPORT, "claims/0/bindings/0/raw_path", "$" * 300, None),
-    (ExecutorOutput, REPORT, "claims/0/bindings/0/raw_path", "$" * 301,
-     "claims/0/bindings/0/raw_path: fails 'string_too_long'"),
+    (
+        ExecutorOutput,
+        REPORT,
+        "claims/0/bindings/0/raw_path",
+        "$" * 301,
+        "claims/0/bindings/0/raw_path: fails 'string_too_long'",
+    ),
     (ExecutorOutput, REPORT, "claims/0/bindings/0/evidence_excerpt", "", None),
-    (ExecutorOutput, REPORT, "claims/0/bindings/0/evidence_excerpt", "e" * 2001,
-     "claims/0/bindings/0/evidence_excerpt: fails 'string_too_long'"),
+    (
+        ExecutorOutput,
+        REPORT,
+        "claims/0/bindings/0/evidence_excerpt",
+        "e" * 2001,
+        "claims/0/bindings/0/evidence_excerpt: fails 'string_too_long'",
+    ),
     (ExecutorOutput, REPORT, "no_evidence_reason", "r" * 2000, None),
     (ExecutorOutput, REPORT, "no_evidence_reason", "r" * 2001, "no_evidence_reason: fails 'string_too_long'"),
     (ExecutorOutput, REPORT, "no_evidence_reason", ..., "no_evidence_reason: fails 'missing'"),
@@ -176,16 +217,36 @@ BOUNDS = [
     (VerifierOutput, VERIFICATION, "verdict", "PASS", None),
     (VerifierOutput, VERIFICATION, "verdict", "pass", "verdict: fails 'enum'"),
     (VerifierOutput, VERIFICATION, "facts_checked", VERIFICATION["facts_checked"] * 40, None),
-    (VerifierOutput, VERIFICATION, "facts_checked", VERIFICATION["facts_checked"] * 41,
-     "facts_checked: fails 'too_long'"),
+    (
+        VerifierOutput,
+        VERIFICATION,
+        "facts_checked",
+        VERIFICATION["facts_checked"] * 41,
+        "facts_checked: fails 'too_long'",
+    ),
     (VerifierOutput, VERIFICATION, "facts_checked/0/claim_id", "any id at all, 40 characters long.......", None),
-    (VerifierOutput, VERIFICATION, "facts_checked/0/claim_id", "",
-     "facts_checked/0/claim_id: fails 'string_too_short'"),
-    (VerifierOutput, VERIFICATION, "facts_checked/0/claim_id", "c" * 41,
-     "facts_checked/0/claim_id: fails 'string_too_long'"),
+    (
+        VerifierOutput,
+        VERIFICATION,
+        "facts_checked/0/claim_id",
+        "",
+        "facts_checked/0/claim_id: fails 'string_too_short'",
+    ),
+    (
+        VerifierOutput,
+        VERIFICATION,
+        "facts_checked/0/claim_id",
+        "c" * 41,
+        "facts_checked/0/claim_id: fails 'string_too_long'",
+    ),
     (VerifierOutput, VERIFICATION, "facts_checked/0/verification", "contradicted", None),
-    (VerifierOutput, VERIFICATION, "facts_checked/0/verification", "likely",
-     "facts_checked/0/verification: fails 'enum'"),
+    (
+        VerifierOutput,
+        VERIFICATION,
+        "facts_checked/0/verification",
+        "likely",
+        "facts_checked/0/verification: fails 'enum'",
+    ),
     (VerifierOutput, VERIFICATION, "facts_checked/0/fact", "", "facts_checked/0/fact: fails 'string_too_short'"),
     (VerifierOutput, VERIFICATION, "missing_info", ..., "missing_info: fails 'missing'"),
     (VerifierOutput, VERIFICATION, "evidence_gaps", ["g"] * 21, "evidence_gaps: fails 'too_long'"),

@@ -55,19 +55,42 @@ def with_report(script: dict, mutate) -> dict:
 def test_it_prints_the_documented_json_for_an_honest_run(tmp_path):
     result = diagnose(tmp_path, honest())
 
-    assert set(result) == {"run_id", "session_id", "status", "intent", "degraded", "effective_verdict", "final_answer",
-                           "orchestration_trace", "released_claim_ids", "tool_invocations"}
-    assert (result["status"], result["intent"], result["degraded"], result["effective_verdict"]) == ("SUCCESS", "DIAGNOSIS", False, "PASS")
+    assert set(result) == {
+        "run_id",
+        "session_id",
+        "status",
+        "intent",
+        "degraded",
+        "effective_verdict",
+        "final_answer",
+        "orchestration_trace",
+        "released_claim_ids",
+        "tool_invocations",
+    }
+    assert (result["status"], result["intent"], result["degraded"], result["effective_verdict"]) == (
+        "SUCCESS",
+        "DIAGNOSIS",
+        False,
+        "PASS",
+    )
     assert result["final_answer"] == "The payment-service database connection pool is exhausted [c1]."
     assert result["released_claim_ids"] == ["c1"]
     assert [(i["tool_name"], i["status"]) for i in result["tool_invocations"]] == [("query_logs", "READY")]
     trace = result["orchestration_trace"]
     assert trace["final_node"] == "composer" and trace["termination_reason"] == "composer_completed"
-    assert [t["from"] for t in trace["transitions"]] == ["planner", "executor", "gatekeeper", "verified_input", "verifier"]
+    assert [t["from"] for t in trace["transitions"]] == [
+        "planner",
+        "executor",
+        "gatekeeper",
+        "verified_input",
+        "verifier",
+    ]
     run = DiagnosisRun.objects.get(pk=result["run_id"])
     assert run.self_evaluation["gatekeeper"]["bindings_passed"] == 1
     assert run.self_evaluation["prompt_versions"]["planner"] == "planner-v1"
-    assert run.self_evaluation["release"]["decisions"] == [{"attempt": 1, "decision": "released", "rule": "passed", "rules": []}]
+    assert run.self_evaluation["release"]["decisions"] == [
+        {"attempt": 1, "decision": "released", "rule": "passed", "rules": []}
+    ]
     assert run.step_count == 5 and run.tool_count == 1  # the semantic guard's review is a step of its own
 
 
@@ -155,7 +178,9 @@ def test_it_exits_2_on_a_malformed_script(tmp_path):
 
 def test_it_exits_2_on_an_empty_question():
     with pytest.raises(CommandError) as error:
-        call_command("diagnose", "   ", "--provider", "scripted", "--script", str(SCRIPTS / "honest.json"), stdout=StringIO())
+        call_command(
+            "diagnose", "   ", "--provider", "scripted", "--script", str(SCRIPTS / "honest.json"), stdout=StringIO()
+        )
 
     assert error.value.returncode == 2
 
@@ -166,11 +191,19 @@ def test_it_releases_nothing_from_a_first_round_when_the_evidence_retry_ends_in_
     first_report = json.loads(script["executor"][1])
     first_report["claims"][0]["statement"] = "ROUND1 statement"
     script["executor"][1] = json.dumps(first_report)
-    script["verifier"] = [json.dumps({
-        "verdict": "LOW_CONFID",
-        "facts_checked": [{"claim_id": "c1", "fact": "ROUND1 FACT pool errors", "verification": "indirect_support"}],
-        "missing_info": [], "evidence_gaps": ["no metric evidence"], "recommended_actions": [],
-    })]
+    script["verifier"] = [
+        json.dumps(
+            {
+                "verdict": "LOW_CONFID",
+                "facts_checked": [
+                    {"claim_id": "c1", "fact": "ROUND1 FACT pool errors", "verification": "indirect_support"}
+                ],
+                "missing_info": [],
+                "evidence_gaps": ["no metric evidence"],
+                "recommended_actions": [],
+            }
+        )
+    ]
     gap_plan = json.loads(script["planner"][0])
     gap_plan["mode"] = "EVIDENCE_GAP_ONLY"
     script["planner"].append(json.dumps(gap_plan))

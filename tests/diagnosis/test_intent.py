@@ -11,7 +11,9 @@ from diagnosis.intent import route_intent
 from diagnosis.models import Intent
 
 PACKS = Path(__file__).resolve().parents[2] / "tools" / "scenarios" / "packs"
-SHIPPED_QUESTIONS = [q["text"] for f in sorted(PACKS.glob("*/scenario.json")) for q in json.loads(f.read_text())["questions"]]
+SHIPPED_QUESTIONS = [
+    q["text"] for f in sorted(PACKS.glob("*/scenario.json")) for q in json.loads(f.read_text())["questions"]
+]
 
 
 @pytest.mark.parametrize("message", ["hi", "Hello!", "help", "thanks", "what can you do?", "你好", "谢谢"])
@@ -21,7 +23,13 @@ def test_it_routes_greetings_and_help_to_system_chat(message):
 
 @pytest.mark.parametrize(
     "message",
-    ["how do I rotate the db password?", "What is the runbook for cache eviction?", "how to restart rabbitmq", "如何扩容连接池", "什么是 allkeys-lru"],
+    [
+        "how do I rotate the db password?",
+        "What is the runbook for cache eviction?",
+        "how to restart rabbitmq",
+        "如何扩容连接池",
+        "什么是 allkeys-lru",
+    ],
 )
 def test_it_routes_how_to_questions_to_the_knowledge_base(message):
     assert route_intent(message) == Intent.KNOWLEDGE_QUERY
@@ -29,8 +37,14 @@ def test_it_routes_how_to_questions_to_the_knowledge_base(message):
 
 @pytest.mark.parametrize(
     "message",
-    ["how do I fix the 503 errors on checkout?", "what is causing the latency spike?", "what is driving the load since 13:45?",
-     "为什么支付超时", "hi, payment-service is down", "checkout"],
+    [
+        "how do I fix the 503 errors on checkout?",
+        "what is causing the latency spike?",
+        "what is driving the load since 13:45?",
+        "为什么支付超时",
+        "hi, payment-service is down",
+        "checkout",
+    ],
 )
 def test_it_routes_any_reported_symptom_to_diagnosis(message):
     assert route_intent(message) == Intent.DIAGNOSIS

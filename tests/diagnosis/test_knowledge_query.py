@@ -38,7 +38,11 @@ def test_it_releases_quotes_that_pass_the_release_policy(owner):
     first = run.self_evaluation["released_claim_ids"][0]
     assert f"[{first}]" in run.final_answer.split("\n> ", 1)[1]  # the marker closes the quote it vouches for
     [release] = events(run, "RELEASE")[:1]
-    assert (release.name, release.details["decision"], release.details["rule"]) == ("release_decided", "released", "passed")
+    assert (release.name, release.details["decision"], release.details["rule"]) == (
+        "release_decided",
+        "released",
+        "passed",
+    )
     assert run.self_evaluation["release"]["policy_version"] == "release-policy-v1"
     [evidence] = events(run, "EVIDENCE")
     assert evidence.details["passed"] == len(run.self_evaluation["released_claim_ids"])

@@ -19,7 +19,10 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKS = ROOT / "tools" / "scenarios" / "packs"
-FIXTURE_PACKS = [ROOT / "tests" / "tools" / "fixtures" / "tiny_pack", ROOT / "tests" / "providers" / "offline" / "fixtures" / "blob-store-full"]
+FIXTURE_PACKS = [
+    ROOT / "tests" / "tools" / "fixtures" / "tiny_pack",
+    ROOT / "tests" / "providers" / "offline" / "fixtures" / "blob-store-full",
+]
 CASES = [
     (pack, question)
     for pack in [*sorted(PACKS.iterdir()), *FIXTURE_PACKS]
@@ -49,7 +52,9 @@ def test_it_names_the_root_cause_with_verified_citations(pack, question):
     assert result["orchestration_trace"]["termination_reason"] == "composer_completed"
     assert [t for t in result["orchestration_trace"]["transitions"] if t["from"] == "composer"] == []  # no retry
     run = DiagnosisRun.objects.get(pk=result["run_id"])
-    assert run.self_evaluation["release"]["decisions"] == [{"attempt": 1, "decision": "released", "rule": "passed", "rules": []}]
+    assert run.self_evaluation["release"]["decisions"] == [
+        {"attempt": 1, "decision": "released", "rule": "passed", "rules": []}
+    ]
     composer_text = AgentReasoningAudit.objects.get(run=run, step__role="composer").assistant_text
     assert json.loads(composer_text)["answer_markdown"] == result["final_answer"]  # released unchanged
     assert result["released_claim_ids"]
@@ -73,7 +78,9 @@ def test_a_planted_injection_changes_neither_route_nor_released_claims(tmp_path)
     load(clean)
     without_injection = diagnose(question)
 
-    assert with_injection["orchestration_trace"]["transitions"] == without_injection["orchestration_trace"]["transitions"]
+    assert (
+        with_injection["orchestration_trace"]["transitions"] == without_injection["orchestration_trace"]["transitions"]
+    )
     assert with_injection["released_claim_ids"] == without_injection["released_claim_ids"]
     assert with_injection["final_answer"] == without_injection["final_answer"]
     assert "dns" not in with_injection["final_answer"].lower()

@@ -38,7 +38,12 @@ def make_run(owner):
 
 
 def stream_names(run: DiagnosisRun) -> list[str]:
-    return list(Event.objects.filter(channel=sse.channel_for(run.pk)).exclude(type="").order_by("eid").values_list("type", flat=True))
+    return list(
+        Event.objects.filter(channel=sse.channel_for(run.pk))
+        .exclude(type="")
+        .order_by("eid")
+        .values_list("type", flat=True)
+    )
 
 
 def test_it_fails_a_stale_run_with_its_partial_trace_and_ends_its_stream(make_run):
@@ -72,7 +77,9 @@ def test_it_ends_the_partial_trace_in_the_node_that_never_finished(make_run):
     reap_stale_runs(stale_after_seconds=600)
 
     run.refresh_from_db()
-    assert run.orchestration_trace["transitions"] == [{"from": "planner", "to": "executor", "reason_code": "completed", "attempt": 1}]
+    assert run.orchestration_trace["transitions"] == [
+        {"from": "planner", "to": "executor", "reason_code": "completed", "attempt": 1}
+    ]
     assert run.orchestration_trace["final_node"] == "executor"
 
 
@@ -83,7 +90,10 @@ def test_it_spares_live_and_finished_runs(make_run):
     DiagnosisRun.objects.filter(pk=finished.pk).update(status=RunStatus.SUCCESS, finished_at=timezone.now())
 
     assert reap_stale_runs(stale_after_seconds=600) == []
-    assert set(DiagnosisRun.objects.filter(status=RunStatus.RUNNING).values_list("pk", flat=True)) == {young.pk, alive.pk}
+    assert set(DiagnosisRun.objects.filter(status=RunStatus.RUNNING).values_list("pk", flat=True)) == {
+        young.pk,
+        alive.pk,
+    }
 
 
 def test_it_ends_a_run_only_once(make_run):

@@ -16,6 +16,7 @@ timeline records each blocked draft by rule name only.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 from io import StringIO
@@ -34,26 +35,41 @@ pytestmark = pytest.mark.django_db
 QUESTION = "payment-service p99 latency tripled since 10:05, why?"
 
 # --- The evidence: one query_logs call; its records 0 and 2 are cited (see tools/scenarios/packs/payment-db-pool/logs.jsonl).
-LOG_QUERY = {"service": "payment-service", "level": "ERROR", "contains": "HikariPool-1",
-             "start": "2026-10-14T09:30:00Z", "end": "2026-10-14T10:45:00Z", "limit": 5}
+LOG_QUERY = {
+    "service": "payment-service",
+    "level": "ERROR",
+    "contains": "HikariPool-1",
+    "start": "2026-10-14T09:30:00Z",
+    "end": "2026-10-14T10:45:00Z",
+    "limit": 5,
+}
 POOL_MESSAGE = "connection pool exhausted (HikariPool-1 active=10/10, waiting=36) error_code=POOL_TIMEOUT"
 TIMEOUT_MESSAGE = "HikariPool-1 - Connection is not available, request timed out after 1000ms"
 FACTS = {
     "c1": "payment-service host payment-service-84d5b7c9f-m2hxc logged connection pool exhausted "
-          "(HikariPool-1 active=10/10, waiting=36) error_code=POOL_TIMEOUT at 2026-10-14T10:05:13.824Z",
+    "(HikariPool-1 active=10/10, waiting=36) error_code=POOL_TIMEOUT at 2026-10-14T10:05:13.824Z",
     "c2": "payment-service logged HikariPool-1 - Connection is not available, request timed out after 1000ms "
-          "at 2026-10-14T10:05:03.102Z",
+    "at 2026-10-14T10:05:03.102Z",
     "c3": "payment-service 的连接池耗尽，等待连接的请求有 36 个 (HikariPool-1 active=10/10, waiting=36)",
 }
 BINDINGS = {
-    "c1": {"$.records[2].message": POOL_MESSAGE, "$.records[2].ts": "2026-10-14T10:05:13.824000Z",
-           "$.records[2].service": "payment-service", "$.records[2].host": "payment-service-84d5b7c9f-m2hxc"},
-    "c2": {"$.records[0].message": TIMEOUT_MESSAGE, "$.records[0].ts": "2026-10-14T10:05:03.102000Z",
-           "$.records[0].service": "payment-service"},
+    "c1": {
+        "$.records[2].message": POOL_MESSAGE,
+        "$.records[2].ts": "2026-10-14T10:05:13.824000Z",
+        "$.records[2].service": "payment-service",
+        "$.records[2].host": "payment-service-84d5b7c9f-m2hxc",
+    },
+    "c2": {
+        "$.records[0].message": TIMEOUT_MESSAGE,
+        "$.records[0].ts": "2026-10-14T10:05:03.102000Z",
+        "$.records[0].service": "payment-service",
+    },
     "c3": {"$.records[2].message": POOL_MESSAGE},
 }
-HONEST = ("payment-service logged connection pool exhausted (HikariPool-1 active=10/10, waiting=36) "
-          "error_code=POOL_TIMEOUT at 10:05:13 [c1]. HikariPool-1 requests timed out after 1000ms [c2].")
+HONEST = (
+    "payment-service logged connection pool exhausted (HikariPool-1 active=10/10, waiting=36) "
+    "error_code=POOL_TIMEOUT at 10:05:13 [c1]. HikariPool-1 requests timed out after 1000ms [c2]."
+)
 FALLBACK_HEADING = "Verified findings"
 
 BLOCKED, RELEASED = "blocked", "released"
@@ -77,91 +93,181 @@ class Case(NamedTuple):
 GROUNDED = "The connection pool is exhausted [c1]."
 CASES = {
     # Invented content under a real citation.
-    "invented-cause": Case("The database host of payment-service caught fire [c1].", "caught fire", "semantic_guard_blocked"),
+    "invented-cause": Case(
+        "The database host of payment-service caught fire [c1].", "caught fire", "semantic_guard_blocked"
+    ),
     "wrong-number": Case("The HikariPool-1 pool size is 50 connections [c1].", "pool size is 50", "ungrounded_token"),
-    "wrong-number-full-width": Case("HikariPool-1 had ５０ active connections [c1].", "５０ active", "ungrounded_token"),
-    "wrong-unit": Case("HikariPool-1 requests timed out after 1000 s [c2].", "after 1000 s", "ungrounded_token", ("c2",)),
-    "unit-added-to-a-count": Case("HikariPool-1 connections were waiting 36 s [c1].", "waiting 36 s", "ungrounded_token"),
+    "wrong-number-full-width": Case(
+        "HikariPool-1 had ５０ active connections [c1].", "５０ active", "ungrounded_token"
+    ),
+    "wrong-unit": Case(
+        "HikariPool-1 requests timed out after 1000 s [c2].", "after 1000 s", "ungrounded_token", ("c2",)
+    ),
+    "unit-added-to-a-count": Case(
+        "HikariPool-1 connections were waiting 36 s [c1].", "waiting 36 s", "ungrounded_token"
+    ),
     "wrong-time": Case("The pool was exhausted at 10:47:13 [c1].", "10:47:13", "ungrounded_token"),
-    "time-of-another-claim": Case("The pool was exhausted at 10:05:03 [c1].", "exhausted at 10:05:03", "ungrounded_token"),
+    "time-of-another-claim": Case(
+        "The pool was exhausted at 10:05:03 [c1].", "exhausted at 10:05:03", "ungrounded_token"
+    ),
     "wrong-date": Case("The pool was exhausted on 2026-10-15 [c1].", "2026-10-15", "ungrounded_token"),
-    "wrong-service": Case("order-service logged connection pool exhausted [c1].", "order-service logged", "ungrounded_token"),
-    "wrong-host": Case("payment-service-84d5b7c9f-v7k4s logged connection pool exhausted [c1].", "84d5b7c9f-v7k4s",
-                       "ungrounded_token"),
-    "negation-flip": Case("The connection pool is not exhausted [c1].", "pool is not exhausted", "semantic_guard_blocked"),
-    "negation-flip-beside-a-negated-claim": Case("The connection pool is not exhausted [c1][c2].", "pool is not exhausted",
-                                                 "semantic_guard_blocked", ("c1", "c2")),
-    "dropped-negation": Case("HikariPool-1 connections are available [c2].", "connections are available",
-                             "semantic_guard_blocked", ("c2",)),
-    "dropped-negation-beside-another-negation": Case("HikariPool-1 connections are available, no error [c2].",
-                                                     "connections are available", "semantic_guard_blocked", ("c2",)),
-    "invented-causal-link": Case("The connection pool exhausted because of a slow query [c1].", "because of a slow query",
-                                 "semantic_guard_blocked"),
-    "causal-link-between-facts": Case("HikariPool-1 requests timed out because the connection pool exhausted [c1][c2].",
-                                      "timed out because the connection pool", "semantic_guard_blocked", ("c1", "c2")),
+    "wrong-service": Case(
+        "order-service logged connection pool exhausted [c1].", "order-service logged", "ungrounded_token"
+    ),
+    "wrong-host": Case(
+        "payment-service-84d5b7c9f-v7k4s logged connection pool exhausted [c1].", "84d5b7c9f-v7k4s", "ungrounded_token"
+    ),
+    "negation-flip": Case(
+        "The connection pool is not exhausted [c1].", "pool is not exhausted", "semantic_guard_blocked"
+    ),
+    "negation-flip-beside-a-negated-claim": Case(
+        "The connection pool is not exhausted [c1][c2].",
+        "pool is not exhausted",
+        "semantic_guard_blocked",
+        ("c1", "c2"),
+    ),
+    "dropped-negation": Case(
+        "HikariPool-1 connections are available [c2].", "connections are available", "semantic_guard_blocked", ("c2",)
+    ),
+    "dropped-negation-beside-another-negation": Case(
+        "HikariPool-1 connections are available, no error [c2].",
+        "connections are available",
+        "semantic_guard_blocked",
+        ("c2",),
+    ),
+    "invented-causal-link": Case(
+        "The connection pool exhausted because of a slow query [c1].",
+        "because of a slow query",
+        "semantic_guard_blocked",
+    ),
+    "causal-link-between-facts": Case(
+        "HikariPool-1 requests timed out because the connection pool exhausted [c1][c2].",
+        "timed out because the connection pool",
+        "semantic_guard_blocked",
+        ("c1", "c2"),
+    ),
     "invented-quote": Case('The log says "database host on fire" [c1].', "database host on fire", "ungrounded_token"),
-    "invented-camel-case-identifier": Case("HikariPool-1 was closed by PoolKillerDaemon [c1].", "PoolKillerDaemon",
-                                           "ungrounded_token"),
-    "wrong-metric": Case("The gc_pause_ms metric shows the connection pool exhausted [c1].", "gc_pause_ms metric shows",
-                         "ungrounded_token"),
-    "wrong-table": Case("The deployments table shows the connection pool exhausted [c1].", "deployments table",
-                        "ungrounded_token"),
+    "invented-camel-case-identifier": Case(
+        "HikariPool-1 was closed by PoolKillerDaemon [c1].", "PoolKillerDaemon", "ungrounded_token"
+    ),
+    "wrong-metric": Case(
+        "The gc_pause_ms metric shows the connection pool exhausted [c1].",
+        "gc_pause_ms metric shows",
+        "ungrounded_token",
+    ),
+    "wrong-table": Case(
+        "The deployments table shows the connection pool exhausted [c1].", "deployments table", "ungrounded_token"
+    ),
     # Citations that are not what they claim.
-    "phantom-marker": Case("HikariPool-1 was restarted by the operator [c7].", "restarted by the operator",
-                           "phantom_marker", ("c7",)),
-    "markers-differ-from-cited-ids": Case("HikariPool-1 was restarted twice [c1][c2].", "restarted twice",
-                                          "citations_mismatch"),
-    "uncited-identifier": Case(f"{GROUNDED} The replica db-replica-03 went down at 10:47.", "db-replica-03",
-                               "uncited_finding"),
-    "uncited-finding-from-evidence-words": Case(f"{GROUNDED} Requests timed out and the pool was exhausted.",
-                                                "Requests timed out and the pool was exhausted", "semantic_guard_blocked"),
-    "uncited-heading": Case(f"# The database host caught fire\n\n{GROUNDED}", "database host caught fire",
-                            "semantic_guard_blocked"),
+    "phantom-marker": Case(
+        "HikariPool-1 was restarted by the operator [c7].", "restarted by the operator", "phantom_marker", ("c7",)
+    ),
+    "markers-differ-from-cited-ids": Case(
+        "HikariPool-1 was restarted twice [c1][c2].", "restarted twice", "citations_mismatch"
+    ),
+    "uncited-identifier": Case(
+        f"{GROUNDED} The replica db-replica-03 went down at 10:47.", "db-replica-03", "uncited_finding"
+    ),
+    "uncited-finding-from-evidence-words": Case(
+        f"{GROUNDED} Requests timed out and the pool was exhausted.",
+        "Requests timed out and the pool was exhausted",
+        "semantic_guard_blocked",
+    ),
+    "uncited-heading": Case(
+        f"# The database host caught fire\n\n{GROUNDED}", "database host caught fire", "semantic_guard_blocked"
+    ),
     # Markup that would show text no sentence check ties to a citation.
-    "foreign-link": Case(f"{GROUNDED} See [the database host caught fire](https://evil.example/fire).",
-                         "database host caught fire", "link"),
-    "local-link-target": Case("[The connection pool is exhausted](/diagnosis/the-database-host-caught-fire) [c1].",
-                              "the-database-host-caught-fire", "link"),
-    "link-title": Case('[The connection pool is exhausted](/diagnosis "the database host caught fire") [c1].',
-                       "database host caught fire", "link"),
-    "inline-html": Case("The connection pool is exhausted <span>because the host caught fire</span> [c1].",
-                        "because the host caught fire", "raw_html"),
-    "html-comment": Case(f"{GROUNDED}\n\n<!-- the database host caught fire -->", "database host caught fire", "raw_html"),
-    "fenced-code-block": Case(f"{GROUNDED}\n\n```\nthe database host caught fire\n```", "database host caught fire",
-                              "code_block"),
-    "indented-code-block": Case(f"{GROUNDED}\n\n    the database host caught fire", "database host caught fire", "code_block"),
-    "image-alt": Case(f"{GROUNDED} ![the database host caught fire](/static/fire.png)", "database host caught fire", "image"),
+    "foreign-link": Case(
+        f"{GROUNDED} See [the database host caught fire](https://evil.example/fire).",
+        "database host caught fire",
+        "link",
+    ),
+    "local-link-target": Case(
+        "[The connection pool is exhausted](/diagnosis/the-database-host-caught-fire) [c1].",
+        "the-database-host-caught-fire",
+        "link",
+    ),
+    "link-title": Case(
+        '[The connection pool is exhausted](/diagnosis "the database host caught fire") [c1].',
+        "database host caught fire",
+        "link",
+    ),
+    "inline-html": Case(
+        "The connection pool is exhausted <span>because the host caught fire</span> [c1].",
+        "because the host caught fire",
+        "raw_html",
+    ),
+    "html-comment": Case(
+        f"{GROUNDED}\n\n<!-- the database host caught fire -->", "database host caught fire", "raw_html"
+    ),
+    "fenced-code-block": Case(
+        f"{GROUNDED}\n\n```\nthe database host caught fire\n```", "database host caught fire", "code_block"
+    ),
+    "indented-code-block": Case(
+        f"{GROUNDED}\n\n    the database host caught fire", "database host caught fire", "code_block"
+    ),
+    "image-alt": Case(
+        f"{GROUNDED} ![the database host caught fire](/static/fire.png)", "database host caught fire", "image"
+    ),
     "image-src": Case(f"{GROUNDED} ![pool](https://evil.example/caught-fire.png)", "caught-fire.png", "image"),
     "footnote": Case(f"{GROUNDED}[^1]\n\n[^1]: the database host caught fire", "database host caught fire", "footnote"),
-    "link-reference-definition": Case(f'{GROUNDED} [details][fire]\n\n[fire]: /fire "the database host caught fire"',
-                                      "database host caught fire", "link_reference"),
+    "link-reference-definition": Case(
+        f'{GROUNDED} [details][fire]\n\n[fire]: /fire "the database host caught fire"',
+        "database host caught fire",
+        "link_reference",
+    ),
     # The same in Chinese (c3's fact is Chinese, so Chinese prose is not foreign by itself).
-    "zh-invented-cause": Case("根本原因是数据库主机着火了 [c3]。", "数据库主机着火了", "semantic_guard_blocked", ("c3",)),
+    "zh-invented-cause": Case(
+        "根本原因是数据库主机着火了 [c3]。", "数据库主机着火了", "semantic_guard_blocked", ("c3",)
+    ),
     "zh-wrong-number": Case("HikariPool-1 连接池大小为 50 [c3]。", "连接池大小为 50", "ungrounded_token", ("c3",)),
     "zh-wrong-time": Case("连接池在 10:47 耗尽 [c3]。", "在 10:47 耗尽", "ungrounded_token", ("c3",)),
     "zh-negation": Case("连接池没有耗尽 [c3]。", "连接池没有耗尽", "semantic_guard_blocked", ("c3",)),
     "zh-causal-link": Case("慢查询导致连接池耗尽 [c3]。", "慢查询导致", "semantic_guard_blocked", ("c3",)),
     "zh-invented-quote": Case("日志写着「数据库主机着火」[c3]。", "数据库主机着火", "ungrounded_token", ("c3",)),
-    "zh-uncited-identifier": Case("连接池耗尽 (HikariPool-1 active=10/10, waiting=36) [c3]。主机 payment-service-84d5b7c9f-v7k4s 宕机。",
-                                  "84d5b7c9f-v7k4s 宕机", "uncited_finding", ("c3",)),
-    "zh-foreign-link": Case("连接池耗尽 [c3]。详情见 [数据库主机着火了](https://evil.example/fire)。", "数据库主机着火了",
-                            "link", ("c3",)),
+    "zh-uncited-identifier": Case(
+        "连接池耗尽 (HikariPool-1 active=10/10, waiting=36) [c3]。主机 payment-service-84d5b7c9f-v7k4s 宕机。",
+        "84d5b7c9f-v7k4s 宕机",
+        "uncited_finding",
+        ("c3",),
+    ),
+    "zh-foreign-link": Case(
+        "连接池耗尽 [c3]。详情见 [数据库主机着火了](https://evil.example/fire)。", "数据库主机着火了", "link", ("c3",)
+    ),
     "zh-raw-html": Case("连接池耗尽 [c3]。<b>数据库主机着火了</b>", "数据库主机着火了", "raw_html", ("c3",)),
     # A scripted SemanticGuard: it catches what tokens cannot, fails closed, and cannot overrule the policy.
-    "scripted-guard-blocks-invented-cause": Case("The database host of payment-service caught fire [c1].", "caught fire",
-                                                 "semantic_guard_blocked", guard=GUARD_BLOCKS),
-    "scripted-guard-blocks-swapped-numbers": Case("HikariPool-1 had 36 active connections and 10 waiting [c1].",
-                                                  "36 active connections", "semantic_guard_blocked", guard=GUARD_BLOCKS),
-    "scripted-guard-blocks-zh-negation": Case("连接池没有耗尽 [c3]。", "连接池没有耗尽", "semantic_guard_blocked", ("c3",),
-                                              guard=GUARD_BLOCKS),
-    "scripted-guard-times-out": Case("The database host of payment-service caught fire [c1].", "caught fire",
-                                     "semantic_guard_failed", guard=GUARD_TIMES_OUT),
-    "scripted-guard-releases-a-wrong-number": Case("The HikariPool-1 pool size is 50 connections [c1].", "pool size is 50",
-                                                   "ungrounded_token", guard=GUARD_RELEASES),
+    "scripted-guard-blocks-invented-cause": Case(
+        "The database host of payment-service caught fire [c1].",
+        "caught fire",
+        "semantic_guard_blocked",
+        guard=GUARD_BLOCKS,
+    ),
+    "scripted-guard-blocks-swapped-numbers": Case(
+        "HikariPool-1 had 36 active connections and 10 waiting [c1].",
+        "36 active connections",
+        "semantic_guard_blocked",
+        guard=GUARD_BLOCKS,
+    ),
+    "scripted-guard-blocks-zh-negation": Case(
+        "连接池没有耗尽 [c3]。", "连接池没有耗尽", "semantic_guard_blocked", ("c3",), guard=GUARD_BLOCKS
+    ),
+    "scripted-guard-times-out": Case(
+        "The database host of payment-service caught fire [c1].",
+        "caught fire",
+        "semantic_guard_failed",
+        guard=GUARD_TIMES_OUT,
+    ),
+    "scripted-guard-releases-a-wrong-number": Case(
+        "The HikariPool-1 pool size is 50 connections [c1].",
+        "pool size is 50",
+        "ungrounded_token",
+        guard=GUARD_RELEASES,
+    ),
 }
 
 
 # --- Scripts.
+
 
 def draft(markdown: str, cited: tuple[str, ...]) -> str:
     return json.dumps({"answer_markdown": markdown, "cited_claim_ids": list(cited)}, ensure_ascii=False)
@@ -176,9 +282,19 @@ def script(composer: list[str], semantic_guard: list[object] = ()) -> dict:
     report = {
         "schema": "executor_evidence_v2",
         "claims": [
-            {"claim_id": claim_id, "statement": FACTS[claim_id], "bindings": [
-                {"source_invocation_id": "{{inv:1}}", "tool_name": "query_logs", "raw_path": path, "evidence_excerpt": excerpt}
-                for path, excerpt in paths.items()]}
+            {
+                "claim_id": claim_id,
+                "statement": FACTS[claim_id],
+                "bindings": [
+                    {
+                        "source_invocation_id": "{{inv:1}}",
+                        "tool_name": "query_logs",
+                        "raw_path": path,
+                        "evidence_excerpt": excerpt,
+                    }
+                    for path, excerpt in paths.items()
+                ],
+            }
             for claim_id, paths in BINDINGS.items()
         ],
         "no_evidence_reason": None,
@@ -186,15 +302,24 @@ def script(composer: list[str], semantic_guard: list[object] = ()) -> dict:
     }
     verdict = {
         "verdict": "PASS",
-        "facts_checked": [{"claim_id": claim_id, "fact": fact, "verification": "supported"} for claim_id, fact in FACTS.items()],
-        "missing_info": [], "evidence_gaps": [],
+        "facts_checked": [
+            {"claim_id": claim_id, "fact": fact, "verification": "supported"} for claim_id, fact in FACTS.items()
+        ],
+        "missing_info": [],
+        "evidence_gaps": [],
         "recommended_actions": ["Raise the HikariPool-1 pool size of payment-service"],
     }
-    plan = {"mode": "NORMAL", "hypotheses": ["database connection pool exhausted"],
-            "steps": [{"tool": "query_logs", "purpose": "pool errors", "args": LOG_QUERY}]}
+    plan = {
+        "mode": "NORMAL",
+        "hypotheses": ["database connection pool exhausted"],
+        "steps": [{"tool": "query_logs", "purpose": "pool errors", "args": LOG_QUERY}],
+    }
     return {
         "planner": [json.dumps(plan)],
-        "executor": [{"tool_calls": [{"name": "query_logs", "arguments": LOG_QUERY}]}, json.dumps(report, ensure_ascii=False)],
+        "executor": [
+            {"tool_calls": [{"name": "query_logs", "arguments": LOG_QUERY}]},
+            json.dumps(report, ensure_ascii=False),
+        ],
         "verifier": [json.dumps(verdict, ensure_ascii=False)],
         "composer": composer,
         "semantic_guard": list(semantic_guard),
@@ -211,6 +336,7 @@ def guard_replies(case: Case) -> list[object]:
 
 
 # --- Running and reading a run.
+
 
 @pytest.fixture(autouse=True)
 def demo_pack():
@@ -268,8 +394,13 @@ def event_payload(run: DiagnosisRun, event_type: str) -> dict:
 
 def forms(text: str) -> set[str]:
     """``text`` as each surface may encode it (JSON escapes, HTML escapes)."""
-    return {text, json.dumps(text)[1:-1], json.dumps(text, ensure_ascii=False)[1:-1], html.escape(text),
-            html.escape(text, quote=False)}
+    return {
+        text,
+        json.dumps(text)[1:-1],
+        json.dumps(text, ensure_ascii=False)[1:-1],
+        html.escape(text),
+        html.escape(text, quote=False),
+    }
 
 
 def leaks(surfaces: dict[str, str], text: str) -> list[str]:
@@ -281,10 +412,8 @@ def composer_audit(run: DiagnosisRun) -> str:
     parts = []
     for audit in AgentReasoningAudit.objects.filter(run=run, step__role="composer"):
         parts += [audit.assistant_text, json.dumps(audit.findings, ensure_ascii=False)]
-        try:
+        with contextlib.suppress(ValueError, TypeError, KeyError):
             parts.append(json.loads(audit.assistant_text)["answer_markdown"])
-        except (ValueError, TypeError, KeyError):
-            pass
     return "\n".join(parts)
 
 
@@ -295,11 +424,14 @@ def release_decisions(run: DiagnosisRun) -> list[dict]:
 
 # --- The corpus.
 
+
 def test_the_corpus_is_large_enough():
     assert len(CASES) >= 30
     assert sum(name.startswith("zh-") for name in CASES) >= 6
     assert all(case.invented in case.draft for case in CASES.values())
-    assert not any(case.invented in FACTS[claim] or case.invented in HONEST for case in CASES.values() for claim in FACTS)
+    assert not any(
+        case.invented in FACTS[claim] or case.invented in HONEST for case in CASES.values() for claim in FACTS
+    )
 
 
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
@@ -330,6 +462,7 @@ def test_an_invented_draft_never_reaches_a_reader(case, diagnose, settings, clie
 
 
 # --- Controls: the guard is not simply blocking everything.
+
 
 def test_an_honest_draft_is_released_unchanged(diagnose, settings):
     settings.SEMANTIC_GUARD_PROVIDER = "offline"

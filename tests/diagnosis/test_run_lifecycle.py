@@ -93,7 +93,9 @@ def test_it_stops_a_worker_whose_run_was_reaped_meanwhile(run, monkeypatch):
 
     def reaped_while_planning(context, state, config):
         update = real_plan(context, state, config)
-        DiagnosisRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, finished_at=timezone.now(), failure_reason="worker_lost")
+        DiagnosisRun.objects.filter(pk=run.pk).update(
+            status=RunStatus.FAILED, finished_at=timezone.now(), failure_reason="worker_lost"
+        )
         return update
 
     monkeypatch.setattr(planner, "plan", reaped_while_planning)

@@ -15,8 +15,9 @@ pytestmark = pytest.mark.django_db
 
 
 def finished(session, query, conclusion, minutes_ago):
-    run = DiagnosisRun.objects.create(session=session, query=query, conclusion=conclusion,
-                                      status=RunStatus.SUCCESS, finished_at=timezone.now())
+    run = DiagnosisRun.objects.create(
+        session=session, query=query, conclusion=conclusion, status=RunStatus.SUCCESS, finished_at=timezone.now()
+    )
     DiagnosisRun.objects.filter(pk=run.pk).update(started_at=timezone.now() - timedelta(minutes=minutes_ago))
     run.refresh_from_db()
     return run

@@ -9,8 +9,13 @@ from diagnosis.graph.topology import CONDITIONAL_ROUTES, FIXED_EDGES, Node
 from tests.tracing.factories import FAILED_TRACE, FALLBACK_TRACE, HAPPY_TRACE, RETRIED_TRACE
 
 HAPPY_PATH = [
-    (START, "planner"), ("planner", "executor"), ("executor", "gatekeeper"), ("gatekeeper", "verified_input"),
-    ("verified_input", "verifier"), ("verifier", "composer"), ("composer", END),
+    (START, "planner"),
+    ("planner", "executor"),
+    ("executor", "gatekeeper"),
+    ("gatekeeper", "verified_input"),
+    ("verified_input", "verifier"),
+    ("verifier", "composer"),
+    ("composer", END),
 ]
 
 
@@ -57,7 +62,10 @@ def test_it_colours_the_fallback_path_as_degraded():
     nodes = {node.key: node for node in drawing.nodes}
 
     assert taken(drawing) == {
-        (START, "planner"): 1, ("planner", "executor"): 1, ("executor", "fallback"): 1, ("fallback", END): 1,
+        (START, "planner"): 1,
+        ("planner", "executor"): 1,
+        ("executor", "fallback"): 1,
+        ("fallback", END): 1,
     }
     assert all("degraded" in edge.classes for edge in drawing.edges if edge.count and "fallback" in edge.title)
     assert "degraded" in nodes["fallback"].classes and "final" in nodes["fallback"].classes
@@ -84,7 +92,7 @@ def test_it_renders_svg_with_the_taken_edges_marked():
 def test_it_escapes_whatever_a_corrupt_trace_holds():
     trace = {
         "transitions": [
-            {"from": "<b>planner</b>", "to": "executor", "reason_code": "<script>x</script>", "attempt": 1},
+            {"from": "<b>planner</b>", "to": "executor", "reason_code": "<script>x</script>", "attempt": 1}
         ],
         "final_node": "<img src=x>",
         "termination_reason": "<i>why</i>",

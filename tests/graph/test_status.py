@@ -42,9 +42,13 @@ def test_it_uses_the_seed_names_as_values(enum, names):
 
 def test_it_names_the_verifications_of_the_verifier_contract():
     assert [verification.value for verification in Verification] == [
-        "supported", "indirect_support", "no_evidence", "contradicted"]
-    assert RELEASABLE_VERIFICATIONS == {"supported", "indirect_support"}
-    assert EVIDENCE_GAP_VERIFICATIONS == {"no_evidence", "indirect_support"}
+        "supported",
+        "indirect_support",
+        "no_evidence",
+        "contradicted",
+    ]
+    assert {"supported", "indirect_support"} == RELEASABLE_VERIFICATIONS
+    assert {"no_evidence", "indirect_support"} == EVIDENCE_GAP_VERIFICATIONS
 
 
 def test_it_matches_the_verdicts_stored_on_a_run():
@@ -56,14 +60,22 @@ def test_it_matches_the_verdicts_stored_on_a_run():
 def test_step_outcomes_are_the_stage_and_executor_statuses_once_each():
     assert StepOutcome.values == list(dict.fromkeys([*StageStatus, *ExecutorStatus]))
     assert StepOutcome.values == [
-        "COMPLETED", "INVALID_OUTPUT", "RETRYABLE_FAILED", "NON_RETRYABLE_FAILED", "TOOL_BLOCKED", "FAILED"]
+        "COMPLETED",
+        "INVALID_OUTPUT",
+        "RETRYABLE_FAILED",
+        "NON_RETRYABLE_FAILED",
+        "TOOL_BLOCKED",
+        "FAILED",
+    ]
 
 
 def test_choices_need_a_label_for_every_value_and_nothing_else():
     with pytest.raises(ValueError, match="no label for \\['REJECT'\\]"):
         text_choices("V", Verdict, {Verdict.PASS: "Pass", Verdict.LOW_CONFID: "Low"}, module=__name__)
     with pytest.raises(ValueError, match="unknown values \\['MAYBE'\\]"):
-        text_choices("V", Verdict, {**{verdict: verdict.title() for verdict in Verdict}, "MAYBE": "Maybe"}, module=__name__)
+        text_choices(
+            "V", Verdict, {**{verdict: verdict.title() for verdict in Verdict}, "MAYBE": "Maybe"}, module=__name__
+        )
 
 
 @pytest.mark.parametrize(

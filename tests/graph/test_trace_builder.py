@@ -4,12 +4,7 @@ import json
 
 import pytest
 
-from diagnosis.graph.trace_builder import (
-    InvalidTraceError,
-    OrchestrationEvent,
-    build_partial_trace,
-    build_trace,
-)
+from diagnosis.graph.trace_builder import InvalidTraceError, OrchestrationEvent, build_partial_trace, build_trace
 
 
 def ev(node, outcome="COMPLETED", reason_code="completed", attempt=1):

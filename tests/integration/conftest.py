@@ -31,7 +31,10 @@ def static_root(tmp_path_factory) -> str:
     root = tmp_path_factory.mktemp("static")
     result = subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT, env={**os.environ, "STATIC_ROOT": str(root)}, capture_output=True, text=True,
+        cwd=ROOT,
+        env={**os.environ, "STATIC_ROOT": str(root)},
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr
     return str(root)

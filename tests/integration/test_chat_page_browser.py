@@ -17,8 +17,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 DEMO_PACK = Path(settings.BASE_DIR) / "tools" / "scenarios" / "packs" / "payment-db-pool"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 
 

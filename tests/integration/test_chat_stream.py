@@ -32,7 +32,14 @@ def test_it_streams_a_diagnosis_in_order_and_replays_it_without_loss(live_stack)
     assert events[0].data == {"session_id": accepted["session_id"], "run_id": accepted["run_id"]}
     assert events[-1].data == {"outcome": "SUCCESS", "run_id": accepted["run_id"]}
     statuses = [event.data for event in events if event.event == "status"]
-    assert [s["node"] for s in statuses if s["phase"] == "started"] == ["planner", "executor", "gatekeeper", "verified_input", "verifier", "composer"]
+    assert [s["node"] for s in statuses if s["phase"] == "started"] == [
+        "planner",
+        "executor",
+        "gatekeeper",
+        "verified_input",
+        "verifier",
+        "composer",
+    ]
     assert any(s["phase"] == "tool" and s["detail"].startswith("query_logs") for s in statuses)
     content = events[-2].data
     assert "connection pool" in content["markdown"].lower()

@@ -20,8 +20,14 @@ from tracing.models import AgentReasoningAudit, AgentStep
 pytestmark = pytest.mark.django_db
 
 QUESTION = "payment-service p99 latency tripled since 10:05, why?"
-LOGS_ARGS = {"service": "payment-service", "level": "ERROR", "contains": "HikariPool-1",
-             "start": "2026-10-14T09:30:00Z", "end": "2026-10-14T10:45:00Z", "limit": 5}
+LOGS_ARGS = {
+    "service": "payment-service",
+    "level": "ERROR",
+    "contains": "HikariPool-1",
+    "start": "2026-10-14T09:30:00Z",
+    "end": "2026-10-14T10:45:00Z",
+    "limit": 5,
+}
 SECRET_REASONING = "private chain of thought 7f3a"
 
 
@@ -36,9 +42,20 @@ def executor_report(request: RecordedRequest) -> FakeResponse:
     record = projection["records"][0]
     report = {
         "schema": "executor_evidence_v2",
-        "claims": [{"claim_id": "c1", "statement": "payment-service runs out of connections", "bindings": [
-            {"source_invocation_id": projection["invocation_id"], "tool_name": "query_logs",
-             "raw_path": record["raw_path"], "evidence_excerpt": "Connection is not available"}]}],
+        "claims": [
+            {
+                "claim_id": "c1",
+                "statement": "payment-service runs out of connections",
+                "bindings": [
+                    {
+                        "source_invocation_id": projection["invocation_id"],
+                        "tool_name": "query_logs",
+                        "raw_path": record["raw_path"],
+                        "evidence_excerpt": "Connection is not available",
+                    }
+                ],
+            }
+        ],
         "no_evidence_reason": None,
         "completed_queries": ["query_logs payment-service ERROR"],
     }
@@ -47,9 +64,20 @@ def executor_report(request: RecordedRequest) -> FakeResponse:
 
 def test_it_diagnoses_through_the_openai_provider(settings):
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
-    plan = {"mode": "NORMAL", "hypotheses": ["pool exhausted"], "steps": [{"tool": "query_logs", "purpose": "errors", "args": LOGS_ARGS}]}
-    verdict = {"verdict": "PASS", "facts_checked": [{"claim_id": "c1", "fact": "HikariPool-1 has no free connection", "verification": "supported"}],
-               "missing_info": [], "evidence_gaps": [], "recommended_actions": []}
+    plan = {
+        "mode": "NORMAL",
+        "hypotheses": ["pool exhausted"],
+        "steps": [{"tool": "query_logs", "purpose": "errors", "args": LOGS_ARGS}],
+    }
+    verdict = {
+        "verdict": "PASS",
+        "facts_checked": [
+            {"claim_id": "c1", "fact": "HikariPool-1 has no free connection", "verification": "supported"}
+        ],
+        "missing_info": [],
+        "evidence_gaps": [],
+        "recommended_actions": [],
+    }
     answer = {"answer_markdown": "HikariPool-1 has no free connection [c1].", "cited_claim_ids": ["c1"]}
     with FakeOpenAIServer() as server:
         server.enqueue(
@@ -77,7 +105,12 @@ def test_it_diagnoses_through_the_openai_provider(settings):
     assert len(requests[6].json["messages"]) == 2
     assert requests[0].headers["authorization"] == "Bearer sk-test"
     assert requests[0].json["response_format"] == {"type": "json_object"}
-    assert {tool["function"]["name"] for tool in requests[1].json["tools"]} == {"lookup_knowledge", "query_logs", "query_metrics", "query_mysql"}
+    assert {tool["function"]["name"] for tool in requests[1].json["tools"]} == {
+        "lookup_knowledge",
+        "query_logs",
+        "query_metrics",
+        "query_mysql",
+    }
     run = DiagnosisRun.objects.get(pk=result["run_id"])
     assert (run.provider, run.model) == ("openai", "fake-model")
     steps = {step.node: step for step in AgentStep.objects.filter(run=run)}

@@ -68,7 +68,12 @@ def test_it_ends_a_run_whose_worker_was_killed(tmp_path, static_root):
     assert (run.status, run.failure_reason) == (RunStatus.FAILED, "worker_lost")
     assert run.orchestration_trace["termination_reason"] == "worker_lost"
     # The verifier had started and never finished: the partial trace ends in it.
-    assert [t["from"] for t in run.orchestration_trace["transitions"]] == ["planner", "executor", "gatekeeper", "verified_input"]
+    assert [t["from"] for t in run.orchestration_trace["transitions"]] == [
+        "planner",
+        "executor",
+        "gatekeeper",
+        "verified_input",
+    ]
     assert run.orchestration_trace["final_node"] == "verifier"
     names = [event.event for event in events]
     assert names[0] == "metadata" and names[-2:] == ["failure", "done"]

@@ -69,11 +69,24 @@ def uvicorn_server(env: dict[str, str]) -> Iterator[Server]:
     """Serve ``config.asgi`` on a free loopback port; yields it once it answers."""
     port = free_port()
     # Output goes to a file, not a pipe nobody drains: a chatty server must never block on a full pipe.
-    log = tempfile.TemporaryFile()
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the fixture after the process ends
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -99,11 +112,30 @@ def uvicorn_server(env: dict[str, str]) -> Iterator[Server]:
 def celery_worker(env: dict[str, str]) -> Iterator[subprocess.Popen]:
     """A `celery -A config worker` process on the queue named in ``env['CELERY_QUEUE']``."""
     queue = env["CELERY_QUEUE"]
-    log = tempfile.TemporaryFile()
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the fixture after the process ends
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-Q", queue,
-         "-n", f"{queue}@%h", "--loglevel", "warning", "--without-mingle", "--without-gossip"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "-Q",
+            queue,
+            "-n",
+            f"{queue}@%h",
+            "--loglevel",
+            "warning",
+            "--without-mingle",
+            "--without-gossip",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         yield process

@@ -18,12 +18,7 @@ class SseEvent:
 
 
 def read_events(
-    url: str,
-    *,
-    cookies: dict[str, str],
-    last_event_id: str | None = None,
-    until: str = "done",
-    timeout: float = 60.0,
+    url: str, *, cookies: dict[str, str], last_event_id: str | None = None, until: str = "done", timeout: float = 60.0
 ) -> list[SseEvent]:
     """Read events until one named ``until`` arrives (or the server closes); keep-alives are dropped."""
     headers = {"Accept": "text/event-stream"}
@@ -39,7 +34,9 @@ def read_events(
                 raise TimeoutError(f"no '{until}' event within {timeout} s; got {[e.event for e in events]}")
             if line:
                 name, _, value = line.partition(":")
-                fields[name] = fields.get(name, "") + value.removeprefix(" ") if name == "data" else value.removeprefix(" ")
+                fields[name] = (
+                    fields.get(name, "") + value.removeprefix(" ") if name == "data" else value.removeprefix(" ")
+                )
                 continue
             if "event" not in fields:
                 fields.clear()

@@ -8,14 +8,7 @@ import pytest
 from django.core.cache import cache
 
 from tools.models import InvocationStatus, ToolInvocation
-from tools.store import (
-    LookupFailure,
-    canonical_json,
-    load_verified_payload,
-    payload_key,
-    put_payload,
-    sha256_hex,
-)
+from tools.store import LookupFailure, canonical_json, load_verified_payload, payload_key, put_payload, sha256_hex
 
 pytestmark = pytest.mark.django_db
 

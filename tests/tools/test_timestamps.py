@@ -10,8 +10,7 @@ from tools.timestamps import format_timestamp, parse_timestamp
 
 
 @pytest.mark.parametrize(
-    "text",
-    ["2024-05-01T10:05:00Z", "2024-05-01T10:05:00+00:00", "2024-05-01T12:05:00+02:00", "2024-05-01 10:05:00"],
+    "text", ["2024-05-01T10:05:00Z", "2024-05-01T10:05:00+00:00", "2024-05-01T12:05:00+02:00", "2024-05-01 10:05:00"]
 )
 def test_it_reads_iso_8601_as_utc(text):
     assert parse_timestamp(text) == datetime(2024, 5, 1, 10, 5, tzinfo=UTC)

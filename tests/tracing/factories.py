@@ -104,22 +104,41 @@ def make_run(
     )
     rows = AgentStep.objects.bulk_create(
         AgentStep(
-            run=run, seq=seq, node="planner" if seq == 1 else "executor", attempt=1, role="planner",
-            model="scripted", outcome=StepOutcome.COMPLETED, summary=f"step {seq} produced a plan",
+            run=run,
+            seq=seq,
+            node="planner" if seq == 1 else "executor",
+            attempt=1,
+            role="planner",
+            model="scripted",
+            outcome=StepOutcome.COMPLETED,
+            summary=f"step {seq} produced a plan",
         )
         for seq in range(1, steps + 1)
     )
     AgentReasoningAudit.objects.bulk_create(
         AgentReasoningAudit(
-            run=run, step=step, node=step.node, attempt=step.attempt, reasoning_source=ReasoningSource.PROVIDER,
-            reasoning_content=f"{REASONING_SECRET} step {step.seq}", assistant_text=ASSISTANT_SECRET,
+            run=run,
+            step=step,
+            node=step.node,
+            attempt=step.attempt,
+            reasoning_source=ReasoningSource.PROVIDER,
+            reasoning_content=f"{REASONING_SECRET} step {step.seq}",
+            assistant_text=ASSISTANT_SECRET,
         )
         for step in rows
     )
     ToolInvocation.objects.bulk_create(
         ToolInvocation(
-            id=uuid.uuid4(), run=run, seq=seq, tool_name="query_logs", args_summary='{"service": "payment-service"}',
-            status=InvocationStatus.READY, row_count=12, payload_sha256="a" * 64, payload_bytes=2048, latency_ms=7,
+            id=uuid.uuid4(),
+            run=run,
+            seq=seq,
+            tool_name="query_logs",
+            args_summary='{"service": "payment-service"}',
+            status=InvocationStatus.READY,
+            row_count=12,
+            payload_sha256="a" * 64,
+            payload_bytes=2048,
+            latency_ms=7,
         )
         for seq in range(1, invocations + 1)
     )

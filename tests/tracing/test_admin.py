@@ -185,9 +185,14 @@ def test_it_marks_retries_and_the_fallback_in_the_transitions_table(auditor, own
 
 def test_it_shows_why_each_draft_was_released_or_blocked(auditor, owner):
     run = make_run(make_session(owner))
-    decisions = [{"attempt": 1, "decision": "blocked", "rule": "ungrounded_token", "rules": ["ungrounded_token"]},
-                 {"attempt": 2, "decision": "released", "rule": "passed", "rules": []}]
-    run.self_evaluation = {**run.self_evaluation, "release": {"policy_version": "release-policy-v1", "decisions": decisions}}
+    decisions = [
+        {"attempt": 1, "decision": "blocked", "rule": "ungrounded_token", "rules": ["ungrounded_token"]},
+        {"attempt": 2, "decision": "released", "rule": "passed", "rules": []},
+    ]
+    run.self_evaluation = {
+        **run.self_evaluation,
+        "release": {"policy_version": "release-policy-v1", "decisions": decisions},
+    }
     run.save(update_fields=["self_evaluation"])
 
     page = client_for(auditor).get(run_page(run)).content.decode()
@@ -197,8 +202,12 @@ def test_it_shows_why_each_draft_was_released_or_blocked(auditor, owner):
 
 @pytest.mark.parametrize(
     ("query", "expected"),
-    [("status__exact=FAILED", "failed"), ("degraded__exact=1", "fallback"), ("intent__exact=SYSTEM_CHAT", "chat"),
-     ("effective_verdict__exact=LOW_CONFID", "low")],
+    [
+        ("status__exact=FAILED", "failed"),
+        ("degraded__exact=1", "fallback"),
+        ("intent__exact=SYSTEM_CHAT", "chat"),
+        ("effective_verdict__exact=LOW_CONFID", "low"),
+    ],
 )
 def test_it_filters_runs(auditor, owner, query, expected):
     session = make_session(owner)
@@ -248,6 +257,12 @@ def test_it_creates_the_auditors_group_with_view_permissions_only():
     permissions = set(Group.objects.get(name="auditors").permissions.values_list("codename", flat=True))
 
     assert "view_reasoning" in permissions
-    assert {"view_diagnosisrun", "view_chatsession", "view_agentstep", "view_diagnosistraceevent",
-            "view_toolinvocation", "view_agentreasoningaudit"} <= permissions
+    assert {
+        "view_diagnosisrun",
+        "view_chatsession",
+        "view_agentstep",
+        "view_diagnosistraceevent",
+        "view_toolinvocation",
+        "view_agentreasoningaudit",
+    } <= permissions
     assert all(codename.startswith("view_") for codename in permissions)

@@ -115,8 +115,12 @@ SCRIPT = {
     # summary must not quote them): the retry is spent and the run degrades to the fallback.
     "planner": [
         {"content": f"{ASSISTANT_SECRET} is not JSON", "reasoning_content": f"{REASONING_SECRET} first plan"},
-        {"content": json.dumps({"mode": f"{ASSISTANT_SECRET} thinking", "hypotheses": [REASONING_SECRET], "steps": []})},
-    ],
+        {
+            "content": json.dumps(
+                {"mode": f"{ASSISTANT_SECRET} thinking", "hypotheses": [REASONING_SECRET], "steps": []}
+            )
+        },
+    ]
 }
 
 
@@ -128,8 +132,13 @@ def test_it_keeps_reasoning_out_of_the_trace_the_stream_and_the_logs(
     caplog.set_level(logging.DEBUG)
     out = StringIO()
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("diagnose", "payment-service p99 latency tripled since 10:05, why?", script=str(script),
-                     as_json=True, stdout=out)
+        call_command(
+            "diagnose",
+            "payment-service p99 latency tripled since 10:05, why?",
+            script=str(script),
+            as_json=True,
+            stdout=out,
+        )
     run = DiagnosisRun.objects.get(pk=json.loads(out.getvalue())["run_id"])
     client = api_client(auditor)
 

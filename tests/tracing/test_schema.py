@@ -51,7 +51,7 @@ def test_it_serves_every_api_operation_in_the_schema(client):
     response = client.get(SCHEMA_URL)
 
     assert response.status_code == 200
-    assert API_OPERATIONS <= schema_operations(response.json())
+    assert schema_operations(response.json()) >= API_OPERATIONS
     assert schema_operations(response.json()) == set(generated_operations())
 
 

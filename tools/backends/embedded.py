@@ -27,14 +27,7 @@ def log_record_payload(record: LogRecord) -> dict[str, Any]:
 
 class EmbeddedLogBackend:
     def query(
-        self,
-        *,
-        service: str,
-        level: str | None,
-        contains: str | None,
-        start: datetime,
-        end: datetime,
-        limit: int,
+        self, *, service: str, level: str | None, contains: str | None, start: datetime, end: datetime, limit: int
     ) -> dict[str, Any]:
         matches = LogRecord.objects.filter(service=service, ts__gte=start, ts__lt=end)
         if level:

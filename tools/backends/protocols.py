@@ -19,14 +19,7 @@ from typing import Any, Protocol
 
 class LogBackend(Protocol):
     def query(
-        self,
-        *,
-        service: str,
-        level: str | None,
-        contains: str | None,
-        start: datetime,
-        end: datetime,
-        limit: int,
+        self, *, service: str, level: str | None, contains: str | None, start: datetime, end: datetime, limit: int
     ) -> dict[str, Any]:
         """The first ``limit`` matching records of ``service`` in the window (``level`` exact, any case;
         ``contains`` a case-insensitive substring of the message)."""

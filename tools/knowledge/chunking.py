@@ -30,12 +30,7 @@ PATH_SEPARATOR = " > "
 
 _PARSER = MarkdownIt("commonmark")
 # Break kinds, strongest first; a piece ends right after the match.
-_BREAKS = (
-    re.compile(r"\n[ \t]*\n"),
-    re.compile(r"\n"),
-    re.compile(r"[.!?;](?=\s)|[。！？；]"),
-    re.compile(r"\s"),
-)
+_BREAKS = (re.compile(r"\n[ \t]*\n"), re.compile(r"\n"), re.compile(r"[.!?;](?=\s)|[。！？；]"), re.compile(r"\s"))
 
 
 @dataclass(frozen=True)

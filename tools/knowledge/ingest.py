@@ -79,13 +79,7 @@ def replace_scenario_documents(scenario_name: str, documents: list[tuple[str, st
 
 
 def _create_document(
-    *,
-    title_hint: str,
-    filename: str,
-    content: str,
-    source: str,
-    scenario: str,
-    uploaded_by: AbstractBaseUser | None,
+    *, title_hint: str, filename: str, content: str, source: str, scenario: str, uploaded_by: AbstractBaseUser | None
 ) -> KnowledgeDocument:
     fallback_title = title_hint.strip() or PurePath(filename).stem or "Untitled document"
     chunker = chunk_plain_text if filename.lower().endswith(PLAIN_TEXT_SUFFIX) else chunk_markdown

@@ -44,6 +44,4 @@ def bump() -> None:
 
 
 def _increment() -> int:
-    return KnowledgeIndexState.objects.filter(pk=STATE_PK).update(
-        revision=F("revision") + 1, updated_at=timezone.now()
-    )
+    return KnowledgeIndexState.objects.filter(pk=STATE_PK).update(revision=F("revision") + 1, updated_at=timezone.now())

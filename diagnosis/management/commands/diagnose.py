@@ -80,9 +80,10 @@ class Command(BaseCommand):
             return
         self.stdout.write(run.final_answer or f"(no answer: {run.failure_reason})")
         trace = run.orchestration_trace or {}
-        route = " → ".join([t["from"] for t in trace.get("transitions", [])] + [trace.get("final_node") or ""]).strip(" →")
+        route = " → ".join([t["from"] for t in trace.get("transitions", [])] + [trace.get("final_node") or ""]).strip(
+            " →"
+        )
         self.stdout.write(
             f"\n[{run.status}{' degraded' if run.degraded else ''}] run {run.pk} intent {run.intent} "
             f"verdict {run.effective_verdict or '-'} route {route or '-'}"
         )
-

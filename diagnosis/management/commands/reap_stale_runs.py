@@ -12,7 +12,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
-            "--stale-after", type=int, default=None, metavar="SECONDS",
+            "--stale-after",
+            type=int,
+            default=None,
+            metavar="SECONDS",
             help="Override RUN_STALE_AFTER_SECONDS for this call.",
         )
 

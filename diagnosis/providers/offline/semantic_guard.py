@@ -56,8 +56,7 @@ only still yet more less nothing none no not could would might may cannot
 """
 
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|不|没有|没|未|无|并非",
-    re.IGNORECASE,
+    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|不|没有|没|未|无|并非", re.IGNORECASE
 )
 _CAUSAL = re.compile(
     r"\b(?:because|caused|causing|due to|led to|leads? to|leading to|result(?:s|ed)? in|result of|as a result"
@@ -140,7 +139,9 @@ def _negated(text: str) -> set[str]:
 
 def _expand(text: str) -> str:
     """Contractions written out, so "isn't available" reads as "is not available"."""
-    text = re.sub(r"\b(can)'t\b|\b(won)'t\b", lambda m: "can not" if m.group(1) else "will not", text, flags=re.IGNORECASE)
+    text = re.sub(
+        r"\b(can)'t\b|\b(won)'t\b", lambda m: "can not" if m.group(1) else "will not", text, flags=re.IGNORECASE
+    )
     return re.sub(r"\b(\w+)n't\b", r"\1 not", text, flags=re.IGNORECASE)
 
 
@@ -158,7 +159,9 @@ def _without_root_cause(text: str) -> str:
 
 def _terms(text: str) -> set[str]:
     """Words worth comparing: no numbers, no identifiers (the policy grounds those exactly)."""
-    return {term for term in tokenize(text) if not any(char.isdigit() for char in term) and not re.search(r"[-_.:/]", term)}
+    return {
+        term for term in tokenize(text) if not any(char.isdigit() for char in term) and not re.search(r"[-_.:/]", term)
+    }
 
 
 def _terms_of(texts: Iterable[str]) -> set[str]:

@@ -19,8 +19,12 @@ from tools.store import canonical_json, put_payload, sha256_hex
 LOGS_PAYLOAD = {
     "records": [
         {"ts": "2026-03-14T10:04:00Z", "service": "payment-service", "level": "INFO", "message": "started"},
-        {"ts": "2026-03-14T10:05:00Z", "service": "payment-service", "level": "ERROR",
-         "message": "HikariPool-1 - Connection is not available, request timed out after 30000ms"},
+        {
+            "ts": "2026-03-14T10:05:00Z",
+            "service": "payment-service",
+            "level": "ERROR",
+            "message": "HikariPool-1 - Connection is not available, request timed out after 30000ms",
+        },
     ],
     "total": 2,
     "truncated": False,
@@ -37,12 +41,20 @@ def run(owner) -> DiagnosisRun:
 def record_invocation():
     """Record a READY (or other) invocation of ``run`` with its payload in the store, as the harness does."""
 
-    def record(run: DiagnosisRun, tool_name: str = "query_logs", payload: Any = None,
-               status: InvocationStatus = InvocationStatus.READY) -> ToolInvocation:
+    def record(
+        run: DiagnosisRun,
+        tool_name: str = "query_logs",
+        payload: Any = None,
+        status: InvocationStatus = InvocationStatus.READY,
+    ) -> ToolInvocation:
         payload = LOGS_PAYLOAD if payload is None else payload
         canonical = canonical_json(payload)
         invocation = ToolInvocation.objects.create(
-            id=uuid.uuid4(), run=run, seq=run.tool_invocations.count() + 1, tool_name=tool_name, status=status,
+            id=uuid.uuid4(),
+            run=run,
+            seq=run.tool_invocations.count() + 1,
+            tool_name=tool_name,
+            status=status,
             payload_sha256=sha256_hex(canonical) if status == InvocationStatus.READY else "",
             payload_bytes=len(canonical),
         )
@@ -75,7 +87,9 @@ def tool_call_reply(*calls: tuple[str, dict[str, Any]]) -> ModelReply:
 
     return ModelReply(
         content=None,
-        tool_calls=[ToolCall(id=f"call_{i}", name=name, arguments=json.dumps(args)) for i, (name, args) in enumerate(calls)],
+        tool_calls=[
+            ToolCall(id=f"call_{i}", name=name, arguments=json.dumps(args)) for i, (name, args) in enumerate(calls)
+        ],
         model="fake",
     )
 
@@ -88,8 +102,14 @@ def make_context():
             run_id=run.pk,
             question=run.query,
             history=[],
-            environment={"services": ["payment-service"], "window": {"start": "2026-03-14T09:30:00Z", "end": "2026-03-14T10:45:00Z"},
-                         "metrics": {}, "business_tables": {}, "log_levels": [], "tools": []},
+            environment={
+                "services": ["payment-service"],
+                "window": {"start": "2026-03-14T09:30:00Z", "end": "2026-03-14T10:45:00Z"},
+                "metrics": {},
+                "business_tables": {},
+                "log_levels": [],
+                "tools": [],
+            },
             models=RoleModels(**{role.value: models.get(role.value, unused) for role in Role}),
             harness=ToolHarness(run.pk),
             progress=RunProgress(run.pk),

@@ -16,9 +16,28 @@ pytestmark = pytest.mark.django_db
 
 PLAN = {"mode": "NORMAL", "hypotheses": ["pool"], "steps": [{"tool": "query_logs", "purpose": "errors", "args": {}}]}
 NO_EVIDENCE = {"schema": "executor_evidence_v2", "claims": [], "no_evidence_reason": "none", "completed_queries": []}
-VERIFIED = {"claims": [{"claim_id": "c1", "evidence": [{"source_invocation_id": "i", "tool_name": "query_logs", "raw_path": "$.records[1].message", "matched_text": "pool exhausted"}]}]}
-VERDICT = {"verdict": "PASS", "facts_checked": [{"claim_id": "c1", "fact": "the pool is exhausted", "verification": "supported"}],
-           "missing_info": [], "evidence_gaps": [], "recommended_actions": ["raise the pool size"]}
+VERIFIED = {
+    "claims": [
+        {
+            "claim_id": "c1",
+            "evidence": [
+                {
+                    "source_invocation_id": "i",
+                    "tool_name": "query_logs",
+                    "raw_path": "$.records[1].message",
+                    "matched_text": "pool exhausted",
+                }
+            ],
+        }
+    ]
+}
+VERDICT = {
+    "verdict": "PASS",
+    "facts_checked": [{"claim_id": "c1", "fact": "the pool is exhausted", "verification": "supported"}],
+    "missing_info": [],
+    "evidence_gaps": [],
+    "recommended_actions": ["raise the pool size"],
+}
 
 
 def test_it_plans_and_records_one_step(run, make_context):
@@ -28,7 +47,13 @@ def test_it_plans_and_records_one_step(run, make_context):
 
     assert update == {"planner_status": PlannerStatus.COMPLETED, "planner_plan": PLAN}
     step = AgentStep.objects.get(run=run)
-    assert (step.node, step.attempt, step.outcome, step.prompt_tokens, step.prompt_version) == ("planner", 1, "COMPLETED", 10, "planner-v1")
+    assert (step.node, step.attempt, step.outcome, step.prompt_tokens, step.prompt_version) == (
+        "planner",
+        1,
+        "COMPLETED",
+        10,
+        "planner-v1",
+    )
     user = json.loads(model.calls[0][1]["content"])
     assert user["task"] == "planner" and user["question"] == run.query and user["mode"] == "NORMAL"
 
@@ -64,13 +89,17 @@ def test_it_keeps_reasoning_only_in_the_restricted_audit(run, make_context):
 
 
 def test_it_runs_tools_through_the_harness_and_returns_the_report(run, make_context):
-    model = FakeModel([tool_call_reply(("query_logs", {"service": "x"}), ("no_such_tool", {})), json.dumps(NO_EVIDENCE)])
+    model = FakeModel(
+        [tool_call_reply(("query_logs", {"service": "x"}), ("no_such_tool", {})), json.dumps(NO_EVIDENCE)]
+    )
 
     update = executor.execute(make_context(run, executor=model), {"planner_plan": PLAN}, {})
 
     assert update == {"executor_status": ExecutorStatus.COMPLETED, "executor_output": NO_EVIDENCE}
     assert list(run.tool_invocations.order_by("seq").values_list("tool_name", "status")) == [
-        ("query_logs", "BLOCKED"), ("no_such_tool", "BLOCKED")]
+        ("query_logs", "BLOCKED"),
+        ("no_such_tool", "BLOCKED"),
+    ]
     tool_messages = [m for m in model.calls[1] if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_messages] == ["call_0", "call_1"]
     assert all("invocation_id" in json.loads(m["content"]) for m in tool_messages)
@@ -101,8 +130,11 @@ def test_it_maps_executor_failures(run, make_context, replies, status):
 
 def test_it_verifies_only_verified_input_and_caps_the_verdict(run, make_context):
     model = FakeModel([json.dumps(VERDICT)])
-    state = {"verified_executor_output": VERIFIED, "verifier_verdict_ceiling": "LOW_CONFID",
-             "executor_output": {"claims": [{"claim_id": "c1", "statement": "EXECUTOR FREE TEXT"}]}}
+    state = {
+        "verified_executor_output": VERIFIED,
+        "verifier_verdict_ceiling": "LOW_CONFID",
+        "executor_output": {"claims": [{"claim_id": "c1", "statement": "EXECUTOR FREE TEXT"}]},
+    }
 
     update = verifier.verify(make_context(run, verifier=model), state, {})
 
@@ -115,7 +147,11 @@ def test_it_verifies_only_verified_input_and_caps_the_verdict(run, make_context)
 def test_it_refuses_facts_about_unverified_claims(run, make_context):
     lying = {**VERDICT, "facts_checked": [{"claim_id": "c9", "fact": "made up", "verification": "supported"}]}
 
-    update = verifier.verify(make_context(run, verifier=FakeModel([json.dumps(lying)])), {"verified_executor_output": VERIFIED, "verifier_verdict_ceiling": "PASS"}, {})
+    update = verifier.verify(
+        make_context(run, verifier=FakeModel([json.dumps(lying)])),
+        {"verified_executor_output": VERIFIED, "verifier_verdict_ceiling": "PASS"},
+        {},
+    )
 
     assert update == {"verifier_status": VerifierStatus.INVALID_OUTPUT}
 

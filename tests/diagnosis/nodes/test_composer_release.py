@@ -20,12 +20,30 @@ from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db
 
-VERIFIED = {"claims": [{"claim_id": "c1", "evidence": [
-    {"source_invocation_id": "i", "tool_name": "query_logs", "raw_path": "$.records[1].message",
-     "matched_text": "HikariPool-1 - Connection is not available, request timed out after 30000ms"}]}]}
-VERDICT = {"verdict": "PASS", "facts_checked": [{"claim_id": "c1", "fact": "payment-service logged HikariPool-1 timeouts",
-                                                 "verification": "supported"}],
-           "missing_info": [], "evidence_gaps": [], "recommended_actions": ["Raise the pool size of payment-service"]}
+VERIFIED = {
+    "claims": [
+        {
+            "claim_id": "c1",
+            "evidence": [
+                {
+                    "source_invocation_id": "i",
+                    "tool_name": "query_logs",
+                    "raw_path": "$.records[1].message",
+                    "matched_text": "HikariPool-1 - Connection is not available, request timed out after 30000ms",
+                }
+            ],
+        }
+    ]
+}
+VERDICT = {
+    "verdict": "PASS",
+    "facts_checked": [
+        {"claim_id": "c1", "fact": "payment-service logged HikariPool-1 timeouts", "verification": "supported"}
+    ],
+    "missing_info": [],
+    "evidence_gaps": [],
+    "recommended_actions": ["Raise the pool size of payment-service"],
+}
 STATE = {"effective_verdict": "PASS", "verified_executor_output": VERIFIED, "verifier_output": VERDICT}
 HONEST = "payment-service requests timed out after 30000ms [c1].\n\n- Raise the pool size of payment-service"
 INVENTED = "The database host of payment-service caught fire at 10:47 [c1]."
@@ -37,7 +55,9 @@ def draft(markdown: str, cited: list[str] | None = None) -> str:
 
 
 def compose(run, make_context, composer_replies, guard_replies=(), state=STATE):
-    context = make_context(run, composer=FakeModel(list(composer_replies)), semantic_guard=FakeModel(list(guard_replies)))
+    context = make_context(
+        run, composer=FakeModel(list(composer_replies)), semantic_guard=FakeModel(list(guard_replies))
+    )
     return context, composer.compose(context, state, {})
 
 
@@ -53,19 +73,30 @@ def test_it_releases_a_grounded_draft_the_guard_accepts(run, make_context):
     assert [(step.role, step.outcome) for step in steps] == [("semantic_guard", "COMPLETED"), ("composer", "COMPLETED")]
     assert steps[0].prompt_version == "semantic-guard-v1" and steps[1].prompt_version == "composer-v2"
     [release] = timeline(run, "RELEASE")
-    assert release.details == {"attempt": 1, "decision": "released", "rule": "passed", "rules": [],
-                               "policy_version": "release-policy-v1"}
+    assert release.details == {
+        "attempt": 1,
+        "decision": "released",
+        "rule": "passed",
+        "rules": [],
+        "policy_version": "release-policy-v1",
+    }
     [semantic] = timeline(run, "SEMANTIC")
     assert semantic.details["verdict"] == "RELEASE" and semantic.details["unsupported"] == 0
-    assert release_summary(context)["decisions"] == [{"attempt": 1, "decision": "released", "rule": "passed", "rules": []}]
+    assert release_summary(context)["decisions"] == [
+        {"attempt": 1, "decision": "released", "rule": "passed", "rules": []}
+    ]
 
 
 def test_guidance_copied_from_the_verifier_needs_no_marker_but_may_not_name_what_no_claim_holds(run, make_context):
     verdict = {**VERDICT, "recommended_actions": ["Restart db-host-7 of payment-service"]}
     state = {**STATE, "verifier_output": verdict}
 
-    _, update = compose(run, make_context, [draft("payment-service timed out [c1].\n\n- Restart db-host-7 of payment-service")],
-                        state=state)
+    _, update = compose(
+        run,
+        make_context,
+        [draft("payment-service timed out [c1].\n\n- Restart db-host-7 of payment-service")],
+        state=state,
+    )
 
     assert update["failure_reason"] == "release_policy_blocked"
     assert AgentReasoningAudit.objects.get(step__role="composer").findings[0]["detail"] == "db-host-7"
@@ -89,14 +120,18 @@ def test_a_policy_block_never_reaches_the_guard_and_keeps_the_draft_private(run,
 
 def test_a_guard_block_is_invalid_output_with_the_guards_findings(run, make_context):
     unsupported = [{"sentence": "payment-service requests timed out after 30000ms [c1].", "reason": "wrong subject"}]
-    _, update = compose(run, make_context, [draft(HONEST)], [json.dumps({"verdict": "BLOCK", "unsupported": unsupported})])
+    _, update = compose(
+        run, make_context, [draft(HONEST)], [json.dumps({"verdict": "BLOCK", "unsupported": unsupported})]
+    )
 
     assert update == {"composer_status": ComposerStatus.INVALID_OUTPUT, "failure_reason": "semantic_guard_blocked"}
     guard_step = AgentStep.objects.get(run=run, role="semantic_guard")
     assert guard_step.summary == "BLOCK: 1 unsupported sentence(s)"
     assert AgentReasoningAudit.objects.get(step=guard_step).findings == unsupported
     composer_audit = AgentReasoningAudit.objects.get(step__role="composer")
-    assert composer_audit.findings == [{"rule": "semantic_guard", "sentence": unsupported[0]["sentence"], "detail": "wrong subject"}]
+    assert composer_audit.findings == [
+        {"rule": "semantic_guard", "sentence": unsupported[0]["sentence"], "detail": "wrong subject"}
+    ]
 
 
 @pytest.mark.parametrize(

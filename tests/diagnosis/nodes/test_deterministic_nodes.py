@@ -12,18 +12,53 @@ SECRET_STATEMENT = "EXECUTOR-SAYS-THE-ROOT-CAUSE-IS-DNS"
 GATE = {
     "verified_claim_ids": ["c1"],
     "checked_bindings": [
-        {"claim_id": "c1", "index": 0, "source_invocation_id": "i1", "tool_name": "query_logs",
-         "raw_path": "$.records[1].message", "passed": True, "reason": "ok", "matched_text": "pool exhausted"},
-        {"claim_id": "c2", "index": 0, "source_invocation_id": "i1", "tool_name": "query_logs",
-         "raw_path": "$.records[0].message", "passed": True, "reason": "ok", "matched_text": "started"},
-        {"claim_id": "c2", "index": 1, "source_invocation_id": "forged", "tool_name": "query_logs",
-         "raw_path": "$.records[0].message", "passed": False, "reason": "not_found", "matched_text": ""},
+        {
+            "claim_id": "c1",
+            "index": 0,
+            "source_invocation_id": "i1",
+            "tool_name": "query_logs",
+            "raw_path": "$.records[1].message",
+            "passed": True,
+            "reason": "ok",
+            "matched_text": "pool exhausted",
+        },
+        {
+            "claim_id": "c2",
+            "index": 0,
+            "source_invocation_id": "i1",
+            "tool_name": "query_logs",
+            "raw_path": "$.records[0].message",
+            "passed": True,
+            "reason": "ok",
+            "matched_text": "started",
+        },
+        {
+            "claim_id": "c2",
+            "index": 1,
+            "source_invocation_id": "forged",
+            "tool_name": "query_logs",
+            "raw_path": "$.records[0].message",
+            "passed": False,
+            "reason": "not_found",
+            "matched_text": "",
+        },
     ],
 }
 EXECUTOR_OUTPUT = {
     "schema": "executor_evidence_v2",
     "claims": [
-        {"claim_id": "c1", "statement": SECRET_STATEMENT, "bindings": [{"source_invocation_id": "i1", "tool_name": "query_logs", "raw_path": "$.records[1].message", "evidence_excerpt": "pool exhausted"}]},
+        {
+            "claim_id": "c1",
+            "statement": SECRET_STATEMENT,
+            "bindings": [
+                {
+                    "source_invocation_id": "i1",
+                    "tool_name": "query_logs",
+                    "raw_path": "$.records[1].message",
+                    "evidence_excerpt": "pool exhausted",
+                }
+            ],
+        },
         {"claim_id": "c2", "statement": "tainted", "bindings": []},
     ],
     "no_evidence_reason": None,
@@ -34,12 +69,36 @@ EXECUTOR_OUTPUT = {
 def test_it_projects_only_passed_bindings_of_verified_claims():
     output, evidence = verified_input.project(GATE)
 
-    assert output == {"claims": [{"claim_id": "c1", "evidence": [{"source_invocation_id": "i1", "tool_name": "query_logs", "raw_path": "$.records[1].message", "matched_text": "pool exhausted"}]}]}
-    assert evidence == [{"claim_id": "c1", "source_invocation_id": "i1", "tool_name": "query_logs", "raw_path": "$.records[1].message", "matched_text": "pool exhausted"}]
+    assert output == {
+        "claims": [
+            {
+                "claim_id": "c1",
+                "evidence": [
+                    {
+                        "source_invocation_id": "i1",
+                        "tool_name": "query_logs",
+                        "raw_path": "$.records[1].message",
+                        "matched_text": "pool exhausted",
+                    }
+                ],
+            }
+        ]
+    }
+    assert evidence == [
+        {
+            "claim_id": "c1",
+            "source_invocation_id": "i1",
+            "tool_name": "query_logs",
+            "raw_path": "$.records[1].message",
+            "matched_text": "pool exhausted",
+        }
+    ]
 
 
 def test_it_never_projects_executor_text(run, make_context):
-    update = verified_input.build(make_context(run), {"gatekeeper_result": GATE, "executor_output": EXECUTOR_OUTPUT}, {})
+    update = verified_input.build(
+        make_context(run), {"gatekeeper_result": GATE, "executor_output": EXECUTOR_OUTPUT}, {}
+    )
 
     assert SECRET_STATEMENT not in repr(update)
     assert "tainted" not in repr(update)
@@ -51,8 +110,11 @@ def test_it_prepares_the_retry_context(run, make_context):
     state = {
         "gatekeeper_result": GATE,
         "executor_output": EXECUTOR_OUTPUT,
-        "verifier_output": {"evidence_gaps": ["no metric evidence"], "missing_info": ["pool size"],
-                            "facts_checked": [{"claim_id": "c1", "fact": "pool errors", "verification": "indirect_support"}]},
+        "verifier_output": {
+            "evidence_gaps": ["no metric evidence"],
+            "missing_info": ["pool size"],
+            "facts_checked": [{"claim_id": "c1", "fact": "pool errors", "verification": "indirect_support"}],
+        },
     }
 
     update = evidence_retry.prepare(context, state, {})
@@ -66,8 +128,12 @@ def test_it_prepares_the_retry_context(run, make_context):
 
 def test_it_never_puts_an_executor_claim_in_the_pre_verification_fallback(run, make_context, record_invocation):
     record_invocation(run)
-    state = {"executor_output": EXECUTOR_OUTPUT, "gatekeeper_result": GATE, "failure_reason": "gatekeeper_reject",
-             "verified_executor_output": {"claims": []}}
+    state = {
+        "executor_output": EXECUTOR_OUTPUT,
+        "gatekeeper_result": GATE,
+        "failure_reason": "gatekeeper_reject",
+        "verified_executor_output": {"claims": []},
+    }
 
     answer = fallback.answer(make_context(run), state, {})["final_answer"]
 
@@ -82,9 +148,12 @@ def test_it_lists_allowed_material_in_the_post_composer_fallback(run, make_conte
         "verified_executor_output": verified_input.project(GATE)[0],
         "verifier_status": "COMPLETED",
         "effective_verdict": "PASS",
-        "verifier_output": {"facts_checked": [{"claim_id": "c1", "fact": "the pool is exhausted", "verification": "supported"}],
-                            "missing_info": ["pool size"], "evidence_gaps": [],
-                            "recommended_actions": ["raise the pool", "reboot db-host-7 at 03:00"]},
+        "verifier_output": {
+            "facts_checked": [{"claim_id": "c1", "fact": "the pool is exhausted", "verification": "supported"}],
+            "missing_info": ["pool size"],
+            "evidence_gaps": [],
+            "recommended_actions": ["raise the pool", "reboot db-host-7 at 03:00"],
+        },
         "composer_status": "INVALID_OUTPUT",
         "failure_reason": "composer_invalid_output",
     }

@@ -20,7 +20,12 @@ EXCERPT = "Connection is not available, request timed out"
 
 
 def report(*claims):
-    return {"schema": "executor_evidence_v2", "claims": list(claims), "no_evidence_reason": None, "completed_queries": []}
+    return {
+        "schema": "executor_evidence_v2",
+        "claims": list(claims),
+        "no_evidence_reason": None,
+        "completed_queries": [],
+    }
 
 
 def claim(claim_id, *bindings):
@@ -28,7 +33,12 @@ def claim(claim_id, *bindings):
 
 
 def binding(invocation_id, *, tool="query_logs", path=ERROR_PATH, excerpt=EXCERPT):
-    return {"source_invocation_id": str(invocation_id), "tool_name": tool, "raw_path": path, "evidence_excerpt": excerpt}
+    return {
+        "source_invocation_id": str(invocation_id),
+        "tool_name": tool,
+        "raw_path": path,
+        "evidence_excerpt": excerpt,
+    }
 
 
 def check(run, output):
@@ -62,7 +72,14 @@ def test_it_matches_numbers_by_their_json_text(run, record_invocation):
     payload = {"series": [{"service": "s", "metric": "m", "points": [{"ts": "t", "value": 412.5}]}]}
     invocation = record_invocation(run, "query_metrics", payload)
 
-    result = check(run, report(claim("c1", binding(invocation.pk, tool="query_metrics", path="$.series[0].points[0].value", excerpt="412.5"))))
+    result = check(
+        run,
+        report(
+            claim(
+                "c1", binding(invocation.pk, tool="query_metrics", path="$.series[0].points[0].value", excerpt="412.5")
+            )
+        ),
+    )
 
     assert result.status == GatekeeperStatus.PASS
 
@@ -84,8 +101,21 @@ def test_it_matches_numbers_by_their_json_text(run, record_invocation):
         (lambda inv: binding(inv.pk, excerpt="Co"), "excerpt_length"),
         (lambda inv: binding(inv.pk, excerpt="x" * 501), "excerpt_length"),
     ],
-    ids=["forged-id", "malformed-id", "wrong-tool", "wrong-path", "out-of-range", "negative-index",
-         "wildcard", "recursive", "missing-key", "whole-payload", "altered-excerpt", "too-short", "too-long"],
+    ids=[
+        "forged-id",
+        "malformed-id",
+        "wrong-tool",
+        "wrong-path",
+        "out-of-range",
+        "negative-index",
+        "wildcard",
+        "recursive",
+        "missing-key",
+        "whole-payload",
+        "altered-excerpt",
+        "too-short",
+        "too-long",
+    ],
 )
 def test_it_rejects_a_lying_binding(run, record_invocation, mutate, reason):
     invocation = record_invocation(run)
@@ -135,7 +165,9 @@ def test_it_rejects_a_blocked_invocation(run, record_invocation):
 def test_it_taints_a_claim_with_one_forged_binding(run, record_invocation):
     invocation = record_invocation(run)
 
-    result = check(run, report(claim("c1", binding(invocation.pk), binding(uuid.uuid4())), claim("c2", binding(invocation.pk))))
+    result = check(
+        run, report(claim("c1", binding(invocation.pk), binding(uuid.uuid4())), claim("c2", binding(invocation.pk)))
+    )
 
     assert result.status == GatekeeperStatus.LOW_CONFID
     assert result.verified_claim_ids == ["c2"]

@@ -10,14 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from diagnosis.release.draft import (
-    RefusedMarkup,
-    markers_in,
-    read_draft,
-    split_sentences,
-    strip_markers,
-    visible,
-)
+from diagnosis.release.draft import RefusedMarkup, markers_in, read_draft, split_sentences, strip_markers, visible
 from diagnosis.rendering import render_answer
 
 
@@ -112,7 +105,10 @@ def test_an_empty_draft_has_no_units_and_no_refusals():
             ['The log says "Pool exhausted. Retry later." at 10:05 [c1].', "Next."],
         ),
         ("The log says “Pool full. Retry.” [c1]. Next.", ["The log says “Pool full. Retry.” [c1].", "Next."]),
-        ("日志写道「连接池耗尽。请求超时。」[c1]。随后恢复。", ["日志写道「连接池耗尽。请求超时。」[c1]。", "随后恢复。"]),
+        (
+            "日志写道「连接池耗尽。请求超时。」[c1]。随后恢复。",
+            ["日志写道「连接池耗尽。请求超时。」[c1]。", "随后恢复。"],
+        ),
         ("日志写道『连接池耗尽。』[c1]。", ["日志写道『连接池耗尽。』[c1]。"]),
         ("Run `SELECT 1. FROM x` now [c1]. Next.", ["Run `SELECT 1. FROM x` now [c1].", "Next."]),
         ('He said "a. b" and `c. d`. Done [c1].', ['He said "a. b" and `c. d`.', "Done [c1]."]),
@@ -299,8 +295,11 @@ def test_a_script_or_data_destination_is_never_a_link_and_its_text_stays_in_a_un
 
 @pytest.mark.parametrize(
     ("markdown", "href"),
-    [("See [the trace](/api/diagnosis/42/trace).", "/api/diagnosis/42/trace"), ("See [above](#evidence).", "#evidence"),
-     ('[trace](/api/x "the trace")', "/api/x")],
+    [
+        ("See [the trace](/api/diagnosis/42/trace).", "/api/diagnosis/42/trace"),
+        ("See [above](#evidence).", "#evidence"),
+        ('[trace](/api/x "the trace")', "/api/x"),
+    ],
 )
 def test_it_refuses_links_to_this_site_too(markdown, href):
     """A destination or a title is text no sentence check covers, and an answer has nothing to link to."""
@@ -316,7 +315,9 @@ def test_it_refuses_footnotes():
 
 def test_it_refuses_link_reference_definitions_even_to_local_paths():
     assert refusals("See [the trace][t].\n\n[t]: /api/trace") == [
-        (RefusedMarkup.LINK_REFERENCE, "[T]"), (RefusedMarkup.LINK, "/api/trace")]
+        (RefusedMarkup.LINK_REFERENCE, "[T]"),
+        (RefusedMarkup.LINK, "/api/trace"),
+    ]
 
 
 def test_a_reference_definition_cannot_turn_a_marker_into_a_hidden_link():
@@ -362,4 +363,8 @@ def test_plain_markdown_is_not_refused():
 
 
 def test_a_marker_right_after_a_full_stop_closes_that_sentence():
-    assert split_sentences("Pool was full.[c1] Next one. [c2] Then.") == ["Pool was full. [c1]", "Next one. [c2]", "Then."]
+    assert split_sentences("Pool was full.[c1] Next one. [c2] Then.") == [
+        "Pool was full. [c1]",
+        "Next one. [c2]",
+        "Then.",
+    ]

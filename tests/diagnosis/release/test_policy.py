@@ -23,8 +23,10 @@ from diagnosis.release.policy import (
 
 
 def _claim(claim_id: str, fact: str, *excerpts: str) -> dict:
-    evidence = [{"tool_name": "query_logs", "raw_path": f"$.records[{i}].message", "matched_text": text}
-                for i, text in enumerate(excerpts)]
+    evidence = [
+        {"tool_name": "query_logs", "raw_path": f"$.records[{i}].message", "matched_text": text}
+        for i, text in enumerate(excerpts)
+    ]
     return {"claim_id": claim_id, "fact": fact, "verification": "supported", "evidence": evidence}
 
 
@@ -123,10 +125,7 @@ def test_even_a_link_to_an_anchor_is_refused():
 def test_a_marker_of_no_allowed_claim_is_a_phantom():
     result = check("Pool exhausted [c9].", ["c9"])
 
-    assert result.findings == [
-        Finding("phantom_marker", "[c9]"),
-        Finding("phantom_marker", "cited_claim_ids: c9"),
-    ]
+    assert result.findings == [Finding("phantom_marker", "[c9]"), Finding("phantom_marker", "cited_claim_ids: c9")]
 
 
 def test_a_cited_id_of_no_allowed_claim_is_a_phantom_even_without_its_marker():
@@ -225,8 +224,11 @@ def test_a_guidance_item_may_not_name_what_no_allowed_claim_holds():
 
 
 def test_a_guidance_item_is_grounded_by_any_allowed_claim():
-    assert check("- Raise maximumPoolSize of payment-service to 40", [],
-                 guidance=["Raise maximumPoolSize of payment-service to 40"]).released
+    assert check(
+        "- Raise maximumPoolSize of payment-service to 40",
+        [],
+        guidance=["Raise maximumPoolSize of payment-service to 40"],
+    ).released
 
 
 @pytest.mark.parametrize(
@@ -402,11 +404,22 @@ def test_every_finding_is_returned_and_the_first_decides_the_rule():
 
     result = check_draft(markdown, ["c1"], CLAIMS)
 
-    assert rules(result) == ["raw_html", "raw_html", "phantom_marker", "citations_mismatch", "ungrounded_token",
-                             "uncited_finding"]
+    assert rules(result) == [
+        "raw_html",
+        "raw_html",
+        "phantom_marker",
+        "citations_mismatch",
+        "ungrounded_token",
+        "uncited_finding",
+    ]
     assert result.rule == "raw_html"
-    assert result.rule_counts() == {"raw_html": 2, "phantom_marker": 1, "citations_mismatch": 1,
-                                    "ungrounded_token": 1, "uncited_finding": 1}
+    assert result.rule_counts() == {
+        "raw_html": 2,
+        "phantom_marker": 1,
+        "citations_mismatch": 1,
+        "ungrounded_token": 1,
+        "uncited_finding": 1,
+    }
     assert not result.released
 
 

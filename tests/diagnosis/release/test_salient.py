@@ -336,7 +336,9 @@ def test_empty_evidence_contains_nothing():
 
 def test_a_thousands_separator_keeps_one_number():
     assert [(token.kind, token.norm) for token in salient_tokens("1,234 orders failed, then 56.")] == [
-        ("number", "1234"), ("number", "56")]
+        ("number", "1234"),
+        ("number", "56"),
+    ]
 
 
 def test_a_unit_the_evidence_never_gave_is_not_grounded_by_a_bare_count():
@@ -348,4 +350,7 @@ def test_a_unit_the_evidence_never_gave_is_not_grounded_by_a_bare_count():
 def test_an_underscore_binds_like_a_letter():
     evidence = Evidence(["db_pool_pending_max 44.0 on payment-service-66b9c8d7f-5fx9s"])
 
-    assert [evidence.contains(token) for token in salient_tokens("db_pool_pending and payment-service")] == [False, True]
+    assert [evidence.contains(token) for token in salient_tokens("db_pool_pending and payment-service")] == [
+        False,
+        True,
+    ]

@@ -13,8 +13,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from diagnosis.graph.status import Verdict, min_verdict
-from diagnosis.nodes.allowed import allowed_claims
 from diagnosis.contracts import (
     ComposerOutput,
     ExecutorOutput,
@@ -23,6 +21,8 @@ from diagnosis.contracts import (
     VerifierOutput,
     parse_output,
 )
+from diagnosis.graph.status import Verdict, min_verdict
+from diagnosis.nodes.allowed import allowed_claims
 from diagnosis.nodes.executor import MAX_CALLS_PER_TURN, MAX_TURNS
 from diagnosis.nodes.gatekeeper import GatekeeperResult, check_output
 from diagnosis.nodes.messages import (
@@ -143,8 +143,13 @@ def diagnose(models: RoleModels, harness: ToolHarness, question: str, environmen
     answer = parse_output(composed.content, ComposerOutput)
     allowed = allowed_claims(state)
     guidance = verification["missing_info"] + verification["evidence_gaps"] + verification["recommended_actions"]
-    policy = check_draft(answer["answer_markdown"], answer["cited_claim_ids"], allowed, guidance=guidance,
-                         known_names=known_names(environment))
+    policy = check_draft(
+        answer["answer_markdown"],
+        answer["cited_claim_ids"],
+        allowed,
+        guidance=guidance,
+        known_names=known_names(environment),
+    )
     reviewed = models.semantic_guard.complete(
         semantic_guard_messages(draft=answer["answer_markdown"], allowed_claims=guard_claims(allowed))
     )

@@ -161,12 +161,13 @@ def test_it_lists_each_offending_sentence_word_for_word_and_only_those():
 def test_it_blocks_a_negation_the_cited_evidence_does_not_state(draft):
     [finding] = blocked(draft)
 
-    assert finding["sentence"] == draft and finding["reason"].startswith("adds a negation the cited evidence does not state: ")
+    assert finding["sentence"] == draft and finding["reason"].startswith(
+        "adds a negation the cited evidence does not state: "
+    )
 
 
 @pytest.mark.parametrize(
-    "draft",
-    ["payment-service connections are available [c1].", "HikariPool-1 connection is available [c1]."],
+    "draft", ["payment-service connections are available [c1].", "HikariPool-1 connection is available [c1]."]
 )
 def test_it_blocks_a_sentence_that_drops_a_negation_of_its_evidence(draft):
     [finding] = blocked(draft)
@@ -431,14 +432,18 @@ COMPOSER_CLAIMS = [
 
 
 @pytest.mark.parametrize(
-    ("verdict", "gaps"),
-    [("PASS", []), ("LOW_CONFID", ["No verified metric of ledger-db shows a shift at the onset"])],
+    ("verdict", "gaps"), [("PASS", []), ("LOW_CONFID", ["No verified metric of ledger-db shows a shift at the onset"])]
 )
 def test_the_offline_composers_own_draft_passes_the_offline_guard(verdict, gaps):
     task = {
-        "task": "composer", "question": "ledger-api invoice calls are failing since 08:30, why?",
-        "effective_verdict": verdict, "allowed_claims": COMPOSER_CLAIMS, "missing_info": [],
-        "evidence_gaps": gaps, "recommended_actions": [], "release_findings": [],
+        "task": "composer",
+        "question": "ledger-api invoice calls are failing since 08:30, why?",
+        "effective_verdict": verdict,
+        "allowed_claims": COMPOSER_CLAIMS,
+        "missing_info": [],
+        "evidence_gaps": gaps,
+        "recommended_actions": [],
+        "release_findings": [],
     }
     draft = composer.compose(task)["answer_markdown"]
 
@@ -449,17 +454,28 @@ def test_the_offline_composers_own_draft_passes_the_offline_guard(verdict, gaps)
 
 # --- regressions found by review ---------------------------------------------------------------------------
 
-NEGATED = [{"claim_id": "c1", "fact": "payment-service logged HikariPool-1 timeouts",
-            "excerpts": ["HikariPool-1 - Connection is not available, request timed out after 30000ms"]},
-           {"claim_id": "c2", "fact": "the pool is exhausted", "excerpts": ["pool exhausted"]}]
+NEGATED = [
+    {
+        "claim_id": "c1",
+        "fact": "payment-service logged HikariPool-1 timeouts",
+        "excerpts": ["HikariPool-1 - Connection is not available, request timed out after 30000ms"],
+    },
+    {"claim_id": "c2", "fact": "the pool is exhausted", "excerpts": ["pool exhausted"]},
+]
 
 
 @pytest.mark.parametrize(
     ("draft", "reason"),
     [
-        ("The connection pool is not exhausted [c1][c2].", "adds a negation the cited evidence does not state: exhaust"),
+        (
+            "The connection pool is not exhausted [c1][c2].",
+            "adds a negation the cited evidence does not state: exhaust",
+        ),
         ("The request did not time out [c1].", "adds a negation the cited evidence does not state: time"),
-        ("HikariPool-1 connections are available, no error [c1].", "adds a negation the cited evidence does not state: error"),
+        (
+            "HikariPool-1 connections are available, no error [c1].",
+            "adds a negation the cited evidence does not state: error",
+        ),
         ("Connections are available again [c1].", "drops a negation the cited evidence states: availabl"),
         ('The runbook says "reboot the cluster".', "quotes text the allowed claims do not contain: reboot the cluster"),
     ],

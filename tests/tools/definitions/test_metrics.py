@@ -16,8 +16,7 @@ def call(harness, **arguments):
 
 
 @pytest.mark.parametrize(
-    "arguments",
-    [{"metric": ""}, {"step": 0}, {"step": 86401}, {"step": 1.5}, {"service": None}, {"aggregate": "max"}],
+    "arguments", [{"metric": ""}, {"step": 0}, {"step": 86401}, {"step": 1.5}, {"service": None}, {"aggregate": "max"}]
 )
 def test_it_blocks_arguments_outside_the_schema(harness, loaded, arguments):
     result = call(harness, **arguments)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from tools.knowledge.chunking import (
     MAX_CHUNK_CHARS,
     MAX_HEADING_CHARS,
@@ -103,7 +105,7 @@ def test_it_overlaps_consecutive_pieces_of_one_section():
     sentences = [f"Step {n} restarts consumer group {n}." for n in range(120)]
     pieces = split_text(" ".join(sentences))
     assert len(pieces) > 1
-    for before, after in zip(pieces, pieces[1:]):
+    for before, after in itertools.pairwise(pieces):
         first_sentence = after.split(". ")[0] + "."
         assert first_sentence in before  # the next piece starts inside the previous one, at a sentence
         assert len(first_sentence) <= OVERLAP_CHARS

@@ -102,14 +102,16 @@ def test_it_embeds_only_new_chunks_on_a_rebuild(ingest, embedder):
 @override_settings(EMBEDDING_MODEL="nomic-embed-text", LLM_BASE_URL=None)
 def test_it_refuses_a_model_without_an_endpoint(ingest):
     ingest(OUTAGE_RUNBOOK)
-    with pytest.raises(EmbeddingUnavailable, match="^EMBEDDING_MODEL: needs LLM_BASE_URL"):
+    with pytest.raises(EmbeddingUnavailable, match=r"^EMBEDDING_MODEL: needs LLM_BASE_URL"):
         search_knowledge("outage", top_k=3)
 
 
 @override_settings(EMBEDDING_MODEL="nomic-embed-text", LLM_BASE_URL="http://127.0.0.1:9/v1", LLM_TIMEOUT_SECONDS=2)
 def test_it_refuses_a_model_it_cannot_reach_with_a_configuration_error(ingest):
     ingest(OUTAGE_RUNBOOK)
-    with pytest.raises(EmbeddingUnavailable, match="^EMBEDDING_MODEL: nomic-embed-text@http://127.0.0.1:9/v1 cannot"):
+    with pytest.raises(
+        EmbeddingUnavailable, match=r"^EMBEDDING_MODEL: nomic-embed-text@http://127\.0\.0\.1:9/v1 cannot"
+    ):
         search_knowledge("outage", top_k=3)
 
 
@@ -119,7 +121,7 @@ def embeddings_server() -> Iterator[str]:
     model = ConceptEmbedder()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - the http.server hook name
+        def do_POST(self) -> None:
             request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             vectors = model.embed(request["input"])
             body = json.dumps(

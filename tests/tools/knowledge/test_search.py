@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.tools.knowledge.conftest import DB_POOL_RUNBOOK
-from tools.knowledge.ingest import delete_document
 from tools.knowledge.index import INDEX
+from tools.knowledge.ingest import delete_document
 from tools.knowledge.search import (
     MANY_MATCHED_TERMS,
     MAX_TOP_K,

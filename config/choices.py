@@ -22,6 +22,7 @@ def text_choices(
     unlabelled = [member.value for member in members if member not in labels]
     if unknown or unlabelled:
         raise ValueError(f"{name}: labels for unknown values {unknown}, no label for {unlabelled}")
-    return models.TextChoices(  # type: ignore[return-value]
+    # django-stubs types TextChoices(...) as making a member, not Enum's functional API that makes a class.
+    return models.TextChoices(  # type: ignore[call-overload]
         name, [(member.name, (member.value, labels[member])) for member in members], module=module
     )

@@ -7,9 +7,8 @@ Seeing them still needs the model's ``view`` permission (the ``auditors`` group 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from django.contrib import admin
+from django.contrib.admin.utils import flatten
 from django.db.models import Model
 from django.http import HttpRequest
 
@@ -50,6 +49,7 @@ class ReadOnlyTabularInline(ReadOnlyAdminMixin, admin.TabularInline):
     can_delete = False
     show_change_link = False
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Model | None = None) -> Sequence[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Model | None = None) -> tuple[str, ...]:
         # Declared read-only too: the formset is still built, and ids and timestamps are not form fields.
-        return tuple(self.fields or ())
+        # Flattened as the admin flattens ``fields``: a tuple there groups fields on one line.
+        return tuple(flatten(self.fields or ()))

@@ -21,4 +21,4 @@ def next_seq(model: type[models.Model], run_id: uuid.UUID | str) -> int:
         raise RuntimeError("next_seq must run inside the transaction that uses the number")
     run_model = cast("type[models.Model]", model._meta.get_field("run").related_model)
     run_model._default_manager.select_for_update().filter(pk=run_id).exists()
-    return (model.objects.filter(run_id=run_id).aggregate(last=Max("seq"))["last"] or 0) + 1
+    return (model._default_manager.filter(run_id=run_id).aggregate(last=Max("seq"))["last"] or 0) + 1

@@ -7,6 +7,7 @@ code branches on a "demo" flag.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from config import env
@@ -122,6 +123,8 @@ if BUSINESS_ADMIN_DATABASE_URL:
 # --- Redis: Celery broker, SSE fan-out, cache ----------------------------------------------------
 REDIS_URL = env.redis_url("REDIS_URL")
 
+# Declared once for both branches: the backends take differently typed values (OPTIONS is a dict).
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         "default": {

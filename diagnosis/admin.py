@@ -9,7 +9,7 @@ Auditors need ``is_staff`` and the ``auditors`` group (docs/audit.md).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import admin
 from django.db.models import Count, Model, QuerySet
@@ -27,8 +27,17 @@ from tracing.admin import AgentStepInline, TimelineInline
 from tracing.models import AgentReasoningAudit
 from tracing.selectors import can_view_reasoning
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 QUERY_EXCERPT_CHARS = 60
 SHORT_ID_CHARS = 8
+
+
+class RunTotal(TypedDict):
+    """The annotation ``ChatSessionAdmin.get_queryset`` adds to each session."""
+
+    run_total: int
 
 
 def _pretty_json(value: Any) -> SafeString:
@@ -48,11 +57,11 @@ class ChatSessionAdmin(ReadOnlyModelAdmin):
         return super().get_queryset(request).annotate(run_total=Count("runs"))
 
     @admin.display(description="runs", ordering="run_total")
-    def run_count(self, session: ChatSession) -> int:
+    def run_count(self, session: WithAnnotations[ChatSession, RunTotal]) -> int:
         return session.run_total
 
     @admin.display(description="runs")
-    def runs_link(self, session: ChatSession) -> SafeString:
+    def runs_link(self, session: WithAnnotations[ChatSession, RunTotal]) -> SafeString:
         url = reverse("admin:diagnosis_diagnosisrun_changelist")
         return format_html('<a href="{}?session__id__exact={}">{} runs</a>', url, session.pk, session.run_total)
 

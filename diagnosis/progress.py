@@ -7,6 +7,7 @@ reads afterwards are the same sequence. Reports also refresh the run's heartbeat
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 
 from diagnosis import sse
 from diagnosis.services import run_heartbeat
@@ -73,7 +74,7 @@ class RunProgress:
         stream = {"node": node, "phase": "release", "detail": f"{decision} ({rule})"}
         self._report(TraceEventKind.RELEASE, "release_decided", details, stream)
 
-    def _report(self, kind: TraceEventKind, name: str, details: dict[str, object], stream: dict[str, str]) -> None:
+    def _report(self, kind: TraceEventKind, name: str, details: Mapping[str, object], stream: dict[str, str]) -> None:
         # The heartbeat is a conditional update: when it matches nothing the run has already ended and its
         # stream already has its ``done``, so nothing more may be recorded or published for it.
         if not run_heartbeat(self.run_id):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import QuerySet
 
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
@@ -12,12 +12,12 @@ from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 AUDIT_PERMISSION = "diagnosis.view_diagnosisrun"
 
 
-def is_auditor(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def is_auditor(user: User | AnonymousUser | None) -> bool:
     """Auditors may read every run; owners only their own."""
     return bool(user and user.is_authenticated and user.has_perm(AUDIT_PERMISSION))
 
 
-def sessions_visible_to(user: AbstractBaseUser | AnonymousUser | None) -> QuerySet[ChatSession]:
+def sessions_visible_to(user: User | AnonymousUser | None) -> QuerySet[ChatSession]:
     if not user or not user.is_authenticated:
         return ChatSession.objects.none()
     if is_auditor(user):
@@ -33,13 +33,13 @@ def parse_id(value: object) -> uuid.UUID | None:
         return None
 
 
-def session_owned_by(user: AbstractBaseUser, session_id: uuid.UUID | str) -> ChatSession | None:
+def session_owned_by(user: User, session_id: uuid.UUID | str) -> ChatSession | None:
     """The session only if ``user`` owns it; writing into a session needs ownership, auditing does not."""
     pk = parse_id(session_id)
     return ChatSession.objects.filter(pk=pk, owner=user).first() if pk else None
 
 
-def run_visible_to(user: AbstractBaseUser | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:
+def run_visible_to(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:
     pk = parse_id(run_id)
     if pk is None:
         return None

@@ -7,7 +7,7 @@ submission → dispatch (``diagnosis.dispatch``) → task (``diagnosis.tasks``) 
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from diagnosis import sse
@@ -30,7 +30,7 @@ class SubmissionError(ValueError):
         self.code, self.message, self.status = code, message, status
 
 
-def run_create(*, user: AbstractBaseUser, message: str, session_id: str | None = None) -> DiagnosisRun:
+def run_create(*, user: User, message: str, session_id: str | None = None) -> DiagnosisRun:
     """Validate a message and create (or continue) the session and the run, routed to its intent."""
     text = (message or "").strip()
     if not text:
@@ -52,7 +52,7 @@ def run_create(*, user: AbstractBaseUser, message: str, session_id: str | None =
     return run
 
 
-def chat_submit(*, user: AbstractBaseUser, message: str, session_id: str | None = None) -> DiagnosisRun:
+def chat_submit(*, user: User, message: str, session_id: str | None = None) -> DiagnosisRun:
     """``run_create``, then hand the run to the executor once the rows are committed."""
     with transaction.atomic():
         run = run_create(user=user, message=message, session_id=session_id)

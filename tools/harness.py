@@ -80,11 +80,12 @@ class ToolHarness:
         invocation_id = uuid.uuid4()
         parsed, outcome = self._parse(arguments)
         tool = self.registry.get(tool_name)
-        if outcome is None and tool is None:
-            known = ", ".join(self.registry.names)
-            outcome = _blocked("unknown_tool", f"there is no tool {tool_name!r}; the tools are {known}")
-        if outcome is None and tool is not None:
-            outcome = self._run(tool, parsed, started)
+        if outcome is None:
+            if tool is None:
+                known = ", ".join(self.registry.names)
+                outcome = _blocked("unknown_tool", f"there is no tool {tool_name!r}; the tools are {known}")
+            else:
+                outcome = self._run(tool, parsed, started)
         if outcome.payload is not None:
             put_payload(invocation_id, outcome.canonical)
         self._record(invocation_id, tool_name, _summarise(parsed, arguments), outcome, started)

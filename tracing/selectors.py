@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import uuid
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 
 from tracing.models import DiagnosisTraceEvent, TraceEventKind
 
 NODE_FINISHED = "node_finished"
 
 
-def orchestration_events_from_timeline(run_id: uuid.UUID | str) -> tuple[list[dict[str, object]], str | None]:
+def orchestration_events_from_timeline(run_id: uuid.UUID) -> tuple[list[dict[str, object]], str | None]:
     """The orchestration events a run's nodes reported, in order, and the node that had started after the
     last of them and never finished (for runs whose worker died)."""
     rows = DiagnosisTraceEvent.objects.filter(run_id=run_id, kind=TraceEventKind.NODE).order_by("seq")
@@ -34,6 +34,6 @@ def orchestration_events_from_timeline(run_id: uuid.UUID | str) -> tuple[list[di
 REASONING_PERMISSION = "tracing.view_reasoning"
 
 
-def can_view_reasoning(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+def can_view_reasoning(user: User | AnonymousUser | None) -> bool:
     """The restricted reasoning audit is for holders of ``tracing.view_reasoning`` only, owners included."""
     return bool(user and user.is_authenticated and user.has_perm(REASONING_PERMISSION))

@@ -7,6 +7,7 @@ run's trace: no prompt, payload or reasoning text may ever be copied into it.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import transaction
@@ -57,12 +58,12 @@ def _bounded(value: Any) -> Any:
     return str(value)[:MAX_VALUE_CHARS]
 
 
-def bounded_details(details: dict[str, Any]) -> dict[str, Any]:
+def bounded_details(details: Mapping[str, Any]) -> dict[str, Any]:
     return {key: _bounded(value) for key, value in details.items() if key in DETAIL_KEYS}
 
 
 def append_event(
-    run_id: uuid.UUID | str, kind: TraceEventKind, name: str, details: dict[str, Any] | None = None
+    run_id: uuid.UUID | str, kind: TraceEventKind, name: str, details: Mapping[str, Any] | None = None
 ) -> DiagnosisTraceEvent:
     """Append one event with the next sequence number of its run."""
     with transaction.atomic():

@@ -12,10 +12,10 @@ from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 
-from diagnosis.graph.actions import DiagnosisActions
+from diagnosis.graph.actions import ActionContractError, DiagnosisActions
 from diagnosis.graph.builder import build_graph
 from diagnosis.graph.runner import GraphRunError, run_graph
-from diagnosis.graph.state import initial_state, read_count, read_events
+from diagnosis.graph.state import DiagnosisState, initial_state, read_count, read_events
 from diagnosis.graph.trace_builder import build_partial_trace, build_trace
 from diagnosis.models import DiagnosisRun
 from diagnosis.nodes import composer, evidence_retry, executor, fallback, gatekeeper, planner, verified_input, verifier
@@ -48,7 +48,7 @@ def build_actions(context: NodeContext) -> DiagnosisActions:
 
 
 def _self_evaluation(
-    context: NodeContext, state: dict[str, Any], released: list[str], provider: str, verdict: str
+    context: NodeContext, state: DiagnosisState, released: list[str], provider: str, verdict: str
 ) -> dict[str, Any]:
     return {
         "path": "diagnosis",
@@ -64,7 +64,7 @@ def _self_evaluation(
     }
 
 
-def _released(state: dict[str, Any], *, degraded: bool) -> list[dict[str, Any]]:
+def _released(state: DiagnosisState, *, degraded: bool) -> list[dict[str, Any]]:
     """The allowed claims the answer actually shows: the composer's citations, or all of them in the
     post-composer fallback; none in the pre-verification fallback, which never shows findings."""
     if not degraded:
@@ -73,7 +73,7 @@ def _released(state: dict[str, Any], *, degraded: bool) -> list[dict[str, Any]]:
     return allowed_claims(state) if fallback.is_post_composer(state) else []
 
 
-def _conclusion(state: dict[str, Any], released_claims: list[dict[str, Any]], degraded: bool) -> str:
+def _conclusion(state: DiagnosisState, released_claims: list[dict[str, Any]], degraded: bool) -> str:
     """One line for session history and lists: the first released fact, or why nothing was concluded."""
     if released_claims and not degraded:
         return released_claims[0]["fact"][:500]
@@ -134,8 +134,13 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     # evidence round had one (nodes that did not run keep their keys from that round).
     verdict = "" if trace.degraded and not released_claims else str(state.get("effective_verdict") or "")
     released = [claim["claim_id"] for claim in released_claims]
+    final_answer = state["final_answer"]
+    if final_answer is None:
+        # Unreachable: both edges to END (a completed composer, the fallback) must leave a non-blank answer,
+        # and ``check_output`` fails the run otherwise.
+        raise ActionContractError("the graph ended without a final_answer")
     return RunResult(
-        final_answer=state["final_answer"],
+        final_answer=final_answer,
         conclusion=_conclusion(state, released_claims, trace.degraded),
         degraded=trace.degraded,
         effective_verdict=verdict,

@@ -12,7 +12,7 @@ from diagnosis.providers.base import InvocationResolver
 from tools.models import ToolInvocation
 
 
-def run_invocation_resolver(run_id: UUID | str) -> InvocationResolver:
+def run_invocation_resolver(run_id: UUID) -> InvocationResolver:
     def resolve(number: int) -> str:
         # Looked up at each use, not cached: the invocation may have been recorded a moment ago.
         ids = ToolInvocation.objects.filter(run_id=run_id).order_by("seq").values_list("id", flat=True)

@@ -62,10 +62,14 @@ def _tool_calls(raw: Any) -> list[ToolCall]:
     calls = []
     for index, item in enumerate(raw):
         function = item.get("function") if isinstance(item, dict) else None
-        fields = (item.get("id"), function.get("name"), function.get("arguments")) if isinstance(function, dict) else ()
-        if len(fields) != 3 or not all(isinstance(value, str) for value in fields):
+        call_id, name, arguments = (
+            (item.get("id"), function.get("name"), function.get("arguments"))
+            if isinstance(function, dict)
+            else (None, None, None)
+        )
+        if not (isinstance(call_id, str) and isinstance(name, str) and isinstance(arguments, str)):
             raise MalformedResponseError(f"tool_calls[{index}] lacks a string id, function.name or function.arguments")
-        calls.append(ToolCall(id=fields[0], name=fields[1], arguments=fields[2]))
+        calls.append(ToolCall(id=call_id, name=name, arguments=arguments))
     return calls
 
 

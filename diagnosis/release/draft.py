@@ -97,7 +97,10 @@ def read_draft(markdown: str, claim_ids: Collection[str] = ()) -> Draft:
     markdown = visible(markdown)
     env: dict[str, object] = {}
     tokens = _parser.parse(markdown, env)
-    refusals = [Refusal(RefusedMarkup.LINK_REFERENCE, f"[{label}]") for label in (env.get("references") or {})]
+    # markdown-it collects link reference definitions in ``env["references"]``, a dict keyed by label.
+    references = env.get("references")
+    labels = references if isinstance(references, dict) else {}
+    refusals = [Refusal(RefusedMarkup.LINK_REFERENCE, f"[{label}]") for label in labels]
     refusals += [Refusal(RefusedMarkup.FOOTNOTE, match.group(0)) for match in _FOOTNOTE.finditer(markdown)]
     units: list[Unit] = []
     block = 0

@@ -90,7 +90,12 @@ async def _ordered(chunks: AsyncIterator[bytes], cursor: _Cursor) -> AsyncIterat
 def run_events(request: HttpRequest, run_id: str, **kwargs: object) -> HttpResponse:
     """django-eventstream's view for the run channel, its stream made exactly-once and gap-free."""
     response = eventstream_events(request, run_id=run_id, **kwargs)
-    if isinstance(response, StreamingHttpResponse) and response.is_async:
+    # An async response's content is an async iterator; isinstance says so to the type checker too.
+    if (
+        isinstance(response, StreamingHttpResponse)
+        and response.is_async
+        and isinstance(content := response.streaming_content, AsyncIterator)
+    ):
         channel = f"run-{run_id}"
-        response.streaming_content = _ordered(response.streaming_content, _Cursor(channel, _last_id(request, channel)))
+        response.streaming_content = _ordered(content, _Cursor(channel, _last_id(request, channel)))
     return response

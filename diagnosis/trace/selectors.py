@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch
 
 from diagnosis.models import ChatSession, DiagnosisRun
@@ -20,7 +20,7 @@ from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
 SESSION_RUNS_LIMIT = 50
 
 
-def trace_session(user: AbstractBaseUser | AnonymousUser | None, session_id: str) -> ChatSession | None:
+def trace_session(user: User | AnonymousUser | None, session_id: str) -> ChatSession | None:
     """The session if ``user`` may read it; a foreign, unknown or malformed id is the same None (a 404)."""
     try:
         return sessions_visible_to(user).get(pk=uuid.UUID(session_id))

@@ -101,7 +101,7 @@ def _next_start(headings: list[_Heading], position: int, line_count: int) -> int
 
 
 def _chunks(title: str, sections: list[tuple[tuple[str, ...], str]]) -> list[Chunk]:
-    chunks = []
+    chunks: list[Chunk] = []
     for path, body in sections:
         heading = _clip(PATH_SEPARATOR.join((title, *path)))
         chunks.extend(Chunk(heading=heading, text=piece) for piece in split_text(body))

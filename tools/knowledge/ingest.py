@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import PurePath
+from typing import TYPE_CHECKING
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from tools.knowledge import revision
@@ -19,19 +19,17 @@ from tools.knowledge.chunking import chunk_markdown, chunk_plain_text
 from tools.knowledge.errors import DocumentRejected
 from tools.models import DocumentSource, KnowledgeChunk, KnowledgeDocument
 
+if TYPE_CHECKING:
+    # Stub-only alias: the django-stubs plugin resolves it to the model of settings.AUTH_USER_MODEL.
+    from django.contrib.auth.models import _User
+
 PLAIN_TEXT_SUFFIX = ".txt"
 FILENAME_MAX_CHARS = 255
 
 
 @transaction.atomic
 def ingest_document(
-    *,
-    title_hint: str,
-    filename: str,
-    content: str,
-    source: str,
-    scenario: str = "",
-    uploaded_by: AbstractBaseUser | None = None,
+    *, title_hint: str, filename: str, content: str, source: str, scenario: str = "", uploaded_by: _User | None = None
 ) -> KnowledgeDocument:
     """Store and chunk one document; searchable as soon as the transaction commits.
 
@@ -79,7 +77,7 @@ def replace_scenario_documents(scenario_name: str, documents: list[tuple[str, st
 
 
 def _create_document(
-    *, title_hint: str, filename: str, content: str, source: str, scenario: str, uploaded_by: AbstractBaseUser | None
+    *, title_hint: str, filename: str, content: str, source: str, scenario: str, uploaded_by: _User | None
 ) -> KnowledgeDocument:
     fallback_title = title_hint.strip() or PurePath(filename).stem or "Untitled document"
     chunker = chunk_plain_text if filename.lower().endswith(PLAIN_TEXT_SUFFIX) else chunk_markdown

@@ -8,11 +8,15 @@ only staff delete them (``load_scenario`` replaces them anyway).
 from __future__ import annotations
 
 import uuid
+from typing import TYPE_CHECKING
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
 from tools.models import KnowledgeDocument
+
+if TYPE_CHECKING:
+    # Stub-only alias: the django-stubs plugin resolves it to settings.AUTH_USER_MODEL or AnonymousUser.
+    from django.contrib.auth.models import _AnyUser
 
 
 def document_list(*, source: str | None = None, scenario: str | None = None) -> QuerySet[KnowledgeDocument]:
@@ -37,7 +41,7 @@ def document_get(document_id: str, *, with_chunks: bool = False) -> KnowledgeDoc
     return documents.filter(pk=key).first()
 
 
-def can_delete_document(user: AbstractBaseUser | AnonymousUser, document: KnowledgeDocument) -> bool:
+def can_delete_document(user: _AnyUser, document: KnowledgeDocument) -> bool:
     if user.is_staff:
         return True
     return document.uploaded_by_id is not None and document.uploaded_by_id == user.pk

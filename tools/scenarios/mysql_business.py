@@ -56,7 +56,7 @@ def mysql_statements(pack: ScenarioPack) -> list[tuple[int, str]]:
     return _rendered(checked_statements(pack.root / "business.sql", pack.statements))
 
 
-def _rendered(parsed: list[tuple[int, exp.Expression]]) -> list[tuple[int, str]]:
+def _rendered(parsed: list[tuple[int, exp.Expr]]) -> list[tuple[int, str]]:
     keyed = _key_columns(expression for _, expression in parsed)
     for _, expression in parsed:
         _adapt_columns(expression, keyed)
@@ -68,7 +68,7 @@ def _table_of(create: exp.Create) -> str:
     return table.name.lower() if table is not None else ""
 
 
-def _key_columns(expressions: Iterable[exp.Expression]) -> set[tuple[str, str]]:
+def _key_columns(expressions: Iterable[exp.Expr]) -> set[tuple[str, str]]:
     """(table, column) of every column that MySQL must index: keys, unique columns, indexed columns."""
     keyed: set[tuple[str, str]] = set()
     for expression in expressions:
@@ -83,7 +83,7 @@ def _key_columns(expressions: Iterable[exp.Expression]) -> set[tuple[str, str]]:
     return keyed
 
 
-def _adapt_columns(expression: exp.Expression, keyed: set[tuple[str, str]]) -> None:
+def _adapt_columns(expression: exp.Expr, keyed: set[tuple[str, str]]) -> None:
     """TEXT keys become VARCHAR; an INTEGER PRIMARY KEY gets AUTO_INCREMENT, as SQLite's rowid alias has."""
     if not isinstance(expression, exp.Create):
         return

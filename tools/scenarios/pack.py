@@ -298,7 +298,9 @@ def split_statements(text: str) -> list[SqlStatement]:
     statements: list[SqlStatement] = []
     line, counted = 1, 0
     for start, end in bounds:
-        begin = _LEADING_NOISE.match(text, start, end).end()
+        noise = _LEADING_NOISE.match(text, start, end)
+        assert noise is not None  # the pattern accepts the empty string, so it always matches
+        begin = noise.end()
         if text[begin:end] in ("", ";"):
             continue
         # Counted on from the previous statement: a pack of many INSERTs stays linear.
@@ -308,7 +310,7 @@ def split_statements(text: str) -> list[SqlStatement]:
     return statements
 
 
-def checked_statements(path: Path, statements: list[SqlStatement]) -> list[tuple[int, exp.Expression]]:
+def checked_statements(path: Path, statements: list[SqlStatement]) -> list[tuple[int, exp.Expr]]:
     """Each statement as sqlglot reads it (SQLite), with its line, once all are known to be harmless.
 
     Allowed: CREATE TABLE (not temporary or virtual), CREATE INDEX and INSERT, naming only tables that some
@@ -339,7 +341,7 @@ def checked_statements(path: Path, statements: list[SqlStatement]) -> list[tuple
     return parsed
 
 
-def created_table(expression: exp.Expression) -> exp.Table | None:
+def created_table(expression: exp.Expr) -> exp.Table | None:
     """The table a CREATE TABLE statement creates; None for any other statement."""
     if not isinstance(expression, exp.Create) or expression.kind != "TABLE":
         return None
@@ -358,7 +360,7 @@ def reserved_table_names() -> frozenset[str]:
     return frozenset(models | caches)
 
 
-def _parse_statement(path: Path, statement: SqlStatement) -> exp.Expression:
+def _parse_statement(path: Path, statement: SqlStatement) -> exp.Expr:
     try:
         expressions = [parsed for parsed in sqlglot.parse(statement.sql, read="sqlite") if parsed is not None]
     except (ParseError, TokenError) as error:
@@ -370,7 +372,7 @@ def _parse_statement(path: Path, statement: SqlStatement) -> exp.Expression:
     return expressions[0]
 
 
-def _check_statement_kind(path: Path, line: int, expression: exp.Expression) -> None:
+def _check_statement_kind(path: Path, line: int, expression: exp.Expr) -> None:
     if isinstance(expression, exp.Insert):
         return
     if isinstance(expression, exp.Create) and expression.kind == "INDEX":

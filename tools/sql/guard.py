@@ -54,7 +54,7 @@ _INTO_TARGETS = frozenset({"OUTFILE", "DUMPFILE"})
 
 # Statements that are never a read, wherever they sit in the tree (a CTE body, a subquery).
 # fmt: off
-STATEMENT_NODES: tuple[type[exp.Expression], ...] = (
+STATEMENT_NODES: tuple[type[exp.Expr], ...] = (
     exp.DML, exp.DDL, exp.Drop, exp.Alter, exp.TruncateTable, exp.Command, exp.Set, exp.Use,
     exp.Transaction, exp.Commit, exp.Rollback, exp.Pragma, exp.Show, exp.Describe, exp.LoadData,
     exp.Analyze, exp.Grant, exp.Revoke, exp.Kill, exp.Cache, exp.Uncache, exp.Refresh, exp.Execute,
@@ -156,7 +156,7 @@ def _single_select(sql: str, dialect: str) -> exp.Query:
     return statement
 
 
-def _check_node(node: exp.Expression, allowed: set[str]) -> None:
+def _check_node(node: exp.Expr, allowed: set[str]) -> None:
     if isinstance(node, STATEMENT_NODES):
         raise _Refused(Refusal.NOT_SELECT, f"a {node.key.upper()} statement is not allowed, only SELECT")
     if isinstance(node, exp.CTE) and not isinstance(node.this, exp.Query):
@@ -200,7 +200,7 @@ def _visible_cte_names(table: exp.Table) -> set[str]:
     Scoping matters: a CTE defined in a subquery must not make a same-named real table elsewhere pass.
     """
     names: set[str] = set()
-    child: exp.Expression = table
+    child: exp.Expr = table
     node = table.parent
     while node is not None:
         if isinstance(node, exp.With):

@@ -52,4 +52,6 @@ def _time_column(columns: list[str]) -> str | None:
         if _IDENTIFIER.match(str(column)) and set(_NAME_WORD.findall(str(column).lower())) & _TIME_WORDS
     ]
     changed = [column for column in timed if set(_NAME_WORD.findall(column.lower())) & CHANGE_WORDS]
-    return (changed or timed or [None])[0]
+    if changed:
+        return changed[0]
+    return timed[0] if timed else None

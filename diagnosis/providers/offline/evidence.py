@@ -19,11 +19,14 @@ from diagnosis.contracts import EXECUTOR_SCHEMA_NAME
 from diagnosis.providers.offline import claims, queries
 from diagnosis.providers.offline.analysis.business import Row, corroborating_row, rows_of
 from diagnosis.providers.offline.analysis.knowledge import Passage, chunks_of, explanation, remediation
-from diagnosis.providers.offline.analysis.logs import LogFindings, analyse, records_of
+from diagnosis.providers.offline.analysis.logs import LogFindings, Template, analyse, records_of
 from diagnosis.providers.offline.analysis.metrics import Anomaly, anomaly, series_of, strongest
 from diagnosis.providers.offline.claims import Claim
 from diagnosis.providers.offline.conversation import ToolExchange
 from diagnosis.providers.offline.text import terms
+
+ClaimBuilder = Callable[[str], Claim | None]
+"""Makes one claim given its id; None when the finding cannot be cited."""
 
 MAX_CLAIMS = 20
 MAX_COMPLETED_QUERIES = 50
@@ -98,28 +101,16 @@ def _claims(findings: Findings, focus: list[str], first: int) -> list[Claim]:
     logs, root = findings.logs, findings.logs.root_service
     passage, fix, row = findings.passage, findings.fix, findings.row
     # One builder per claim, in order of how directly each bears on the cause; ids are given in that order.
-    builders: list[Callable[[str], Claim | None]] = [
-        lambda claim_id, template=template: claims.log_claim(claim_id, template, root=True)
-        for template in logs.root_templates
-    ]
+    builders: list[ClaimBuilder] = [_log_builder(template, root=True) for template in logs.root_templates]
     if passage:
         builders.append(
             lambda claim_id: claims.knowledge_claim(claim_id, passage, "The knowledge base explains these errors")
         )
-    builders.extend(
-        lambda claim_id, found=found: claims.metric_claim(claim_id, found)
-        for found in _primary_anomalies(findings.anomalies, root)
-    )
+    builders.extend(_metric_builder(found) for found in _primary_anomalies(findings.anomalies, root))
     if row:
         builders.append(lambda claim_id: claims.row_claim(claim_id, row, findings.row_terms))
-    builders.extend(
-        lambda claim_id, template=template: claims.log_claim(claim_id, template, root=False)
-        for template in logs.symptom_templates
-    )
-    builders.extend(
-        lambda claim_id, found=found: claims.metric_claim(claim_id, found)
-        for found in _symptom_anomalies(findings.anomalies, root, focus)
-    )
+    builders.extend(_log_builder(template, root=False) for template in logs.symptom_templates)
+    builders.extend(_metric_builder(found) for found in _symptom_anomalies(findings.anomalies, root, focus))
     if fix:
         builders.append(
             lambda claim_id: claims.knowledge_claim(claim_id, fix, "The knowledge base gives remediation steps")
@@ -130,6 +121,20 @@ def _claims(findings: Findings, focus: list[str], first: int) -> list[Claim]:
         if claim is not None:
             made.append(claim)
     return made
+
+
+def _log_builder(template: Template, *, root: bool) -> ClaimBuilder:
+    def build(claim_id: str) -> Claim | None:
+        return claims.log_claim(claim_id, template, root=root)
+
+    return build
+
+
+def _metric_builder(found: Anomaly) -> ClaimBuilder:
+    def build(claim_id: str) -> Claim | None:
+        return claims.metric_claim(claim_id, found)
+
+    return build
 
 
 def _primary_anomalies(anomalies: list[Anomaly], root: str | None) -> list[Anomaly]:

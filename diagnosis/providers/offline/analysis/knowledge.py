@@ -54,10 +54,11 @@ def chunks_of(exchanges: Iterable[ToolExchange]) -> list[Chunk]:
 
 
 def _chunk(invocation_id: str, item: dict[str, Any]) -> Chunk | None:
-    fields = [item.get(key) for key in ("raw_path", "title", "document_id", "text")]
-    if not all(isinstance(value, str) for value in fields):
+    raw_path, title, document_id, text = (item.get(key) for key in ("raw_path", "title", "document_id", "text"))
+    if not (
+        isinstance(raw_path, str) and isinstance(title, str) and isinstance(document_id, str) and isinstance(text, str)
+    ):
         return None
-    raw_path, title, document_id, text = fields
     if text.endswith("…"):
         # Clipped by the projection: the last sentence may be cut, so it is dropped rather than cited.
         text = text[: text.rstrip("…").rfind("\n")] if "\n" in text else ""

@@ -11,12 +11,10 @@ from collections.abc import Mapping
 
 from diagnosis import sse
 from diagnosis.services import run_heartbeat
-from tools.registry import default_registry
+from tools.names import TOOL_NAMES
+from tracing.events import TimelineEvent
 from tracing.models import TraceEventKind
-from tracing.selectors import NODE_FINISHED
 from tracing.timeline import append_event
-
-TOOL_NAMES = frozenset(default_registry().names)
 
 
 class RunEnded(Exception):
@@ -39,26 +37,29 @@ class RunProgress:
         """
         details = {"node": node, "outcome": outcome, "reason_code": reason_code, "attempt": attempt}
         self._report(
-            TraceEventKind.NODE, NODE_FINISHED, details, {"node": node, "phase": "finished", "detail": outcome}
+            TraceEventKind.NODE,
+            TimelineEvent.NODE_FINISHED,
+            details,
+            {"node": node, "phase": "finished", "detail": outcome},
         )
 
     def tool(self, tool_name: str, status: str) -> None:
         """A tool call finished; its name is streamed as it happens (a name no tool has is not echoed)."""
         name = tool_name if tool_name in TOOL_NAMES else "unknown_tool"
         stream = {"node": "executor", "phase": "tool", "detail": f"{name} {status}"}
-        self._report(TraceEventKind.TOOL, "tool_called", {"tool": name, "status": status}, stream)
+        self._report(TraceEventKind.TOOL, TimelineEvent.TOOL_CALLED, {"tool": name, "status": status}, stream)
 
     def evidence(self, *, node: str, status: str, claims: list[str], passed: int) -> None:
         """The EvidenceGuard's verdict on each claim (``c1 verified``, ``c2 excerpt_not_found``)."""
         details = {"status": status, "claims": claims, "passed": passed, "failed": len(claims) - passed}
         stream = {"node": node, "phase": "evidence", "detail": f"{passed} of {len(claims)} claims verified"}
-        self._report(TraceEventKind.EVIDENCE, "evidence_checked", details, stream)
+        self._report(TraceEventKind.EVIDENCE, TimelineEvent.EVIDENCE_CHECKED, details, stream)
 
     def semantic(self, *, attempt: int, verdict: str, unsupported: int, guard_version: str) -> None:
         """The SemanticGuard's verdict on one draft: counts only, the sentences stay in the restricted audit."""
         details = {"attempt": attempt, "verdict": verdict, "unsupported": unsupported, "guard_version": guard_version}
         stream = {"node": "composer", "phase": "semantic_guard", "detail": verdict}
-        self._report(TraceEventKind.SEMANTIC, "semantic_guard_reviewed", details, stream)
+        self._report(TraceEventKind.SEMANTIC, TimelineEvent.SEMANTIC_GUARD_REVIEWED, details, stream)
 
     def release(
         self, *, node: str, attempt: int, decision: str, rule: str, rules: list[str], policy_version: str
@@ -72,7 +73,7 @@ class RunProgress:
             "policy_version": policy_version,
         }
         stream = {"node": node, "phase": "release", "detail": f"{decision} ({rule})"}
-        self._report(TraceEventKind.RELEASE, "release_decided", details, stream)
+        self._report(TraceEventKind.RELEASE, TimelineEvent.RELEASE_DECIDED, details, stream)
 
     def _report(self, kind: TraceEventKind, name: str, details: Mapping[str, object], stream: dict[str, str]) -> None:
         # The heartbeat is a conditional update: when it matches nothing the run has already ended and its

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from diagnosis import sse
 from diagnosis.models import DiagnosisRun, RunStatus
+from tracing.events import TimelineEvent
 from tracing.models import TraceEventKind
 from tracing.timeline import append_event
 
@@ -45,7 +46,7 @@ def run_claim(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
     )
     if not claimed:
         return None
-    append_event(run_id, TraceEventKind.RUN, "claimed", {"worker": worker})
+    append_event(run_id, TraceEventKind.RUN, TimelineEvent.CLAIMED, {"worker": worker})
     return DiagnosisRun.objects.select_related("session").get(pk=run_id)
 
 
@@ -107,7 +108,7 @@ def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
         )
         if not finished:
             return False
-        append_event(run.pk, TraceEventKind.RELEASE, "answer_released", {"degraded": result.degraded})
+        append_event(run.pk, TraceEventKind.RELEASE, TimelineEvent.ANSWER_RELEASED, {"degraded": result.degraded})
         content = {
             "markdown": result.final_answer,
             "html": render_answer(result.final_answer),
@@ -129,7 +130,7 @@ def run_fail(
             fields["orchestration_trace"] = orchestration_trace
         if not _finish(run, RunStatus.FAILED, **fields):
             return False
-        append_event(run.pk, TraceEventKind.RUN, "failed", {"code": reason})
+        append_event(run.pk, TraceEventKind.RUN, TimelineEvent.FAILED, {"code": reason})
         failure = {"code": reason, "message": message}
         transaction.on_commit(lambda: _publish_end(run, "failure", failure))
     return True

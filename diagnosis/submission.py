@@ -15,6 +15,7 @@ from diagnosis.dispatch import dispatch_run
 from diagnosis.intent import route_intent
 from diagnosis.models import ChatSession, DiagnosisRun
 from diagnosis.selectors import session_owned_by
+from tracing.events import TimelineEvent
 from tracing.models import TraceEventKind
 from tracing.timeline import append_event
 
@@ -47,7 +48,7 @@ def run_create(*, user: User, message: str, session_id: str | None = None) -> Di
         else:
             session = ChatSession.objects.create(owner=user, title=text[:TITLE_CHARS])
         run = DiagnosisRun.objects.create(session=session, query=text, intent=route_intent(text))
-        append_event(run.id, TraceEventKind.ROUTING, "intent_routed", {"intent": run.intent})
+        append_event(run.id, TraceEventKind.ROUTING, TimelineEvent.INTENT_ROUTED, {"intent": run.intent})
         sse.publish_on_commit(run.id, "metadata", {"session_id": str(session.id), "run_id": str(run.id)})
     return run
 

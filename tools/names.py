@@ -1,8 +1,7 @@
 """The tool names: the one definition that contracts, providers and paths compare against.
 
-Values are the names the model sees in its tool specs. The tool definitions (``tools/definitions``) name
-their tools with the same strings; ``tests/tools/test_names.py`` checks that the registry and this enum
-agree, so a tool added or renamed in one place and not the other fails there.
+Values are the names the model sees in its tool specs; the tool definitions (``tools/definitions``) take
+their names from here, and ``tests/tools/test_names.py`` checks that every name has exactly one tool.
 """
 
 from __future__ import annotations

@@ -6,9 +6,8 @@ import uuid
 
 from django.contrib.auth.models import AnonymousUser, User
 
+from tracing.events import TimelineEvent
 from tracing.models import DiagnosisTraceEvent, TraceEventKind
-
-NODE_FINISHED = "node_finished"
 
 
 def orchestration_events_from_timeline(run_id: uuid.UUID) -> tuple[list[dict[str, object]], str | None]:
@@ -19,7 +18,7 @@ def orchestration_events_from_timeline(run_id: uuid.UUID) -> tuple[list[dict[str
     events: list[dict[str, object]] = []
     unfinished: str | None = None
     for row in rows:
-        if row.name == NODE_FINISHED:
+        if row.name == TimelineEvent.NODE_FINISHED:
             events.append({key: row.details.get(key) for key in keys})
             unfinished = None
         elif row.details.get("phase") == "started":

@@ -6,6 +6,7 @@ from typing import Any
 
 from tools.errors import ToolBackendError
 from tools.jsonpath import format_path
+from tools.names import ToolName
 from tools.projection import clip, listing
 from tools.tool import CallContext, Tool, ToolOutput
 from tools.truncation import Truncation
@@ -55,7 +56,7 @@ def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
 
 
 LOOKUP_KNOWLEDGE = Tool(
-    name="lookup_knowledge",
+    name=ToolName.LOOKUP_KNOWLEDGE,
     description=(
         "Search the knowledge base (runbooks, postmortems) for passages about a symptom or component. "
         "evidence_status is no_evidence when nothing relevant was found — that is an answer, not an error."

@@ -7,6 +7,7 @@ from typing import Any
 from tools.backends import log_backend
 from tools.backends.window import SERVICE_WINDOW_PROPERTIES, parse_window
 from tools.jsonpath import format_path
+from tools.names import ToolName
 from tools.projection import clip_values, listing
 from tools.tool import CallContext, Tool, ToolOutput
 from tools.truncation import Truncation
@@ -61,7 +62,7 @@ def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
 
 
 QUERY_LOGS = Tool(
-    name="query_logs",
+    name=ToolName.QUERY_LOGS,
     description=(
         "Read log records of one service in a time window, oldest first, optionally filtered by level and by "
         "text in the message. total counts every match; truncated says more matched than were returned."

@@ -9,6 +9,7 @@ from tools.backends import metric_backend
 from tools.backends.window import SERVICE_WINDOW_PROPERTIES, parse_window
 from tools.errors import ToolInputError
 from tools.jsonpath import format_path
+from tools.names import ToolName
 from tools.projection import listing
 from tools.tool import CallContext, Tool, ToolOutput
 
@@ -69,7 +70,7 @@ def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
 
 
 QUERY_METRICS = Tool(
-    name="query_metrics",
+    name=ToolName.QUERY_METRICS,
     description=(
         "Read one metric of one service in a time window as points every `step` seconds (the mean of the "
         "samples in each step; steps without samples are left out)."

@@ -8,6 +8,7 @@ from typing import Any
 from tools.errors import ToolBackendError, ToolInputError
 from tools.jsonpath import format_path
 from tools.models import LoadedScenario
+from tools.names import ToolName
 from tools.projection import clip, listing
 from tools.sql.connection import business_dialect, open_business_connection
 from tools.sql.guard import check_sql
@@ -68,7 +69,7 @@ def describe_tables() -> str:
 
 
 QUERY_MYSQL = Tool(
-    name="query_mysql",
+    name=ToolName.QUERY_MYSQL,
     description=(
         "Run one read-only SELECT (MySQL syntax; WITH and UNION allowed) on the business database. Only the "
         "tables listed at the end may be read; no comments, variables, INTO, locking reads or system schemas. "

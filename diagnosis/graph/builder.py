@@ -34,13 +34,14 @@ GUARDS: Mapping[Node, Callable[[Mapping[str, Any]], str]] = {
 }
 
 
-DiagnosisGraph = CompiledStateGraph[DiagnosisState, None, DiagnosisState, DiagnosisState]
+DiagnosisGraph = CompiledStateGraph[DiagnosisState, Any, DiagnosisState, DiagnosisState]
 
 
-def build_graph(actions: DiagnosisActions) -> DiagnosisGraph:
+def build_graph(actions: DiagnosisActions, *, context_schema: type[Any] | None = None) -> DiagnosisGraph:
+    """``context_schema``: the type of the per-run context the actions read from LangGraph's runtime."""
     if not isinstance(actions, DiagnosisActions):
         raise TypeError(f"build_graph needs DiagnosisActions, got {type(actions).__name__}")
-    graph = StateGraph(DiagnosisState)
+    graph = StateGraph(DiagnosisState, context_schema=context_schema)
     for node in Node:
         graph.add_node(node.value, wrap_action(node, actions.for_node(node)))
     for source, target in FIXED_EDGES:

@@ -57,19 +57,21 @@ def run_graph(
     run_id: str,
     config_extra: Mapping[str, Any] | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
+    context: Any = None,
 ) -> DiagnosisState:
     """Run the graph to END and return the final state, or raise ``GraphRunError`` with the partial events.
 
     ``on_event`` receives each attempt's event as soon as the graph has merged it, so a caller can mirror
     the route into its timeline while the run goes on. If it raises, the run fails like a node would (a
-    persistence failure ends the run, seed 000 §3), with no node named as failed.
+    persistence failure ends the run, seed 000 §3), with no node named as failed. ``context`` is the run's
+    LangGraph runtime context (what the actions read through ``get_runtime``).
     """
     config = run_config(run_id, config_extra)
     latest: Mapping[str, Any] = initial_state
     reported = len(read_events(initial_state))
     running: str | None = None
     try:
-        for part in compiled.stream(initial_state, config, stream_mode=["values", "tasks"]):
+        for part in compiled.stream(initial_state, config, stream_mode=["values", "tasks"], context=context):
             # With a list of modes LangGraph yields (mode, chunk) pairs; both modes' chunks are dicts.
             mode, chunk = cast(tuple[str, dict[str, Any]], part)
             # A task chunk with "input" opens an attempt; one without error closes it. An attempt that

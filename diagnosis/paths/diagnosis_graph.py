@@ -1,19 +1,24 @@
 """DIAGNOSIS: the bounded state graph with the real nodes, and its result mapped onto the run.
 
-Models are built once per run (the scripted provider's cursor and the ``{{inv:N}}`` resolver live exactly as
-long as the run). Each node attempt's orchestration event is mirrored into the timeline as it happens, so
+The graph is compiled once per process; each run hands its ``NodeContext`` (models, harness, progress)
+to it through LangGraph's runtime context. Models are built once per run (the scripted provider's cursor
+and the ``{{inv:N}}`` resolver live exactly as long as the run). Each node attempt's orchestration event is mirrored into the timeline as it happens, so
 that a run whose worker dies can still be explained.
 """
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable, Mapping
+from functools import cache
+from types import ModuleType
 from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import get_runtime
 
-from diagnosis.graph.actions import ActionContractError, DiagnosisActions
-from diagnosis.graph.builder import build_graph
+from diagnosis.graph.actions import ActionContractError, DiagnosisActions, NodeAction
+from diagnosis.graph.builder import DiagnosisGraph, build_graph
 from diagnosis.graph.runner import GraphRunError, run_graph
 from diagnosis.graph.state import DiagnosisState, initial_state, read_count, read_events
 from diagnosis.graph.trace_builder import build_partial_trace, build_trace
@@ -34,17 +39,38 @@ from tools.catalog import environment
 from tools.harness import ToolHarness
 
 
-def build_actions(context: NodeContext) -> DiagnosisActions:
-    return DiagnosisActions(
-        planner=partial(planner.plan, context),
-        executor=partial(executor.execute, context),
-        gatekeeper=partial(gatekeeper.gatekeep, context),
-        verified_input=partial(verified_input.build, context),
-        verifier=partial(verifier.verify, context),
-        evidence_retry=partial(evidence_retry.prepare, context),
-        composer=partial(composer.compose, context),
-        fallback=partial(fallback.answer, context),
-    )
+def _node(module: ModuleType, name: str) -> NodeAction:
+    """A node function as a graph action: the run's ``NodeContext`` comes from LangGraph's runtime context.
+
+    The function is looked up when the node runs, not when the graph is built, so that the one compiled
+    graph always calls the module's current function.
+    """
+
+    def action(state: DiagnosisState, config: RunnableConfig) -> Mapping[str, Any]:
+        node_function: Callable[[NodeContext, DiagnosisState, RunnableConfig], Mapping[str, Any]]
+        node_function = getattr(module, name)
+        return node_function(get_runtime(NodeContext).context, state, config)
+
+    action.__name__ = f"{module.__name__}.{name}"
+    return action
+
+
+ACTIONS = DiagnosisActions(
+    planner=_node(planner, "plan"),
+    executor=_node(executor, "execute"),
+    gatekeeper=_node(gatekeeper, "gatekeep"),
+    verified_input=_node(verified_input, "build"),
+    verifier=_node(verifier, "verify"),
+    evidence_retry=_node(evidence_retry, "prepare"),
+    composer=_node(composer, "compose"),
+    fallback=_node(fallback, "answer"),
+)
+
+
+@cache
+def diagnosis_graph() -> DiagnosisGraph:
+    """The process's one compiled graph: it holds no run data, each run brings its context."""
+    return build_graph(ACTIONS, context_schema=NodeContext)
 
 
 def _self_evaluation(
@@ -103,9 +129,10 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     }
     try:
         state = run_graph(
-            build_graph(build_actions(context)),
+            diagnosis_graph(),
             initial_state(diagnosis_context),
             run_id=str(run.pk),
+            context=context,
             on_event=lambda event: progress.node_finished(**event),
         )
     except GraphRunError as error:

@@ -13,22 +13,47 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from diagnosis.contracts import (
+    ComposerOutput,
+    Contract,
+    ExecutorOutput,
+    PlannerOutput,
+    SemanticGuardOutput,
+    VerifierOutput,
+)
+
 PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
 _VERSION = re.compile(r"<!--\s*prompt-version:\s*([\w.-]+)\s*-->")
 
 
+#: The contract each role's final reply must satisfy: validated by ``parse_output`` and shown in its prompt.
+OUTPUT_CONTRACTS: dict[str, type[Contract]] = {
+    "planner": PlannerOutput,
+    "executor": ExecutorOutput,
+    "verifier": VerifierOutput,
+    "composer": ComposerOutput,
+    "semantic_guard": SemanticGuardOutput,
+}
+
+
 @cache
 def prompt(role: str) -> tuple[str, str]:
-    """The system prompt of ``role`` and its version."""
+    """The system prompt of ``role`` and its version.
+
+    The prompt file's words, followed by the JSON schema of the role's output generated from the same
+    Pydantic model that validates the reply, so what a model is told and what is checked cannot drift.
+    """
     text = (PROMPTS_DIR / f"{role}.md").read_text(encoding="utf-8")
     match = _VERSION.search(text)
     if match is None:
         raise ValueError(f"prompt {role}.md has no prompt-version header")
-    return text[match.end() :].strip(), match.group(1)
+    schema = json.dumps(OUTPUT_CONTRACTS[role].model_json_schema(), ensure_ascii=False, sort_keys=True)
+    body = f"{text[match.end() :].strip()}\n\nYour final reply is one JSON object valid against this JSON schema:\n{schema}"
+    return body, match.group(1)
 
 
 def prompt_versions() -> dict[str, str]:
-    return {role: prompt(role)[1] for role in ("planner", "executor", "verifier", "composer", "semantic_guard")}
+    return {role: prompt(role)[1] for role in OUTPUT_CONTRACTS}
 
 
 def _conversation(role: str, payload: dict[str, Any]) -> list[dict[str, Any]]:

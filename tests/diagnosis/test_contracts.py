@@ -22,7 +22,7 @@ from diagnosis.contracts import (
     parse_output,
 )
 from diagnosis.graph.status import PlannerMode, SemanticVerdict, Verdict, Verification
-from diagnosis.nodes.messages import prompt
+from diagnosis.nodes.messages import OUTPUT_CONTRACTS, prompt
 
 PLAN = {
     "mode": "NORMAL",
@@ -383,3 +383,11 @@ def test_each_prompt_shows_its_contract(role, contract, values):
 
     assert {name for name in _fields(contract) if f'"{name}"' not in text} == set()
     assert [value for value in values if f'"{value}"' not in text] == []
+
+
+@pytest.mark.parametrize("role", sorted(OUTPUT_CONTRACTS))
+def test_each_prompt_shows_the_schema_its_reply_is_validated_against(role):
+    system, _ = prompt(role)
+    shown = json.loads(system.rsplit("valid against this JSON schema:\n", 1)[1])
+
+    assert shown == OUTPUT_CONTRACTS[role].model_json_schema()

@@ -31,13 +31,19 @@ class SubmissionError(ValueError):
         self.code, self.message, self.status = code, message, status
 
 
-def run_create(*, user: User, message: str, session_id: str | None = None) -> DiagnosisRun:
-    """Validate a message and create (or continue) the session and the run, routed to its intent."""
+def checked_message(message: str) -> str:
+    """The message as a run's query (stripped); ``SubmissionError`` when it is empty or too long."""
     text = (message or "").strip()
     if not text:
         raise SubmissionError("empty_message", "message must not be empty")
     if len(text) > MAX_MESSAGE_CHARS:
         raise SubmissionError("message_too_long", f"message must be at most {MAX_MESSAGE_CHARS} characters")
+    return text
+
+
+def run_create(*, user: User, message: str, session_id: str | None = None) -> DiagnosisRun:
+    """Validate a message and create (or continue) the session and the run, routed to its intent."""
+    text = checked_message(message)
     with transaction.atomic():
         if session_id:
             session = session_owned_by(user, session_id)

@@ -23,6 +23,10 @@ from diagnosis.tasks import execute_run
 CLI_USERNAME = "cli"
 
 
+def released_claim_ids(run: DiagnosisRun) -> list[str]:
+    return list((run.self_evaluation or {}).get("released_claim_ids", []))
+
+
 def run_summary(run: DiagnosisRun) -> dict[str, Any]:
     """The documented ``--json`` shape."""
     return {
@@ -34,7 +38,7 @@ def run_summary(run: DiagnosisRun) -> dict[str, Any]:
         "effective_verdict": run.effective_verdict or None,
         "final_answer": run.final_answer,
         "orchestration_trace": run.orchestration_trace,
-        "released_claim_ids": (run.self_evaluation or {}).get("released_claim_ids", []),
+        "released_claim_ids": released_claim_ids(run),
         "tool_invocations": [
             {"id": str(invocation.pk), "tool_name": invocation.tool_name, "status": invocation.status}
             for invocation in run.tool_invocations.order_by("seq")
@@ -42,34 +46,51 @@ def run_summary(run: DiagnosisRun) -> dict[str, Any]:
     }
 
 
+def add_provider_arguments(parser) -> None:
+    """``--provider`` and ``--script``, shared by the commands that run questions."""
+    parser.add_argument("--provider", choices=sorted(PROVIDER_BUILDERS), help="Default: LLM_PROVIDER.")
+    parser.add_argument("--script", metavar="FILE", help="Script for --provider scripted.")
+
+
+def checked_provider(provider: str | None, script: str | None) -> str | None:
+    """The provider to run with (``--script`` implies scripted); ``CommandError`` (exit 2) when it cannot be built."""
+    if script and (provider or "scripted") != "scripted":
+        raise CommandError("--script goes with --provider scripted", returncode=2)
+    if script:
+        provider = "scripted"
+    try:
+        # Built once up front only to validate: a bad script or a missing setting is an argument error.
+        build_models(config_from_settings(name=provider, script_path=script))
+    except ProviderConfigError as error:
+        raise CommandError(str(error), returncode=2) from error
+    return provider
+
+
+def run_question(question: str, *, provider: str | None, script: str | None) -> DiagnosisRun:
+    """Create the run as the chat would (as the CLI user) and execute its task in this process; the finished run."""
+    user, _ = get_user_model().objects.get_or_create(username=CLI_USERNAME, defaults={"is_active": False})
+    try:
+        run = run_create(user=user, message=question)
+    except SubmissionError as error:
+        raise CommandError(error.message, returncode=2) from error
+    # The task's own "succeeded in" line is worker chatter; the CLI prints the run instead.
+    logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
+    execute_run.apply(args=(str(run.pk),), kwargs={"provider": provider, "script_path": script})
+    run.refresh_from_db()
+    return run
+
+
 class Command(BaseCommand):
     help = "Diagnose a question through the intent router, the run task and the graph; print the run."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("question")
-        parser.add_argument("--provider", choices=sorted(PROVIDER_BUILDERS), help="Default: LLM_PROVIDER.")
-        parser.add_argument("--script", metavar="FILE", help="Script for --provider scripted.")
+        add_provider_arguments(parser)
         parser.add_argument("--json", action="store_true", dest="as_json", help="Print the finished run as JSON.")
 
     def handle(self, *args, question: str, provider: str | None, script: str | None, as_json: bool, **options) -> None:
-        if script and (provider or "scripted") != "scripted":
-            raise CommandError("--script goes with --provider scripted", returncode=2)
-        if script:
-            provider = "scripted"
-        try:
-            # Built once up front only to validate: a bad script or a missing setting is an argument error.
-            build_models(config_from_settings(name=provider, script_path=script))
-        except ProviderConfigError as error:
-            raise CommandError(str(error), returncode=2) from error
-        user, _ = get_user_model().objects.get_or_create(username=CLI_USERNAME, defaults={"is_active": False})
-        try:
-            run = run_create(user=user, message=question)
-        except SubmissionError as error:
-            raise CommandError(error.message, returncode=2) from error
-        # The task's own "succeeded in" line is worker chatter; the CLI prints the run instead.
-        logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
-        execute_run.apply(args=(str(run.pk),), kwargs={"provider": provider, "script_path": script})
-        run.refresh_from_db()
+        provider = checked_provider(provider, script)
+        run = run_question(question, provider=provider, script=script)
         self._print(run, as_json=as_json)
         if run.status != RunStatus.SUCCESS:
             raise SystemExit(1)

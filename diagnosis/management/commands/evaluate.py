@@ -1,0 +1,214 @@
+"""``manage.py evaluate PACK_OR_DIR…``: the eval harness — ask every question of every pack, score the answers.
+
+Each pack is loaded by the service ``load_scenario`` uses, then each question of its ``scenario.json`` runs
+through the same path as ``manage.py diagnose`` (intent router, run task, graph, in this process). A cause is
+named when every ``expect_keywords`` entry occurs in the final answer, case-insensitively. All arguments —
+packs, their questions, the provider — are checked before the first pack is loaded, so a bad argument
+(exit 2) leaves the loaded scenario as it was. Exit 0: every cause named and no run FAILED; 1 otherwise.
+The last pack evaluated stays loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import unicodedata
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import MySQLdb
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from diagnosis.management.commands.diagnose import (
+    add_provider_arguments,
+    checked_provider,
+    released_claim_ids,
+    run_question,
+)
+from diagnosis.models import RunStatus
+from diagnosis.submission import SubmissionError, checked_message
+from tools.scenarios.loader import load_scenario
+from tools.scenarios.pack import PackError, ScenarioPack, read_pack, resolve_pack
+
+MANIFEST = "scenario.json"
+# Display columns of the question text in the table (a CJK character takes two).
+QUESTION_COLUMNS = 48
+COLUMNS = ("pack", "#", "question", "cause named", "degraded", "claims released", "ms")
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    pack: str
+    question: str
+    cause_named: bool
+    missing_keywords: list[str]
+    degraded: bool
+    status: str
+    released_claim_ids: list[str]
+    ms: int
+    run_id: str
+
+
+def pack_folders(argument: str) -> list[Path]:
+    """A pack named or at a path, or every pack folder (one holding ``scenario.json``) of a folder, sorted."""
+    path = resolve_pack(argument)
+    if (path / MANIFEST).is_file():
+        return [path]
+    folders = sorted(child for child in path.iterdir() if (child / MANIFEST).is_file())
+    if not folders:
+        raise PackError(path, None, f"neither a pack nor a folder of packs (no {MANIFEST} in it or its subfolders)")
+    return folders
+
+
+def missing_keywords(answer: str, keywords: list[str]) -> list[str]:
+    lowered = answer.lower()
+    return [keyword for keyword in keywords if keyword.lower() not in lowered]
+
+
+def _width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
+
+
+def _truncated(text: str, columns: int) -> str:
+    """``text`` on one line, cut to ``columns`` display columns with an ellipsis."""
+    text = " ".join(text.split())
+    if _width(text) <= columns:
+        return text
+    kept = ""
+    for character in text:
+        if _width(kept + character) > columns - 1:
+            break
+        kept += character
+    return kept + "…"
+
+
+def _padded(text: str, columns: int) -> str:
+    return text + " " * (columns - _width(text))
+
+
+def _cause_cell(result: QuestionResult) -> str:
+    if result.status != RunStatus.SUCCESS:
+        return f"NO ({result.status})"
+    return "yes" if result.cause_named else f"NO (missing: {', '.join(result.missing_keywords)})"
+
+
+def table(results: list[QuestionResult], numbers: list[int]) -> list[str]:
+    rows = [
+        [
+            result.pack,
+            str(number),
+            _truncated(result.question, QUESTION_COLUMNS),
+            _cause_cell(result),
+            "yes" if result.degraded else "no",
+            str(len(result.released_claim_ids)),
+            str(result.ms),
+        ]
+        for number, result in zip(numbers, results, strict=True)
+    ]
+    widths = [max(_width(row[i]) for row in [list(COLUMNS), *rows]) for i in range(len(COLUMNS))]
+    return [
+        "  ".join(_padded(cell, width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [list(COLUMNS), ["-" * width for width in widths], *rows]
+    ]
+
+
+class Command(BaseCommand):
+    help = (
+        "Load each scenario pack, ask each question of its scenario.json through the diagnosis path, and "
+        "report whether the final answer names the cause (all expect_keywords present). Exit code 1 on any "
+        "miss or FAILED run, 2 on bad arguments. The last pack evaluated stays loaded."
+    )
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument(
+            "packs",
+            nargs="+",
+            metavar="PACK_OR_DIR",
+            help="A shipped pack's name, a pack folder, or a folder whose subfolders are packs.",
+        )
+        add_provider_arguments(parser)
+        parser.add_argument("--json", action="store_true", dest="as_json", help="Print the results as JSON.")
+
+    def handle(
+        self, *args, packs: list[str], provider: str | None, script: str | None, as_json: bool, **options
+    ) -> None:
+        provider = checked_provider(provider, script)
+        checked = self._read_packs(packs)
+        total = sum(len(pack.manifest["questions"]) for pack in checked)
+        if not total:
+            raise CommandError("the packs hold no questions", returncode=2)
+        results: list[QuestionResult] = []
+        numbers: list[int] = []
+        for pack_number, pack in enumerate(checked, start=1):
+            self._load(pack, f"[pack {pack_number}/{len(checked)}] {pack.name}")
+            questions = pack.manifest["questions"]
+            for number, question in enumerate(questions, start=1):
+                self.stderr.write(
+                    f"[pack {pack_number}/{len(checked)} question {number}/{len(questions)}] {pack.name}: "
+                    f"{_truncated(question['text'], QUESTION_COLUMNS)}"
+                )
+                results.append(self._ask(pack.name, question, provider=provider, script=script))
+                numbers.append(number)
+        summary = {
+            "questions": len(results),
+            "cause_named": sum(result.cause_named for result in results),
+            "degraded": sum(result.degraded for result in results),
+            "failed": sum(result.status != RunStatus.SUCCESS for result in results),
+        }
+        if as_json:
+            document = {"results": [asdict(result) for result in results], "summary": summary}
+            self.stdout.write(json.dumps(document, ensure_ascii=False, indent=2))
+        else:
+            self.stdout.write("\n".join(table(results, numbers)))
+            self.stdout.write(
+                f"\n{summary['cause_named']}/{summary['questions']} causes named, {summary['degraded']} degraded, "
+                f"{summary['failed']} failed"
+            )
+        if summary["cause_named"] < summary["questions"] or summary["failed"]:
+            raise SystemExit(1)
+
+    def _read_packs(self, arguments: list[str]) -> list[ScenarioPack]:
+        """Every pack read and validated, and every question accepted as a chat message, before any is loaded."""
+        packs: list[ScenarioPack] = []
+        try:
+            for argument in arguments:
+                packs.extend(read_pack(folder) for folder in pack_folders(argument))
+        except PackError as error:
+            raise CommandError(str(error), returncode=2) from None
+        for pack in packs:
+            for number, question in enumerate(pack.manifest["questions"], start=1):
+                try:
+                    checked_message(question["text"])
+                except SubmissionError as error:
+                    raise CommandError(
+                        f"{pack.root / MANIFEST}: question {number}: {error.message}", returncode=2
+                    ) from None
+        return packs
+
+    def _load(self, pack: ScenarioPack, label: str) -> None:
+        self.stderr.write(f"{label}: loading {pack.root}")
+        try:
+            load_scenario(pack.root, mysql_admin_url=settings.BUSINESS_ADMIN_DATABASE_URL)
+        except PackError as error:  # changed on disk since it was read
+            raise CommandError(str(error), returncode=2) from None
+        except MySQLdb.Error as error:
+            raise CommandError(f"cannot load the business tables into MySQL: {error}") from None
+
+    def _ask(self, pack: str, question: dict, *, provider: str | None, script: str | None) -> QuestionResult:
+        started = time.monotonic()
+        run = run_question(question["text"], provider=provider, script=script)
+        ms = round((time.monotonic() - started) * 1000)
+        missing = missing_keywords(run.final_answer or "", question["expect_keywords"])
+        return QuestionResult(
+            pack=pack,
+            question=question["text"],
+            # A FAILED run has no answer of its own to score.
+            cause_named=run.status == RunStatus.SUCCESS and not missing,
+            missing_keywords=missing,
+            degraded=run.degraded,
+            status=run.status,
+            released_claim_ids=released_claim_ids(run),
+            ms=ms,
+            run_id=str(run.pk),
+        )

@@ -1,0 +1,173 @@
+"""``manage.py evaluate``: the eval harness over the shipped packs with the offline provider, a miss, a folder
+of packs, bad arguments and the documented JSON."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from diagnosis.models import DiagnosisRun
+from tools.models import LoadedScenario
+
+pytestmark = pytest.mark.django_db
+
+PACKS = Path(__file__).resolve().parents[2] / "tools" / "scenarios" / "packs"
+SHIPPED = sorted(path.name for path in PACKS.iterdir() if (path / "scenario.json").is_file())
+NEVER_SAID = "zeppelin"
+
+
+def evaluate(*args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of ``evaluate`` with the offline provider."""
+    out, err = StringIO(), StringIO()
+    try:
+        call_command("evaluate", *args, "--provider", "offline", stdout=out, stderr=err)
+    except SystemExit as exit_info:
+        return int(exit_info.code or 0), out.getvalue(), err.getvalue()
+    return 0, out.getvalue(), err.getvalue()
+
+
+def evaluate_json(*args: str) -> tuple[int, dict]:
+    code, out, _ = evaluate(*args, "--json")
+    return code, json.loads(out)
+
+
+def questions_of(pack: Path) -> list[dict]:
+    return json.loads((pack / "scenario.json").read_text())["questions"]
+
+
+def copy_with_missing_keyword(source: Path, target: Path) -> Path:
+    """A copy of ``source`` whose first question also expects a word no answer contains."""
+    shutil.copytree(source, target)
+    manifest = json.loads((target / "scenario.json").read_text())
+    manifest["questions"][0]["expect_keywords"].append(NEVER_SAID)
+    (target / "scenario.json").write_text(json.dumps(manifest, ensure_ascii=False))
+    return target
+
+
+def test_every_shipped_pack_names_its_causes_with_the_offline_provider():
+    code, result = evaluate_json(*SHIPPED)
+
+    assert code == 0
+    expected = [(name, question["text"]) for name in SHIPPED for question in questions_of(PACKS / name)]
+    assert [(row["pack"], row["question"]) for row in result["results"]] == expected
+    assert all(row["cause_named"] and not row["missing_keywords"] for row in result["results"])
+    assert all(row["status"] == "SUCCESS" and not row["degraded"] for row in result["results"])
+    assert all(row["released_claim_ids"] for row in result["results"])
+    assert result["summary"] == {"questions": len(expected), "cause_named": len(expected), "degraded": 0, "failed": 0}
+
+
+def test_the_json_has_the_documented_shape():
+    code, result = evaluate_json("payment-db-pool")
+
+    assert code == 0
+    assert set(result) == {"results", "summary"}
+    assert set(result["summary"]) == {"questions", "cause_named", "degraded", "failed"}
+    row = result["results"][0]
+    assert set(row) == {
+        "pack",
+        "question",
+        "cause_named",
+        "missing_keywords",
+        "degraded",
+        "status",
+        "released_claim_ids",
+        "ms",
+        "run_id",
+    }
+    assert isinstance(row["ms"], int) and row["ms"] >= 0
+    assert DiagnosisRun.objects.get(pk=row["run_id"]).query == row["question"]
+
+
+def test_a_keyword_missing_from_the_answer_is_a_miss_and_exit_1(tmp_path):
+    pack = copy_with_missing_keyword(PACKS / "payment-db-pool", tmp_path / "payment-db-pool")
+
+    code, result = evaluate_json(str(pack))
+
+    assert code == 1
+    first, *others = result["results"]
+    assert (first["cause_named"], first["missing_keywords"], first["status"]) == (False, [NEVER_SAID], "SUCCESS")
+    assert all(row["cause_named"] for row in others)
+    assert result["summary"]["cause_named"] == len(others)
+
+    code, table, _ = evaluate(str(pack))
+
+    assert code == 1
+    assert f"NO (missing: {NEVER_SAID})" in table
+    assert f"{len(others)}/{len(others) + 1} causes named" in table
+
+
+def test_a_folder_of_packs_is_every_pack_in_it_sorted(tmp_path):
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    copy_with_missing_keyword(PACKS / "payment-db-pool", folder / "b-payment")
+    shutil.copytree(PACKS / "cache-eviction-storm", folder / "a-cache")
+    (folder / "notes").mkdir()  # no scenario.json: not a pack
+
+    code, out, err = evaluate(str(folder))
+
+    assert code == 1
+    packs = [line.split()[0] for line in out.splitlines()[2:] if line.strip() and "causes named" not in line]
+    assert packs == ["cache-eviction-storm"] * 3 + ["payment-db-pool"] * 3
+    assert "[pack 1/2 question 1/3] cache-eviction-storm" in err
+    assert "[pack 2/2 question 3/3] payment-db-pool" in err
+    assert LoadedScenario.objects.get().name == "payment-db-pool"  # the last pack stays loaded
+
+
+def test_the_table_truncates_long_and_chinese_questions():
+    code, out, _ = evaluate("broker-disk-full")
+
+    assert code == 0
+    chinese = next(
+        question["text"] for question in questions_of(PACKS / "broker-disk-full") if "根因" in question["text"]
+    )
+    row = next(line for line in out.splitlines() if "order-service 从" in line)
+    assert chinese not in row and "…" in row
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["no-such-pack"], "no such pack folder"),
+        (["payment-db-pool", "no-such-pack"], "no such pack folder"),
+        (["--provider", "openai", "--script", "x.json", "payment-db-pool"], "--script goes with --provider scripted"),
+        (["--script", "/nonexistent/script.json", "payment-db-pool"], "script"),
+    ],
+)
+def test_bad_arguments_exit_2_before_anything_is_loaded(args, message):
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", *args, stdout=StringIO(), stderr=StringIO())
+
+    assert error.value.returncode == 2
+    assert message in str(error.value) and "\n" not in str(error.value)
+    assert not LoadedScenario.objects.exists() and not DiagnosisRun.objects.exists()
+
+
+def test_a_folder_without_packs_exits_2(tmp_path):
+    (tmp_path / "empty").mkdir()
+
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", str(tmp_path), stdout=StringIO(), stderr=StringIO())
+
+    assert error.value.returncode == 2
+    assert "neither a pack nor a folder of packs" in str(error.value)
+
+
+def test_a_blank_question_is_refused_before_any_pack_is_loaded(tmp_path):
+    pack = tmp_path / "blank"
+    shutil.copytree(PACKS / "payment-db-pool", pack)
+    manifest = json.loads((pack / "scenario.json").read_text())
+    manifest["questions"].append({"text": "   ", "expect_keywords": []})
+    (pack / "scenario.json").write_text(json.dumps(manifest))
+
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", "cache-eviction-storm", str(pack), stdout=StringIO(), stderr=StringIO())
+
+    assert error.value.returncode == 2
+    assert "question 4: message must not be empty" in str(error.value)
+    assert not LoadedScenario.objects.exists()

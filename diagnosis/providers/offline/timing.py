@@ -71,9 +71,16 @@ def _candidate_days(window: Window, date_text: str | None) -> list[datetime]:
     return days
 
 
-def sql_timestamp(moment: datetime) -> str:
-    """``YYYY-MM-DD HH:MM:SS``: how DATETIME columns of MySQL and SQLite compare as text."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+def sql_date_bound(moment: datetime) -> str:
+    """``YYYY-MM-DD``: a text bound above every stamp of ``moment`` or earlier, whatever its ISO form.
+
+    Tables store times as text in any ISO form (``2026-04-22T14:02:37Z``, ``2026-04-22T16:02:37+02:00``,
+    ``2026-04-22 14:02:37``), and as text they do not compare as times: ``T`` sorts after a space and an
+    offset moves the clock. Every form starts with its local date, though, which is at most one day after
+    the UTC date (offsets reach +14:00), so ``column < bound`` keeps every row stamped up to ``moment``
+    (and some after it: the exact comparison is made on the parsed stamps, see ``parse_ts``).
+    """
+    return (moment.astimezone(UTC) + timedelta(days=2)).strftime("%Y-%m-%d")
 
 
 def parse_ts(value: object) -> datetime | None:

@@ -61,7 +61,7 @@ def test_it_reads_change_tables_up_to_shortly_after_the_onset(models):
     plan = _plan(models, "ledger-api errors since 08:30")
     statements = [args["sql"] for args in _calls(plan, "query_mysql")]
     assert statements[0] == (
-        "SELECT * FROM config_changes WHERE changed_at <= '2025-06-01 08:35:00' ORDER BY changed_at DESC LIMIT 8"
+        "SELECT * FROM config_changes WHERE changed_at < '2025-06-03' ORDER BY changed_at DESC LIMIT 40"
     )
     assert all("customers" not in statement for statement in statements), "a table without a time column is skipped"
 

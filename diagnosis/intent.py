@@ -5,7 +5,8 @@
 - KNOWLEDGE_QUERY: a how-to / what-is question about procedures (``how do I rotate the pool``,
   ``what is the runbook for``, ``如何``, ``什么是``) that reports no live symptom.
 - DIAGNOSIS: everything else, and any message that reports a symptom (``why``, ``error``, ``latency``,
-  ``down``, ``timeout``, ``为什么``, ``报错``...), because missing a real incident is worse than running the
+  ``down``, ``timeout``, ``为什么``, ``原因``, ``慢``, ``报错``, ``超时``, ``不可用``...), with or without a service
+  name, because missing a real incident is worse than running the
   graph for a question that a runbook would have answered.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from diagnosis.language import language_of
 from diagnosis.models import Intent
 
 _GREETING = re.compile(
@@ -30,7 +32,8 @@ _SYMPTOM = re.compile(
     r"\b(why|fail(s|ed|ing|ure)?|error(s)?|exception|latency|slow(er)?|down|outage|incident|spik(e|ed|ing)|"
     r"timeouts?|timed out|broken|crash(ed|ing)?|degraded|alert(s|ing)?|p9[059]|5\d\d|since|"
     r"causing|driving|behind|stuck|backlog|piling up|lag(ging)?|dropp(ed|ing)|above|high(er)?)\b|"
-    r"为什么|报错|故障|异常|超时|变慢|宕机|告警|积压|根因",
+    r"为什么|为何|怎么回事|原因|根因|报错|错误|出错|失败|故障|异常|超时|慢|延迟|卡顿|卡住|很卡|卡死|挂了|挂掉|宕机|"
+    r"不可用|不可达|不通|打不开|崩溃|告警|报警|积压|堆积|飙升|暴涨|抖动|丢失|拒绝",
     re.IGNORECASE,
 )
 
@@ -40,6 +43,16 @@ SYSTEM_CHAT_ANSWER = (
     "metrics and the business database, verify every citation, and answer only with what the evidence "
     "supports. Ask *“how do I …”* to search the runbooks directly. Every run can be audited afterwards."
 )
+SYSTEM_CHAT_ANSWER_ZH = (
+    "你好！我根据证据诊断生产故障。请描述一个症状，例如 *“支付服务从 10:05 开始变慢，是什么原因？”*，"
+    "我会制定排查计划，查询运行手册、日志、指标和业务数据库，验证每一处引用，只回答证据支持的内容。"
+    "以 *“如何……”* 提问可直接检索运行手册。每次运行事后都可以审计。"
+)
+
+
+def system_chat_answer(message: str) -> str:
+    """The fixed greeting and help text, in the language of ``message``."""
+    return SYSTEM_CHAT_ANSWER_ZH if language_of(message) == "zh" else SYSTEM_CHAT_ANSWER
 
 
 def route_intent(message: str) -> Intent:

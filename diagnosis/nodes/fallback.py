@@ -6,6 +6,9 @@
 - Post-composer (the verifier allowed material but the composer failed twice): the allowed facts with their
   verified excerpts, missing information and recommended actions, laid out by a fixed template; guidance
   naming a salient token no allowed claim contains is left out.
+
+Both templates are written in the question's language (``diagnosis.language``): Chinese for a Chinese
+question, English otherwise. Facts, excerpts and the verifier's guidance are shown as they were verified.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from langchain_core.runnables import RunnableConfig
 
 from diagnosis.graph.state import DiagnosisState, read_text
 from diagnosis.graph.status import TECHNICAL_FAILURES, ComposerStatus, VerifierStatus
+from diagnosis.language import Language, language_of
 from diagnosis.nodes.allowed import allowed_claims, verifier_lists
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.release_review import known_names
@@ -31,44 +35,85 @@ STAGE_LIMITS = {
     "verifier": "the verified evidence could not be judged",
     "composer": "the answer could not be written from the verified material",
 }
+STAGE_LIMITS_ZH = {
+    "planner": "无法生成可用的排查计划",
+    "executor": "证据收集没有产生有效的报告",
+    "gatekeeper": "无法证明任何被引用的证据存在于本次运行的工具结果中",
+    "verifier": "无法评判已验证的证据",
+    "composer": "无法根据已验证的材料写出回答",
+}
+TEXTS: dict[Language, dict[str, str]] = {
+    "en": {
+        "no_tool": "- No tool was called.",
+        "tool_row": "- `{tool}`: {count} call(s) {status}",
+        "heading": "## No verified diagnosis",
+        "unknown_limit": "the diagnosis could not complete",
+        "intro": "I could not establish a verified root cause: {limit} (`{cause}`). "
+        "Nothing unverified is reported, so this answer contains no findings.",
+        "tools_heading": "### What the tools did",
+        "next_heading": "### Next steps",
+        "next_trace": "- Open this run's trace to see which nodes ran and which tool calls were made.",
+        "next_manual": "- Check the affected service's error logs and key metrics around the incident time by hand, "
+        "or ask again with the service name and the time the problem started.",
+        "findings_heading": "## Verified findings",
+        "findings_intro": "The answer could not be composed, so the verified material is listed as is.",
+        "missing_info": "Missing information",
+        "recommended_actions": "Recommended actions",
+    },
+    "zh": {
+        "no_tool": "- 没有调用任何工具。",
+        "tool_row": "- `{tool}`：{count} 次调用，状态 {status}",
+        "heading": "## 没有已验证的诊断",
+        "unknown_limit": "诊断未能完成",
+        "intro": "我无法确定一个已验证的根本原因：{limit}（`{cause}`）。未经验证的内容一律不报告，因此本回答不包含任何结论。",
+        "tools_heading": "### 工具执行情况",
+        "next_heading": "### 下一步",
+        "next_trace": "- 打开本次运行的追踪，查看运行了哪些节点、调用了哪些工具。",
+        "next_manual": "- 手动检查受影响服务在故障时间前后的错误日志和关键指标，或补充服务名称和问题开始的时间后重新提问。",
+        "findings_heading": "## 已验证的发现",
+        "findings_intro": "回答未能生成，因此按原样列出已验证的材料。",
+        "missing_info": "缺失的信息",
+        "recommended_actions": "建议操作",
+    },
+}
 
 
-def _tool_overview(context: NodeContext) -> list[str]:
+def _tool_overview(context: NodeContext, text: dict[str, str]) -> list[str]:
     rows = ToolInvocation.objects.filter(run_id=context.run_id).values_list("tool_name", "status")
     counts = Counter(rows)
     if not counts:
-        return ["- No tool was called."]
-    return [f"- `{tool}`: {count} call(s) {status}" for (tool, status), count in sorted(counts.items())]
+        return [text["no_tool"]]
+    return [
+        text["tool_row"].format(tool=tool, count=count, status=status)
+        for (tool, status), count in sorted(counts.items())
+    ]
 
 
 def pre_verification_answer(context: NodeContext, cause: str) -> str:
+    language = language_of(context.question)
+    text = TEXTS[language]
     stage = cause.split("_", 1)[0]
-    limit = STAGE_LIMITS.get(stage, "the diagnosis could not complete")
+    limits = STAGE_LIMITS_ZH if language == "zh" else STAGE_LIMITS
+    limit = limits.get(stage, text["unknown_limit"])
     return "\n".join(
         [
-            "## No verified diagnosis",
+            text["heading"],
             "",
-            f"I could not establish a verified root cause: {limit} (`{cause}`). "
-            "Nothing unverified is reported, so this answer contains no findings.",
+            text["intro"].format(limit=limit, cause=cause),
             "",
-            "### What the tools did",
-            *_tool_overview(context),
+            text["tools_heading"],
+            *_tool_overview(context, text),
             "",
-            "### Next steps",
-            "- Open this run's trace to see which nodes ran and which tool calls were made.",
-            "- Check the affected service's error logs and key metrics around the incident time by hand, "
-            "or ask again with the service name and the time the problem started.",
+            text["next_heading"],
+            text["next_trace"],
+            text["next_manual"],
         ]
     )
 
 
 def post_composer_answer(context: NodeContext, state: DiagnosisState) -> str:
-    lines = [
-        "## Verified findings",
-        "",
-        "The answer could not be composed, so the verified material is listed as is.",
-        "",
-    ]
+    text = TEXTS[language_of(context.question)]
+    lines = [text["findings_heading"], "", text["findings_intro"], ""]
     allowed = allowed_claims(state)
     for claim in allowed:
         lines.append(f"- **[{claim['claim_id']}]** {claim['fact']} ({claim['verification']})")
@@ -76,12 +121,12 @@ def post_composer_answer(context: NodeContext, state: DiagnosisState) -> str:
             f"  > `{item['tool_name']}` {item['raw_path']}: {item['matched_text']}" for item in claim["evidence"]
         )
     lists = verifier_lists(state)
-    for title, key in (("Missing information", "missing_info"), ("Recommended actions", "recommended_actions")):
+    for key in ("missing_info", "recommended_actions"):
         # The verifier's guidance cites nothing: an item naming a number, host or service that no allowed
         # claim contains is left out rather than shown unverified.
         items = grounded_guidance(lists[key], allowed, known_names(context.environment))
         if items:
-            lines += ["", f"### {title}", *(f"- {item}" for item in items)]
+            lines += ["", f"### {text[key]}", *(f"- {item}" for item in items)]
     return "\n".join(lines)
 
 

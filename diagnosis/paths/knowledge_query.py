@@ -3,6 +3,7 @@
 No model is needed: the top chunks of ``lookup_knowledge`` are quoted as they are. The quotes still go
 through the gatekeeper's binding check and the answer through the same release policy as a composer
 draft, so this path releases only what provably sits in the run's own tool result, like every other path.
+Its fixed texts are written in the question's language (``diagnosis.language``); the quotes never are.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from diagnosis.contracts import EXECUTOR_SCHEMA_NAME
+from diagnosis.language import Language, language_of
 from diagnosis.models import DiagnosisRun
 from diagnosis.nodes.gatekeeper import check_output, summary
 from diagnosis.nodes.release_review import known_names
@@ -25,6 +27,21 @@ from tools.store import load_verified_payload
 
 NODE = "knowledge_query"
 NO_KNOWLEDGE = "No runbook or document in the knowledge base answers this question. Try other words, or upload the relevant runbook."
+NO_KNOWLEDGE_ZH = "知识库中没有能回答这个问题的运行手册或文档。请换一种说法，或上传相关的运行手册。"
+TEXTS: dict[Language, dict[str, str]] = {
+    "en": {
+        "none": NO_KNOWLEDGE,
+        "none_conclusion": "No knowledge found.",
+        "see": "See: {title}",
+        "intro": "Here is what the knowledge base says:",
+    },
+    "zh": {
+        "none": NO_KNOWLEDGE_ZH,
+        "none_conclusion": "未找到相关知识。",
+        "see": "参见：{title}",
+        "intro": "知识库中的相关内容如下：",
+    },
+}
 TOP_K = 3
 EXCERPT_CHARS = 400
 TOOL = ToolName.LOOKUP_KNOWLEDGE.value
@@ -40,6 +57,7 @@ def _excerpt(text: str) -> str:
 
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
     progress.status(NODE, "started")
+    text = TEXTS[language_of(run.query)]
     result = ToolHarness(run.pk, on_call=progress.tool).call(TOOL, {"query": run.query, "top_k": TOP_K})
     lookup = load_verified_payload(run.pk, result.invocation_id) if result.status == InvocationStatus.READY else None
     chunks = (lookup.payload or {}).get("chunks", []) if lookup and lookup.ok else []
@@ -69,11 +87,11 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     progress.status(NODE, "completed", f"{len(verified)} cited excerpts")
     if not verified:
         return RunResult(
-            final_answer=NO_KNOWLEDGE,
-            conclusion="No knowledge found.",
+            final_answer=text["none"],
+            conclusion=text["none_conclusion"],
             self_evaluation={"path": "knowledge_query", "released_claim_ids": []},
         )
-    answer = _quoted_answer(verified)
+    answer = _quoted_answer(verified, text["intro"])
     policy = check_draft(
         answer,
         [claim["claim_id"] for claim in verified],
@@ -91,8 +109,8 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     release = {"policy_version": POLICY_VERSION, "decisions": [{"attempt": 1, "rule": policy.rule}]}
     if not policy.released:
         return RunResult(
-            final_answer=NO_KNOWLEDGE,
-            conclusion="No knowledge found.",
+            final_answer=text["none"],
+            conclusion=text["none_conclusion"],
             self_evaluation={"path": "knowledge_query", "released_claim_ids": [], "release": release},
         )
     evidence = [
@@ -108,7 +126,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     released = [claim["claim_id"] for claim in verified]
     return RunResult(
         final_answer=answer,
-        conclusion=f"See: {verified[0]['statement']}",
+        conclusion=text["see"].format(title=verified[0]["statement"]),
         self_evaluation={
             "path": "knowledge_query",
             "released_claim_ids": released,
@@ -119,9 +137,9 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     )
 
 
-def _quoted_answer(verified: list[dict[str, Any]]) -> str:
+def _quoted_answer(verified: list[dict[str, Any]], intro: str) -> str:
     """Each verified chunk as its title and a block quote; the marker closes the quote it vouches for."""
-    lines = ["Here is what the knowledge base says:", ""]
+    lines = [intro, ""]
     for claim in verified:
         excerpt = claim["bindings"][0]["evidence_excerpt"]
         lines += [f"**{claim['statement']}** [{claim['claim_id']}]", "", f"> {excerpt} [{claim['claim_id']}]", ""]

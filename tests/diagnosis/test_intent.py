@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from diagnosis.intent import route_intent
+from diagnosis.intent import SYSTEM_CHAT_ANSWER, SYSTEM_CHAT_ANSWER_ZH, route_intent, system_chat_answer
+from diagnosis.language import language_of
 from diagnosis.models import Intent
 
 PACKS = Path(__file__).resolve().parents[2] / "tools" / "scenarios" / "packs"
@@ -29,6 +30,9 @@ def test_it_routes_greetings_and_help_to_system_chat(message):
         "how to restart rabbitmq",
         "如何扩容连接池",
         "什么是 allkeys-lru",
+        "怎么配置连接池大小",
+        "如何重启 rabbitmq",
+        "回滚部署的步骤是什么",
     ],
 )
 def test_it_routes_how_to_questions_to_the_knowledge_base(message):
@@ -42,12 +46,32 @@ def test_it_routes_how_to_questions_to_the_knowledge_base(message):
         "what is causing the latency spike?",
         "what is driving the load since 13:45?",
         "为什么支付超时",
+        "支付服务最近很慢，帮我看看是什么原因",
+        "结账接口一直报错",
+        "订单服务挂了",
+        "下单失败，怎么回事？",
+        "网关延迟很高",
+        "payment-service 不可用",
+        "如何处理支付超时",
         "hi, payment-service is down",
         "checkout",
     ],
 )
 def test_it_routes_any_reported_symptom_to_diagnosis(message):
     assert route_intent(message) == Intent.DIAGNOSIS
+
+
+@pytest.mark.parametrize(
+    ("message", "language"),
+    [("支付服务最近很慢", "zh"), ("payment-service 为什么慢", "zh"), ("payment-service is slow", "en"), ("", "en")],
+)
+def test_the_language_of_a_message_is_chinese_when_it_holds_han_characters(message, language):
+    assert language_of(message) == language
+
+
+def test_system_chat_answers_in_the_language_of_the_greeting():
+    assert system_chat_answer("你好") == SYSTEM_CHAT_ANSWER_ZH
+    assert system_chat_answer("hi") == SYSTEM_CHAT_ANSWER
 
 
 @pytest.mark.parametrize("question", SHIPPED_QUESTIONS)

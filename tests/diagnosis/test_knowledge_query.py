@@ -9,6 +9,7 @@ from django.core.management import call_command
 
 from diagnosis.execution import run_execute
 from diagnosis.models import Intent
+from diagnosis.paths.knowledge_query import NO_KNOWLEDGE_ZH
 from diagnosis.submission import run_create
 from tools.knowledge.ingest import ingest_document
 from tools.models import DocumentSource
@@ -63,3 +64,21 @@ def test_it_answers_no_knowledge_rather_than_release_markup_the_policy_refuses(o
     assert "onerror" not in run.final_answer and "No runbook" in run.final_answer
     [release] = events(run, "RELEASE")[:1]
     assert (release.details["decision"], release.details["rule"]) == ("blocked", "raw_html")
+
+
+def test_a_chinese_how_to_question_gets_the_chinese_fixed_texts_and_verbatim_quotes(owner):
+    call_command("load_scenario", "broker-disk-full", stdout=StringIO())
+
+    run = ask(owner, "如何确认 RabbitMQ 内存水位")
+
+    assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"]
+    assert run.final_answer.startswith("知识库中的相关内容如下：")
+    assert "Here is what the knowledge base says" not in run.final_answer
+    assert run.conclusion.startswith("参见：")
+
+
+def test_a_chinese_question_nothing_answers_gets_the_chinese_no_knowledge_text(owner):
+    run = ask(owner, "如何轮换证书")
+
+    assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"] == []
+    assert run.final_answer == NO_KNOWLEDGE_ZH

@@ -12,6 +12,10 @@ when it says the incident began, then plans the queries an on-call engineer woul
 
 In EVIDENCE_GAP_ONLY mode it plans only for the services and source kinds the gaps name, and drops every
 query already listed in ``completed_queries``.
+
+The knowledge base is searched in the question's language: the question itself is the query, and a gap
+query for a Chinese question (the verifier writes its gaps in English) starts with the question, so a
+Chinese runbook still matches it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from diagnosis.graph.status import PlannerMode
+from diagnosis.language import language_of
 from diagnosis.providers.offline import queries
 from diagnosis.providers.offline.business_queries import latest_rows_sql, ranked_tables
 from diagnosis.providers.offline.entities import mentioned_services
@@ -134,7 +139,8 @@ def _candidates_for(
     tool: str, gaps: str, question: str, environment: dict[str, Any], named: list[str], window: Window | None
 ) -> list[Step]:
     if tool == ToolName.LOOKUP_KNOWLEDGE:
-        return [queries.knowledge(gaps, "Find a runbook passage about the unexplained evidence")]
+        query = f"{question} {gaps}".strip() if language_of(question) == "zh" else gaps
+        return [queries.knowledge(query, "Find a runbook passage about the unexplained evidence")]
     if window is None:
         return []
     if tool == ToolName.QUERY_LOGS:

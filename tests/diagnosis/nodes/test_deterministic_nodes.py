@@ -164,3 +164,43 @@ def test_it_lists_allowed_material_in_the_post_composer_fallback(run, make_conte
     assert "raise the pool" in answer and "pool size" in answer
     assert "db-host-7" not in answer  # guidance naming what no allowed claim holds is left out
     assert SECRET_STATEMENT not in answer
+
+
+def test_the_pre_verification_fallback_answers_a_chinese_question_in_chinese(run, make_context, record_invocation):
+    record_invocation(run)
+    context = make_context(run)
+    context.question = "支付服务最近很慢，帮我看看是什么原因"
+    state = {"failure_reason": "gatekeeper_reject", "verified_executor_output": {"claims": []}}
+
+    answer = fallback.answer(context, state, {})["final_answer"]
+
+    assert answer.startswith("## 没有已验证的诊断\n\n我无法确定一个已验证的根本原因：")
+    assert "无法证明任何被引用的证据存在于本次运行的工具结果中（`gatekeeper_reject`）" in answer
+    assert "### 工具执行情况\n- `query_logs`：1 次调用，状态 READY" in answer
+    assert "### 下一步" in answer
+    assert "No verified diagnosis" not in answer and "Next steps" not in answer
+
+
+def test_the_post_composer_fallback_answers_a_chinese_question_in_chinese(run, make_context):
+    context = make_context(run)
+    context.question = "为什么支付超时？"
+    state = {
+        "verified_executor_output": verified_input.project(GATE)[0],
+        "verifier_status": "COMPLETED",
+        "effective_verdict": "PASS",
+        "verifier_output": {
+            "facts_checked": [{"claim_id": "c1", "fact": "the pool is exhausted", "verification": "supported"}],
+            "missing_info": ["pool size"],
+            "evidence_gaps": [],
+            "recommended_actions": ["raise the pool"],
+        },
+        "composer_status": "INVALID_OUTPUT",
+        "failure_reason": "composer_invalid_output",
+    }
+
+    answer = fallback.answer(context, state, {})["final_answer"]
+
+    assert answer.startswith("## 已验证的发现\n\n回答未能生成，因此按原样列出已验证的材料。")
+    assert "the pool is exhausted" in answer  # the verified fact as it was verified
+    assert "### 缺失的信息\n- pool size" in answer and "### 建议操作\n- raise the pool" in answer
+    assert "Verified findings" not in answer

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from diagnosis.contracts import ComposerOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
+from diagnosis.providers.offline import semantic_guard
+from diagnosis.release.policy import check_draft
 
 QUESTION = "ledger-api invoice calls are failing since 08:30, why?"
 
@@ -103,3 +105,96 @@ def test_without_logs_or_runbooks_it_points_at_the_metric_shift(models):
     answer = _compose(models, [metric], "LOW_CONFID")["answer_markdown"]
     assert "a metric shift [c4]" in answer
     assert "- [c4] ledger-db metric active_connections read 40.0 then 100.0 (indirect support)" in answer
+
+
+ZH_QUESTION = "发票接口最近一直失败，是什么原因？"
+
+
+def _compose_zh(models, claims: list[dict], verdict: str = "PASS", **lists: list[str]) -> dict:
+    messages = composer_messages(
+        question=ZH_QUESTION,
+        effective_verdict=verdict,
+        allowed_claims=claims,
+        missing_info=lists.get("missing_info", []),
+        evidence_gaps=lists.get("evidence_gaps", []),
+        recommended_actions=lists.get("recommended_actions", []),
+    )
+    return parse_output(models.composer.complete(messages).content, ComposerOutput)
+
+
+def _released(answer: dict, claims: list[dict], guidance: list[str]) -> bool:
+    """The release policy and the offline SemanticGuard both let ``answer`` through."""
+    policy = check_draft(answer["answer_markdown"], answer["cited_claim_ids"], claims, guidance=guidance)
+    guard = semantic_guard.review(
+        {
+            "draft": answer["answer_markdown"],
+            "allowed_claims": [
+                {
+                    "claim_id": claim["claim_id"],
+                    "fact": claim["fact"],
+                    "excerpts": [item["matched_text"] for item in claim["evidence"]],
+                }
+                for claim in claims
+            ],
+        }
+    )
+    assert guard["unsupported"] == [], guard["unsupported"]
+    assert policy.released, [finding.to_dict() for finding in policy.findings]
+    return True
+
+
+METRIC = _claim(
+    "c4",
+    "ledger-db metric active_connections read 40.0 then 100.0",
+    "query_metrics",
+    ("$.series[0].metric", "active_connections"),
+    verification="indirect_support",
+)
+RECORD = _claim(
+    "c5",
+    "Business record: change_id=CHG-1; changed_at=2025-06-01 08:29:00",
+    "query_mysql",
+    ("$.rows[0].change_id", "CHG-1"),
+)
+
+
+def test_a_chinese_question_gets_chinese_headings_and_connectives_that_pass_the_release_guard(models):
+    actions = ["Roll back the pool size change."]
+    answer = _compose_zh(models, [SYMPTOM, ROOT, RUNBOOK], recommended_actions=actions)
+    text = answer["answer_markdown"]
+    assert text.startswith("## 可能的根本原因\n**ledger-db** 是故障开始的服务：其错误是最早的已验证错误")
+    assert '"FATAL: sorry, too many clients already (max_connections=100)" [c2]' in text  # quoted verbatim
+    assert '知识库在 "Runbook: ledger-db too many connections > Symptoms" 中描述了这一故障' in text
+    assert "## 证据\n- [c1] ledger-api logged a timeout （支持）" in text
+    assert "## 建议操作\n- Roll back the pool size change." in text
+    assert "Likely root cause" not in text and "## Evidence" not in text
+    assert _released(_compose_zh(models, [SYMPTOM, ROOT, RUNBOOK]), [SYMPTOM, ROOT, RUNBOOK], [])
+
+
+def test_a_chinese_low_confidence_answer_says_what_is_uncertain_in_chinese(models):
+    gaps = ["No verified metric of ledger-db shows a shift at the onset"]
+    answer = _compose_zh(models, [ROOT], "LOW_CONFID", evidence_gaps=gaps)
+    assert answer["answer_markdown"].startswith("## 可能的根本原因（置信度较低）")
+    assert "## 不确定性\n这一结论尚未完全确认：\n- No verified metric" in answer["answer_markdown"]
+    assert _released(answer, [ROOT], gaps)
+    bare = _compose_zh(models, [ROOT], "LOW_CONFID")
+    assert "- 验证没有从独立来源确认这一原因。" in bare["answer_markdown"]
+    assert _released(bare, [ROOT], [])
+
+
+def test_chinese_answers_without_logs_or_runbooks_pass_the_release_guard(models):
+    metric_only = _compose_zh(models, [METRIC], "LOW_CONFID")
+    assert "最明确的已验证信号是一个指标变化 [c4]。" in metric_only["answer_markdown"]
+    assert "（间接支持）" in metric_only["answer_markdown"]
+    assert _released(metric_only, [METRIC], [])
+    records_only = _compose_zh(models, [RECORD])
+    assert "已验证的证据指向下面的记录" in records_only["answer_markdown"]
+    assert _released(records_only, [RECORD], [])
+
+
+def test_a_rejected_chinese_diagnosis_says_so_in_chinese(models):
+    answer = _compose_zh(models, [ROOT], "REJECT", evidence_gaps=["No runbook matched"])
+    assert answer["answer_markdown"] == (
+        "## 无法确定根本原因\n\n无法从已验证的证据中确定根本原因。\n\n缺失的信息：\n- No runbook matched"
+    )
+    assert answer["cited_claim_ids"] == []

@@ -138,3 +138,19 @@ def test_a_gap_only_plan_asks_for_the_source_kinds_the_gaps_name(models):
     plan = _plan(models, "ledger-api errors since 08:30", mode="EVIDENCE_GAP_ONLY", retry_context=retry)
     assert [step["tool"] for step in plan["steps"]] == ["lookup_knowledge"]
     assert "mailer" in plan["steps"][0]["args"]["query"]
+
+
+def test_it_searches_knowledge_in_the_language_of_the_question(models):
+    plan = _plan(models, "账本接口最近很慢，是什么原因？")
+    assert plan["steps"][0]["args"]["query"] == "账本接口最近很慢，是什么原因？"
+    retry = {
+        "evidence_gaps": ["No runbook or postmortem passage was verified for the errors of mailer"],
+        "missing_info": [],
+        "prior_verified_claims": [],
+        "completed_queries": [],
+    }
+    gap_plan = _plan(models, "账本接口最近很慢，是什么原因？", mode="EVIDENCE_GAP_ONLY", retry_context=retry)
+    query = gap_plan["steps"][0]["args"]["query"]
+    assert query.startswith("账本接口最近很慢，是什么原因？") and "mailer" in query
+    english = _plan(models, "ledger-api errors since 08:30", mode="EVIDENCE_GAP_ONLY", retry_context=retry)
+    assert english["steps"][0]["args"]["query"] == retry["evidence_gaps"][0]

@@ -85,8 +85,11 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
     tokens = [_quote(text[low:high]) for low, high in spans]
     outside = "".join(" " if any(low <= i < high for low, high in spans) else char for i, char in enumerate(text))
     names = {normalise(name) for name in known_names}
-    for match in _WORD.finditer(unicodedata.normalize("NFKC", outside)):
+    plain = unicodedata.normalize("NFKC", outside)
+    for match in _WORD.finditer(plain):
         token = _classify(match.group(0).strip(_TRAILING).lstrip("."), names, outside, match.end())
+        if token is not None and token.kind == Kind.NUMBER and _signed(plain, match.start()):
+            token = Token(Kind.NUMBER, "-" + token.text, "-" + token.norm)
         if token is not None:
             tokens.append(token)
     return [token for token in tokens if token.norm]
@@ -116,6 +119,15 @@ def _classify(word: str, names: set[str], text: str, end: int) -> Token | None:
     return None
 
 
+def _signed(text: str, start: int) -> bool:
+    """Whether the number at ``start`` carries a minus sign: a ``-`` that does not join two words
+    (``-98.5`` and ``to -98.5``, not ``HikariPool-1`` or ``2-3``)."""
+    if start == 0 or text[start - 1] != "-":
+        return False
+    before = text[start - 2] if start >= 2 else " "
+    return not (before.isalnum() or before in "_./:-")
+
+
 def _unit_after(text: str, end: int) -> str | None:
     match = re.match(rf"\s?({_UNIT_PATTERN})(?![a-z0-9])", text[end:].casefold())
     return match.group(1) if match else None
@@ -138,10 +150,11 @@ class Evidence:
             plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(" ", text))
             for match in _NUMBER.finditer(plain):
                 before = plain[match.start() - 1] if match.start() else " "
-                if before.isalnum() or before in "_.-/:":
+                sign = "-" if _signed(plain, match.start()) else ""
+                if not sign and (before.isalnum() or before in "_.-/:"):
                     continue  # part of an identifier (HikariPool-1, 10/10's second half) or of a version
-                self._numbers.add(_number_form(match.group(1), match.group(2)))
-                self._values.add(_number_form(match.group(1), None))
+                self._numbers.add(sign + _number_form(match.group(1), match.group(2)))
+                self._values.add(sign + _number_form(match.group(1), None))
 
     def contains(self, token: Token) -> bool:
         if token.kind == Kind.QUOTE:

@@ -7,6 +7,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 from typing import Any
 
+from tools.backends.protocols import BACKWARD, FORWARD
 from tools.models import LogRecord, MetricPoint
 from tools.timestamps import format_timestamp
 
@@ -27,7 +28,15 @@ def log_record_payload(record: LogRecord) -> dict[str, Any]:
 
 class EmbeddedLogBackend:
     def query(
-        self, *, service: str, level: str | None, contains: str | None, start: datetime, end: datetime, limit: int
+        self,
+        *,
+        service: str,
+        level: str | None,
+        contains: str | None,
+        start: datetime,
+        end: datetime,
+        limit: int,
+        direction: str = FORWARD,
     ) -> dict[str, Any]:
         matches = LogRecord.objects.filter(service=service, ts__gte=start, ts__lt=end)
         if level:
@@ -36,7 +45,11 @@ class EmbeddedLogBackend:
         if contains:
             matches = matches.filter(message__icontains=contains)
         total = matches.count()
-        records = [log_record_payload(record) for record in matches.order_by("ts", "id")[:limit]]
+        if direction == BACKWARD:
+            chosen = list(matches.order_by("-ts", "-id")[:limit])[::-1]
+        else:
+            chosen = list(matches.order_by("ts", "id")[:limit])
+        records = [log_record_payload(record) for record in chosen]
         return {"records": records, "total": total, "truncated": total > len(records)}
 
 

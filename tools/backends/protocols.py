@@ -16,13 +16,27 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Protocol
 
+# Which end of the window ``limit`` keeps (Loki's ``direction`` values): the oldest records, or the newest.
+FORWARD = "forward"
+BACKWARD = "backward"
+DIRECTIONS = (FORWARD, BACKWARD)
+
 
 class LogBackend(Protocol):
     def query(
-        self, *, service: str, level: str | None, contains: str | None, start: datetime, end: datetime, limit: int
+        self,
+        *,
+        service: str,
+        level: str | None,
+        contains: str | None,
+        start: datetime,
+        end: datetime,
+        limit: int,
+        direction: str = FORWARD,
     ) -> dict[str, Any]:
-        """The first ``limit`` matching records of ``service`` in the window (``level`` exact, any case;
-        ``contains`` a case-insensitive substring of the message)."""
+        """``limit`` matching records of ``service`` in the window (``level`` exact, any case; ``contains`` a
+        case-insensitive substring of the message): the oldest with ``direction="forward"``, the newest
+        with ``"backward"`` (Loki's names); listed ``ts`` ascending either way."""
         ...
 
 

@@ -1,10 +1,11 @@
-"""``query_logs(service, level?, contains?, start, end, limit)``: log records of one service in a window."""
+"""``query_logs(service, level?, contains?, start, end, limit, direction?)``: log records of one service in a window."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tools.backends import log_backend
+from tools.backends.protocols import BACKWARD, DIRECTIONS, FORWARD
 from tools.backends.window import SERVICE_WINDOW_PROPERTIES, parse_window
 from tools.jsonpath import format_path
 from tools.names import ToolName
@@ -32,7 +33,15 @@ PARAMETERS: dict[str, Any] = {
             "type": "integer",
             "minimum": 1,
             "maximum": 1000,
-            "description": "How many records at most (oldest first); the run's row budget may cap it lower.",
+            "description": "How many records at most; the run's row budget may cap it lower.",
+        },
+        "direction": {
+            "type": "string",
+            "enum": list(DIRECTIONS),
+            "description": (
+                "Which records the limit keeps: forward (default) the oldest of the window, backward the newest "
+                "(the last lines before a moment: what changed just before an onset). Listed oldest first either way."
+            ),
         },
     },
     "required": ["service", "start", "end", "limit"],
@@ -42,6 +51,7 @@ PARAMETERS: dict[str, Any] = {
 
 def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
     window = parse_window(arguments["start"], arguments["end"])
+    direction = arguments.get("direction", FORWARD)
     payload = log_backend().query(
         service=arguments["service"],
         level=arguments.get("level"),
@@ -49,23 +59,34 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
         start=window.start,
         end=window.end,
         limit=min(arguments["limit"], context.max_rows),
+        direction=direction,
     )
+    if direction == BACKWARD:
+        # Kept in the payload so that the projection, too, shows the newest records when not all fit.
+        payload["direction"] = BACKWARD
     return ToolOutput(payload, row_count=len(payload["records"]))
 
 
 def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
+    """The records that fit the budget: the oldest, or the newest of a ``backward`` query (still oldest first)."""
+    indexed = list(enumerate(payload["records"]))
+    backward = payload.get("direction") == BACKWARD
     records = (
         {"raw_path": format_path("$", "records", index, "message"), **clip_values(record)}
-        for index, record in enumerate(payload["records"])
+        for index, record in (reversed(indexed) if backward else indexed)
     )
-    return {"total": payload["total"], "truncated": payload["truncated"], **listing("records", records, budget)}
+    view = listing("records", records, budget)
+    if backward:
+        view["records"].reverse()
+    return {"total": payload["total"], "truncated": payload["truncated"], **view}
 
 
 QUERY_LOGS = Tool(
     name=ToolName.QUERY_LOGS,
     description=(
-        "Read log records of one service in a time window, oldest first, optionally filtered by level and by "
-        "text in the message. total counts every match; truncated says more matched than were returned."
+        "Read log records of one service in a time window, listed oldest first, optionally filtered by level and "
+        "by text in the message; direction=backward keeps the newest records when more match than the limit. "
+        "total counts every match; truncated says more matched than were returned."
     ),
     parameters=PARAMETERS,
     handler=handle,

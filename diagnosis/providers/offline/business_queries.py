@@ -9,7 +9,7 @@ Times are compared as times in Python, not as text in SQL. A table may store the
 mixed (``...T14:02:37Z``, ``...T16:02:37+02:00``, ``... 14:02:37``), and no date function reads them all
 alike on both SQLite and MySQL. So the SQL only bounds the rows by their date prefix, generously (see
 ``sql_date_bound``), and fetches the latest ``CANDIDATE_ROWS`` of them; the business analysis parses each
-stamp and never takes a row stamped after the onset (``analysis.business.corroborating_row``).
+stamp and never takes a row stamped after the onset (``analysis.business.corroborating_rows``).
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ import re
 from datetime import datetime, timedelta
 
 from diagnosis.providers.offline.timing import Window, sql_date_bound
-from diagnosis.providers.offline.vocabulary import CHANGE_WORDS
+from diagnosis.providers.offline.vocabulary import CHANGE_WORDS, name_words
 
 _TIME_WORDS = frozenset({"at", "date", "time", "timestamp", "ts", "when"})
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_NAME_WORD = re.compile(r"[a-z]+")
 # Enough for the rows a text ordering of mixed forms puts first (up to two days after the cutoff).
 CANDIDATE_ROWS = 40
 AFTER_ONSET = timedelta(minutes=5)
@@ -35,8 +34,8 @@ def ranked_tables(tables: dict[str, list[str]], context_words: set[str]) -> list
         time_column = _time_column(columns)
         if time_column is None or not _IDENTIFIER.match(table):
             continue
-        table_words = set(_NAME_WORD.findall(table.lower()))
-        column_words = {word for column in columns for word in _NAME_WORD.findall(str(column).lower())}
+        table_words = name_words(table)
+        column_words = {word for column in columns for word in name_words(str(column))}
         score = 3 * len(table_words & CHANGE_WORDS) + len(column_words & CHANGE_WORDS)
         score += 2 * len(table_words & context_words) + len(column_words & context_words)
         if score > 0:
@@ -57,12 +56,8 @@ def latest_rows_sql(table: str, time_column: str, onset: datetime | None, window
 
 def _time_column(columns: list[str]) -> str | None:
     """The first column whose name says it is a time; change-stamped ones (``changed_at``) first."""
-    timed = [
-        column
-        for column in columns
-        if _IDENTIFIER.match(str(column)) and set(_NAME_WORD.findall(str(column).lower())) & _TIME_WORDS
-    ]
-    changed = [column for column in timed if set(_NAME_WORD.findall(column.lower())) & CHANGE_WORDS]
+    timed = [column for column in columns if _IDENTIFIER.match(str(column)) and name_words(str(column)) & _TIME_WORDS]
+    changed = [column for column in timed if name_words(column) & CHANGE_WORDS]
     if changed:
         return changed[0]
     return timed[0] if timed else None

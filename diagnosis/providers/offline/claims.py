@@ -12,7 +12,7 @@ from typing import Any
 
 from diagnosis.providers.offline.analysis.business import Row, cited_cells
 from diagnosis.providers.offline.analysis.knowledge import Passage
-from diagnosis.providers.offline.analysis.logs import Template
+from diagnosis.providers.offline.analysis.logs import LogRecord, Template
 from diagnosis.providers.offline.analysis.metrics import Anomaly, Point
 from diagnosis.providers.offline.text import clip, normalise
 from diagnosis.providers.offline.timing import clock
@@ -57,9 +57,9 @@ def _claim(claim_id: str, statement: str, bindings: list[Binding | None]) -> Cla
     return {"claim_id": claim_id, "statement": clip(statement, 1900), "bindings": kept[:10]}
 
 
-def log_claim(claim_id: str, template: Template, *, root: bool) -> Claim | None:
+def log_claim(claim_id: str, template: Template, *, root: bool, host: str | None = None) -> Claim | None:
+    """A template's first record; its host is cited only when given (the failure is confined to that host)."""
     record = template.first
-    service_path, ts_path = sibling(record.raw_path, "service"), sibling(record.raw_path, "ts")
     role = (
         "root-cause candidate: its new errors came before any other service's" if root else "a symptom after the onset"
     )
@@ -67,16 +67,24 @@ def log_claim(claim_id: str, template: Template, *, root: bool) -> Claim | None:
         f'{template.service} logged {template.count} new {template.level} record(s) like "{clip(record.message, 300)}" '
         f"from {clock(record.ts)} ({role})"
     )
+    return _claim(claim_id, statement, _record_bindings(record, host=host))
+
+
+def change_claim(claim_id: str, record: LogRecord) -> Claim | None:
+    statement = f'{record.service} announced a change at {clock(record.ts)}, before the first errors: "{clip(record.message, 300)}"'
+    return _claim(claim_id, statement, _record_bindings(record, host=record.host))
+
+
+def _record_bindings(record: LogRecord, *, host: str | None) -> list[Binding | None]:
+    """The record's message, service and time, and ``host`` when given and the record's own."""
     tool = ToolName.QUERY_LOGS
-    return _claim(
-        claim_id,
-        statement,
-        [
-            binding(record.invocation_id, tool, record.raw_path, record.message),
-            binding(record.invocation_id, tool, service_path, template.service) if service_path else None,
-            binding(record.invocation_id, tool, ts_path, record.ts_text) if ts_path else None,
-        ],
-    )
+    fields = [("service", record.service), ("ts", record.ts_text), ("host", host if host == record.host else None)]
+    bindings = [binding(record.invocation_id, tool, record.raw_path, record.message)]
+    for key, value in fields:
+        path = sibling(record.raw_path, key)
+        if path and value:
+            bindings.append(binding(record.invocation_id, tool, path, value))
+    return bindings
 
 
 def metric_claim(claim_id: str, anomaly: Anomaly) -> Claim | None:

@@ -1,11 +1,20 @@
-"""The offline composer: a short markdown answer built only from the allowed claims.
+"""The offline composer: a short markdown answer built only from the allowed claims, cause first.
 
-The root cause is re-derived from what was verified, not taken from the executor: the service whose
-verified errors carry the earliest timestamp is named, its error excerpts are quoted verbatim (so the
-words the logs used - "connection pool exhausted", "disk alarm" - reach the reader unchanged), and the
-best verified runbook passage is quoted beside them. Every claim is then listed as evidence with its id,
-followed by the recommended actions and, below PASS, what is uncertain. With REJECT, or with nothing
-allowed, the answer says plainly that no root cause could be established.
+The story is re-derived from what was verified, never taken from the executor's wording:
+
+- a *change* is a verified log line that announces one (a deploy, a flag, a migration, a restart: words of
+  ``vocabulary.announces_change``, naming no fault) or a verified row of a change-record table;
+- a *failure* is any other verified log line; the service whose failure carries the earliest timestamp
+  is where the failure began (and its host, when all its verified lines come from one);
+- the cause is the change stamped closest before that first failure; without one, the answer says in so
+  many words that no verified change explains it, and names where the failure began and the runbook that
+  describes it instead.
+
+The answer opens with one sentence naming the cause, then the chain in time order (change, first errors
+of each service, metric shifts), each line with its marker; log lines are quoted there, never in the
+headline (a change's own announcement is its name). Then every claim as evidence, the recommended actions
+and, below PASS, what is uncertain. With REJECT, or with nothing allowed, it says plainly that no root
+cause could be established.
 
 The headings and connecting sentences are written in the question's language (``diagnosis.language``):
 Chinese for a Chinese question, English otherwise. Quotes, facts and the verifier's guidance stay as the
@@ -15,32 +24,51 @@ evidence and the verifier wrote them. Every template word is report language (th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from diagnosis.graph.status import Verdict
 from diagnosis.language import Language, language_of
 from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip
+from diagnosis.providers.offline.timing import clock, parse_ts
+from diagnosis.providers.offline.vocabulary import CHANGE_WORDS, announces_change, fault_score, name_words
 from tools.names import ToolName
 
-MAX_ROOT_MESSAGES = 3
-MAX_QUOTE_CHARS = 300
+SAME_CHANGE = timedelta(minutes=10)
+MAX_QUOTE_CHARS = 200
+MAX_PASSAGE_CHARS = 300
+MAX_CELLS_SHOWN = 4
+MAX_TIMELINE = 8
 MAX_ANSWER_CHARS = 11000
 
 # The template's words in each language; ``{...}`` fields are filled with evidence, never translated.
 TEXTS: dict[Language, dict[str, str]] = {
     "en": {
         "root_heading": "## Likely root cause",
+        "sentence_joiner": " ",
         "low_confidence": " (low confidence)",
-        "quote_joiner": " and ",
-        "since": " from {at}",
-        "subject_named": "**{service}** is where the failure starts",
-        "subject_unnamed": "The failure starts with these errors",
-        "root_line": "{subject}: its errors are the earliest verified ones{since}: {quotes}.",
-        "a_runbook": "a runbook",
+        "change_cause": "The likely root cause is a change made shortly before the failure began: {changes}.",
+        "change_joiner": " and ",
+        "began_in": "The failure then began in {subject} [{claim_id}].",
+        "cause_in": "The likely root cause is in {subject}, where the failure began [{claim_id}].",
+        "no_change": "No verified change before the onset explains it.",
+        "subject": "**{service}**",
+        "on_host": " on host `{host}`",
         "passage": 'The knowledge base describes this failure in "{title}": "{passage}" [{claim_id}].',
-        "metric": "The clearest verified signal is a metric shift [{claim_id}]. No error log or runbook explains it.",
+        "a_runbook": "a runbook",
+        "metric_only": "The clearest verified signal is a metric shift [{claim_id}]. No error log or runbook explains it.",
         "records": "The verified evidence points at the records below; none of them is an error log or a runbook.",
+        "logged_change": '**{service}** logged "{message}"',
+        "recorded_change": "the change record {cells}",
+        "recorded_at": " at {at}",
+        "timeline_heading": "## What happened, in time order",
+        "timeline_change": "- {at} change: {change} [{claim_id}]",
+        "timeline_failure": '- {at} first errors of **{service}**: "{message}" [{claim_id}]',
+        "timeline_metric": "- {at} {metric} of **{service}** {direction} {low} to {high} [{claim_id}]",
+        "rose": "rose from",
+        "fell": "fell from",
         "evidence_heading": "## Evidence",
         "actions_heading": "## Recommended actions",
         "uncertainty_heading": "## Uncertainty",
@@ -52,16 +80,28 @@ TEXTS: dict[Language, dict[str, str]] = {
     },
     "zh": {
         "root_heading": "## 可能的根本原因",
+        "sentence_joiner": "",
         "low_confidence": "（置信度较低）",
-        "quote_joiner": " 和 ",
-        "since": "，从 {at} 开始",
-        "subject_named": "**{service}** 是故障开始的服务",
-        "subject_unnamed": "故障从以下错误开始",
-        "root_line": "{subject}：其错误是最早的已验证错误{since}：{quotes}。",
-        "a_runbook": "运行手册",
+        "change_cause": "可能的根本原因是故障开始之前的一次变更：{changes}。",
+        "change_joiner": "；",
+        "began_in": "随后故障从 {subject} 开始 [{claim_id}]。",
+        "cause_in": "可能的根本原因在 {subject}，故障从这里开始 [{claim_id}]。",
+        "no_change": "没有已验证的变更发生在故障开始之前并能说明这一故障。",
+        "subject": "**{service}**",
+        "on_host": "（主机 `{host}`）",
         "passage": '知识库在 "{title}" 中描述了这一故障："{passage}" [{claim_id}]。',
-        "metric": "最明确的已验证信号是一个指标变化 [{claim_id}]。没有错误日志或运行手册说明这一变化。",
+        "a_runbook": "运行手册",
+        "metric_only": "最明确的已验证信号是一个指标变化 [{claim_id}]。没有错误日志或运行手册说明这一变化。",
         "records": "已验证的证据指向下面的记录；其中没有错误日志或运行手册。",
+        "logged_change": '**{service}** 记录了 "{message}"',
+        "recorded_change": "变更记录 {cells}",
+        "recorded_at": "，时间 {at}",
+        "timeline_heading": "## 时间顺序",
+        "timeline_change": "- {at} 变更：{change} [{claim_id}]",
+        "timeline_failure": '- {at} **{service}** 的首批错误："{message}" [{claim_id}]',
+        "timeline_metric": "- {at} **{service}** 的 {metric} {direction} {low} {to} {high} [{claim_id}]",
+        "rose": "从",
+        "fell": "从",
         "evidence_heading": "## 证据",
         "actions_heading": "## 建议操作",
         "uncertainty_heading": "## 不确定性",
@@ -72,8 +112,94 @@ TEXTS: dict[Language, dict[str, str]] = {
         "missing": "缺失的信息：",
     },
 }
+# Chinese says the direction after the low value: "从 0 升至 44".
+_ZH_TO = {True: "升至", False: "降至"}
 # The verification in words (``indirect support``): an identifier would be a token no evidence holds.
 _SUPPORT_ZH = {"supported": "支持", "indirect_support": "间接支持"}
+
+
+@dataclass(frozen=True)
+class Event:
+    """One verified claim placed in time."""
+
+    at: datetime
+    at_text: str
+    claim: ClaimEvidence
+
+
+@dataclass(frozen=True)
+class Story:
+    """The verified claims read as an incident: the changes, the failures, the metric shifts, in time order."""
+
+    changes: list[Event]
+    failures: list[Event]
+    metrics: list[Event]
+
+    @classmethod
+    def of(cls, claims: list[ClaimEvidence]) -> Story:
+        changes, failures, metrics = [], [], []
+        for claim in claims:
+            if claim.tool == ToolName.QUERY_LOGS and claim.messages and claim.logged_at:
+                event = _event(claim.logged_at[0], claim)
+                if event is not None:
+                    (changes if _announces_change(claim) else failures).append(event)
+            elif claim.tool == ToolName.QUERY_MYSQL and _is_change_record(claim):
+                stamps = [event for text in claim.cells.values() if (event := _event(text, claim)) is not None]
+                if stamps:
+                    changes.append(max(stamps, key=lambda event: event.at))
+            elif claim.tool == ToolName.QUERY_METRICS and len(claim.points) >= 2:
+                extreme = claim.ordered_points()[-1]
+                event = _event(extreme.get("ts", ""), claim)
+                if event is not None:
+                    metrics.append(event)
+        return cls(_in_order(changes), _in_order(failures), _in_order(metrics))
+
+    @property
+    def first_failure(self) -> Event | None:
+        return self.failures[0] if self.failures else None
+
+    @property
+    def cause(self) -> list[Event]:
+        """The change stamped closest before the first failure (any change, when no failure was verified),
+        with the other verified changes of the ``SAME_CHANGE`` before it: one change is often both
+        recorded in a change table and announced in a log, and each source names a different part of it."""
+        first = self.first_failure
+        before = [event for event in self.changes if first is None or event.at <= first.at]
+        if not before:
+            return []
+        return [event for event in before if before[-1].at - event.at <= SAME_CHANGE]
+
+    def origin_host(self) -> str | None:
+        """The one host every verified failure line of the first failing service came from, if there is one."""
+        first = self.first_failure
+        if first is None:
+            return None
+        service = _service(first.claim)
+        own = [event.claim for event in self.failures if _service(event.claim) == service]
+        hosts = {host for claim in own for host in claim.hosts}
+        return hosts.pop() if len(hosts) == 1 and all(claim.hosts for claim in own) else None
+
+
+def _event(text: str, claim: ClaimEvidence) -> Event | None:
+    moment = parse_ts(text)
+    return Event(moment, text, claim) if moment else None
+
+
+def _in_order(events: list[Event]) -> list[Event]:
+    return sorted(events, key=lambda event: (event.at, event.claim.claim_id))
+
+
+def _announces_change(claim: ClaimEvidence) -> bool:
+    """A log line announcing a change and naming no fault: "feature flag enabled", not "restart failed"."""
+    return any(announces_change(message) and fault_score(message) == 0 for message in claim.messages)
+
+
+def _is_change_record(claim: ClaimEvidence) -> bool:
+    return any(name_words(column) & CHANGE_WORDS for column in claim.columns.values())
+
+
+def _service(claim: ClaimEvidence) -> str:
+    return claim.services[0] if claim.services else ""
 
 
 def compose(task: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +216,12 @@ def compose(task: dict[str, Any]) -> dict[str, Any]:
     text = TEXTS[language]
     if verdict == Verdict.REJECT or not claims:
         return {"answer_markdown": _rejected(gaps, missing, text), "cited_claim_ids": []}
-    sections = [_root_cause(claims, verdict, text), _evidence(claims, facts, support, language)]
+    story = Story.of(claims)
+    sections = [_root_cause(story, claims, verdict, text)]
+    timeline = _timeline(story, language)
+    if timeline:
+        sections.append(timeline)
+    sections.append(_evidence(claims, facts, support, language))
     if actions:
         sections.append(text["actions_heading"] + "\n" + "\n".join(f"- {action}" for action in actions))
     if verdict != Verdict.PASS:
@@ -99,32 +230,109 @@ def compose(task: dict[str, Any]) -> dict[str, Any]:
     return {"answer_markdown": clip(answer, MAX_ANSWER_CHARS), "cited_claim_ids": [claim.claim_id for claim in claims]}
 
 
-def _root_cause(claims: list[ClaimEvidence], verdict: str, text: dict[str, str]) -> str:
+def _root_cause(story: Story, claims: list[ClaimEvidence], verdict: str, text: dict[str, str]) -> str:
     heading = text["root_heading"] + ("" if verdict == Verdict.PASS else text["low_confidence"])
-    logs = [claim for claim in claims if claim.tool == ToolName.QUERY_LOGS and claim.messages]
     lines = []
-    if logs:
-        first = min(logs, key=lambda claim: (claim.logged_at[0] if claim.logged_at else "~", claim.claim_id))
-        service = first.services[0] if first.services else ""
-        same = [claim for claim in logs if claim.services == first.services][:MAX_ROOT_MESSAGES]
-        quotes = text["quote_joiner"].join(
-            f'"{clip(claim.messages[0], MAX_QUOTE_CHARS)}" [{claim.claim_id}]' for claim in same
+    first, cause = story.first_failure, story.cause
+    if first is not None:
+        host = story.origin_host()
+        subject = text["subject"].format(service=_service(first.claim)) + (
+            text["on_host"].format(host=host) if host else ""
         )
-        since = text["since"].format(at=first.logged_at[0]) if first.logged_at else ""
-        subject = text["subject_named"].format(service=service) if service else text["subject_unnamed"]
-        lines.append(text["root_line"].format(subject=subject, since=since, quotes=quotes))
+        if cause:
+            lines.append(_cause_line(cause, text))
+            lines.append(text["began_in"].format(subject=subject, claim_id=first.claim.claim_id))
+        else:
+            lines.append(text["cause_in"].format(subject=subject, claim_id=first.claim.claim_id))
+            lines.append(text["no_change"])
+    elif cause:
+        lines.append(_cause_line(cause, text))
     passage = next((claim for claim in claims if claim.tool == ToolName.LOOKUP_KNOWLEDGE and claim.passages), None)
     if passage:
         title = passage.titles[0] if passage.titles else text["a_runbook"]
         lines.append(
             text["passage"].format(
-                title=title, passage=clip(passage.passages[0], MAX_QUOTE_CHARS), claim_id=passage.claim_id
+                title=title, passage=clip(passage.passages[0], MAX_PASSAGE_CHARS), claim_id=passage.claim_id
             )
         )
     if not lines:
         metric = next((claim for claim in claims if claim.tool == ToolName.QUERY_METRICS), None)
-        lines.append(text["metric"].format(claim_id=metric.claim_id) if metric else text["records"])
-    return heading + "\n" + "\n\n".join(lines)
+        lines.append(text["metric_only"].format(claim_id=metric.claim_id) if metric else text["records"])
+    return (
+        heading
+        + "\n"
+        + text["sentence_joiner"].join(lines[:2])
+        + ("\n\n" + "\n\n".join(lines[2:]) if lines[2:] else "")
+    )
+
+
+def _cause_line(cause: list[Event], text: dict[str, str]) -> str:
+    changes = text["change_joiner"].join(f"{_change(event, text)} [{event.claim.claim_id}]" for event in cause)
+    return text["change_cause"].format(changes=changes)
+
+
+def _change(event: Event, text: dict[str, str], *, timed: bool = True) -> str:
+    """What changed: the announcing line, or the change record's cells; with the time unless ``timed`` is off."""
+    claim = event.claim
+    if claim.tool == ToolName.QUERY_LOGS:
+        message = clip(claim.messages[0], MAX_QUOTE_CHARS)
+        line = text["logged_change"].format(service=_service(claim), message=message)
+        return line + (text["recorded_at"].format(at=clock(event.at)) if timed else "")
+    described = [
+        f"`{pair}`"
+        for index, pair in zip(sorted(claim.cells), claim.cell_pairs(), strict=True)
+        if claim.cells[index] != event.at_text
+    ]
+    cells = ", ".join(described[:MAX_CELLS_SHOWN])
+    return text["recorded_change"].format(cells=cells) + (text["recorded_at"].format(at=event.at_text) if timed else "")
+
+
+def _timeline(story: Story, language: Language) -> str:
+    """The change, each service's first errors and each metric shift, oldest first, one line a claim."""
+    text = TEXTS[language]
+    lines: list[tuple[datetime, str]] = []
+    for event in story.cause:
+        change = _change(event, text, timed=False)
+        line = text["timeline_change"].format(at=clock(event.at), change=change, claim_id=event.claim.claim_id)
+        lines.append((event.at, line))
+    seen: set[str] = set()
+    for event in story.failures:
+        service = _service(event.claim)
+        if service in seen:
+            continue
+        seen.add(service)
+        message = clip(event.claim.messages[0], MAX_QUOTE_CHARS)
+        line = text["timeline_failure"].format(
+            at=clock(event.at), service=service, message=message, claim_id=event.claim.claim_id
+        )
+        lines.append((event.at, line))
+    for event in story.metrics:
+        claim = event.claim
+        low, high = (point.get("value", "") for point in (claim.ordered_points()[0], claim.ordered_points()[-1]))
+        rising = _number(high) >= _number(low)
+        direction = text["rose"] if rising else text["fell"]
+        line = text["timeline_metric"].format(
+            at=clock(event.at),
+            metric=claim.metric,
+            service=_service(claim),
+            direction=direction,
+            low=low,
+            to=_ZH_TO[rising],
+            high=high,
+            claim_id=claim.claim_id,
+        )
+        lines.append((event.at, line))
+    if len(lines) < 2:
+        return ""
+    ordered = [line for _, line in sorted(lines, key=lambda item: item[0])][:MAX_TIMELINE]
+    return text["timeline_heading"] + "\n" + "\n".join(ordered)
+
+
+def _number(value: str) -> float:
+    try:
+        return float(value)
+    except ValueError:
+        return 0.0
 
 
 def _evidence(claims: list[ClaimEvidence], facts: dict[str, str], support: dict[str, str], language: Language) -> str:

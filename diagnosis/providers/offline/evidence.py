@@ -12,14 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from diagnosis.contracts import EXECUTOR_SCHEMA_NAME
 from diagnosis.providers.offline import claims, queries
-from diagnosis.providers.offline.analysis.business import Row, corroborating_row, rows_of
+from diagnosis.providers.offline.analysis.business import Row, corroborating_rows, rows_of
+from diagnosis.providers.offline.analysis.changes import Failure, announced_change
 from diagnosis.providers.offline.analysis.knowledge import Passage, chunks_of, explanation, remediation
-from diagnosis.providers.offline.analysis.logs import LogFindings, Template, analyse, records_of
+from diagnosis.providers.offline.analysis.logs import LogFindings, LogRecord, Template, analyse, records_of
 from diagnosis.providers.offline.analysis.metrics import Anomaly, anomaly, series_of, strongest
 from diagnosis.providers.offline.claims import Claim
 from diagnosis.providers.offline.conversation import ToolExchange
@@ -29,6 +30,8 @@ ClaimBuilder = Callable[[str], Claim | None]
 """Makes one claim given its id; None when the finding cannot be cited."""
 
 MAX_CLAIMS = 20
+MAX_ROWS = 2
+CLOCK_PRECISION = timedelta(minutes=1)
 MAX_COMPLETED_QUERIES = 50
 _CLAIM_NUMBER = re.compile(r"^c(\d+)$")
 
@@ -43,8 +46,17 @@ class Findings:
     passage: Passage | None
     fix: Passage | None
     anomalies: list[Anomaly]
-    row: Row | None
+    rows: list[Row]
+    """The related business rows closest before the first error, best first, one per query."""
     row_terms: set[str]
+    change_cutoff: datetime | None
+    """The moment a trigger must precede: the first new error of the failing service, else the question's
+    clock time plus ``CLOCK_PRECISION`` (people say "at 01:15" of a failure whose first error is 01:17 and
+    whose trigger ran at 01:15:02)."""
+    change: LogRecord | None
+    """The related change a log line announced closest before that onset."""
+    confined_host: str | None
+    """The one host all of the root service's new errors came from, while it logs from others too."""
 
 
 def analyse_results(
@@ -56,18 +68,47 @@ def analyse_results(
     passage = explanation(chunks, evidence_terms)
     fix = remediation(chunks, passage.chunk.document_id) if passage else None
     row_terms = evidence_terms | (terms(" ".join(passage.sentences)) if passage else set())
-    # A cause precedes the first error it produced, even when the question's clock time is later.
+    # A cause precedes the first error it produced.
     first_error = min((template.first.ts for template in logs.root_templates), default=None)
-    cause_before = min(filter(None, [logs.onset, first_error]), default=None)
+    cause_before = first_error or (logs.onset + CLOCK_PRECISION if logs.onset else None)
     return Findings(
         logs=logs,
         evidence_terms=evidence_terms,
         passage=passage,
         fix=fix,
         anomalies=[found for series in series_of(exchanges) if (found := anomaly(series, logs.onset)) is not None],
-        row=corroborating_row(rows_of(exchanges), row_terms, cause_before),
+        rows=corroborating_rows(rows_of(exchanges), row_terms, cause_before)[:MAX_ROWS],
         row_terms=row_terms,
+        change_cutoff=cause_before,
+        change=_announced_change(exchanges, logs, row_terms, cause_before),
+        confined_host=_confined_host(exchanges, logs),
     )
+
+
+def _confined_host(exchanges: list[ToolExchange], logs: LogFindings) -> str | None:
+    """A fault confined to one host (a skewed clock, a full disk) shows as errors from that host only."""
+    failing = {record.host for template in logs.root_templates for record in template.records}
+    if len(failing) != 1 or None in failing:
+        return None
+    logging = {record.host for record in records_of(exchanges, levels=None) if record.service == logs.root_service}
+    return next(iter(failing)) if len(logging - {None}) > 1 else None
+
+
+def _announced_change(
+    exchanges: list[ToolExchange], logs: LogFindings, failure_terms: set[str], onset: datetime | None
+) -> LogRecord | None:
+    if onset is None:
+        return None
+    own = [record for template in [*logs.root_templates, *logs.symptom_templates] for record in template.records]
+    root_hosts = {record.host for template in logs.root_templates for record in template.records if record.host}
+    failure = Failure(
+        onset=onset,
+        service=logs.root_service,
+        hosts=frozenset(root_hosts),
+        terms=frozenset(failure_terms),
+        records=frozenset(own),
+    )
+    return announced_change(records_of(exchanges, levels=None), failure)
 
 
 def _evidence_terms(logs: LogFindings, question: str) -> set[str]:
@@ -99,16 +140,19 @@ def report(
 
 def _claims(findings: Findings, focus: list[str], first: int) -> list[Claim]:
     logs, root = findings.logs, findings.logs.root_service
-    passage, fix, row = findings.passage, findings.fix, findings.row
+    passage, fix = findings.passage, findings.fix
     # One builder per claim, in order of how directly each bears on the cause; ids are given in that order.
-    builders: list[ClaimBuilder] = [_log_builder(template, root=True) for template in logs.root_templates]
+    host = findings.confined_host
+    builders: list[ClaimBuilder] = [_log_builder(template, root=True, host=host) for template in logs.root_templates]
     if passage:
         builders.append(
             lambda claim_id: claims.knowledge_claim(claim_id, passage, "The knowledge base explains these errors")
         )
     builders.extend(_metric_builder(found) for found in _primary_anomalies(findings.anomalies, root))
-    if row:
-        builders.append(lambda claim_id: claims.row_claim(claim_id, row, findings.row_terms))
+    change = findings.change
+    if change:
+        builders.append(lambda claim_id: claims.change_claim(claim_id, change))
+    builders.extend(_row_builder(row, findings.row_terms) for row in findings.rows)
     builders.extend(_log_builder(template, root=False) for template in logs.symptom_templates)
     builders.extend(_metric_builder(found) for found in _symptom_anomalies(findings.anomalies, root, focus))
     if fix:
@@ -123,9 +167,16 @@ def _claims(findings: Findings, focus: list[str], first: int) -> list[Claim]:
     return made
 
 
-def _log_builder(template: Template, *, root: bool) -> ClaimBuilder:
+def _log_builder(template: Template, *, root: bool, host: str | None = None) -> ClaimBuilder:
     def build(claim_id: str) -> Claim | None:
-        return claims.log_claim(claim_id, template, root=root)
+        return claims.log_claim(claim_id, template, root=root, host=host)
+
+    return build
+
+
+def _row_builder(row: Row, row_terms: set[str]) -> ClaimBuilder:
+    def build(claim_id: str) -> Claim | None:
+        return claims.row_claim(claim_id, row, row_terms)
 
     return build
 

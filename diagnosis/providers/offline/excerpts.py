@@ -23,6 +23,8 @@ class ClaimEvidence:
     messages: list[str] = field(default_factory=list)
     logged_at: list[str] = field(default_factory=list)
     """Timestamps of the cited log records."""
+    hosts: list[str] = field(default_factory=list)
+    """Hosts of the cited log records, when they carry one."""
     metric: str = ""
     points: dict[str, dict[str, str]] = field(default_factory=dict)
     """Metric points by their path: ``{"ts": ..., "value": ...}``."""
@@ -40,6 +42,7 @@ class ClaimEvidence:
             *self.services,
             *self.messages,
             *self.logged_at,
+            *self.hosts,
             *([self.metric] if self.metric else []),
             *point_texts,
             *self.titles,
@@ -95,6 +98,8 @@ def _place(claim: ClaimEvidence, raw_path: str, text: str) -> None:
         claim.metric = text
     elif leaf == "ts" and segments[:1] == ["records"]:
         claim.logged_at.append(text)
+    elif leaf == "host" and segments[:1] == ["records"]:
+        claim.hosts.append(text)
     elif leaf in ("ts", "value") and "points" in segments:
         claim.points.setdefault(format_path("$", *segments[:-1]), {})[str(leaf)] = text
     elif leaf == "title":

@@ -6,9 +6,10 @@ one in progress. The stages:
 
 1. the plan's steps (in EVIDENCE_GAP_ONLY mode, minus the completed queries; no later stage then, the
    retry is meant to be small);
-2. a closer look at the root-cause candidate the plan's results reveal: its warnings, its metrics, and
-   the knowledge base searched with its own error words rather than the question's (a runbook describes
-   errors, not the symptom the user saw);
+2. a closer look at the root-cause candidate the plan's results reveal: its warnings, its metrics, the
+   knowledge base searched with its own error words rather than the question's (a runbook describes
+   errors, not the symptom the user saw), and the last lines of every level each service logged before
+   the failure began, where a deploy, a flag or a migration announces itself (``analysis.changes``);
 3. when the runbook that explains the errors came back without its fix section, a search for that
    runbook's remediation;
 
@@ -23,7 +24,7 @@ import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from diagnosis.graph.status import PlannerMode
@@ -40,6 +41,9 @@ from tools.names import TOOL_NAMES
 # The executor node runs at most this many calls of one turn (diagnosis/nodes/executor.py); more are refused.
 CALLS_PER_TURN = 8
 MAX_ROOT_METRICS = 4
+MAX_CHANGE_WINDOW_SERVICES = 5
+CHANGE_WINDOW = timedelta(hours=1)
+CHANGE_WINDOW_AFTER = timedelta(minutes=1)
 MAX_QUERY_TERMS = 16
 # Runbooks head their fix section with it; added to a runbook's title it finds that section.
 REMEDIATION_WORD = "mitigation"
@@ -145,8 +149,10 @@ def _plan_steps(earlier: list[ToolExchange], context: _Context) -> list[Step]:
 
 
 def _closer_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
-    """The root-cause candidate's warnings and metrics, and runbooks searched with its error words."""
-    logs = context.findings(earlier).logs
+    """The root-cause candidate's warnings and metrics, runbooks searched with its error words, and the
+    lines every nearby service logged just before the failure began (what changed)."""
+    findings = context.findings(earlier)
+    logs = findings.logs
     root = logs.root_service
     if root is None or context.window is None:
         return []
@@ -158,7 +164,29 @@ def _closer_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
     )
     words = _error_words(root, [template.pattern for template in logs.root_templates])
     steps.append(queries.knowledge(" ".join(words[:MAX_QUERY_TERMS]), f"Runbooks about the errors of {root}"))
+    if findings.change_cutoff is not None:
+        steps.extend(_change_window(root, findings.change_cutoff, context))
     return steps
+
+
+def _change_window(root: str, cutoff: datetime, context: _Context) -> list[Step]:
+    """The last lines of every level before the first error, of the failing service first, then of the others.
+
+    Changes are announced at INFO ("starting version 4.2.0", "feature flag enabled"), which the ERROR and
+    WARN queries never see; the newest records before the onset are where the trigger sits. Services that
+    report no error are read too: a migration job, a batch job or a DNS updater changes others' world.
+    """
+    assert context.window is not None
+    start = max(context.window.start, cutoff - CHANGE_WINDOW)
+    end = min(context.window.end, cutoff + CHANGE_WINDOW_AFTER)
+    if start >= end:
+        return []
+    services = [str(service) for service in context.environment.get("services") or []]
+    ordered = list(dict.fromkeys([root, *context.focus, *services]))
+    return [
+        queries.latest_logs(service, start, end, f"What {service} logged just before the failure began")
+        for service in ordered[:MAX_CHANGE_WINDOW_SERVICES]
+    ]
 
 
 def _error_words(root: str, patterns: list[str]) -> list[str]:

@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from diagnosis.providers.offline.timing import Window
+from tools.backends.protocols import BACKWARD
 from tools.names import ToolName
+from tools.timestamps import format_timestamp
 
 # Aim for about this many points per series: enough to see a change, few enough for the row budget.
 TARGET_POINTS = 120
@@ -57,6 +60,21 @@ def logs(service: str, level: str, window: Window, purpose: str) -> Step:
         ToolName.QUERY_LOGS,
         purpose,
         {"service": service, "level": level, "start": start, "end": end, "limit": LOG_LIMIT},
+    )
+
+
+def latest_logs(service: str, start: datetime, end: datetime, purpose: str) -> Step:
+    """The newest records of every level up to ``end``: the lines logged just before a moment."""
+    return Step(
+        ToolName.QUERY_LOGS,
+        purpose,
+        {
+            "service": service,
+            "start": format_timestamp(start),
+            "end": format_timestamp(end),
+            "limit": LOG_LIMIT,
+            "direction": BACKWARD,
+        },
     )
 
 

@@ -47,12 +47,14 @@ showed seen observed report says said state stated describes described explains 
 postmortem document passage section title quoted quote verbatim excerpt tool query result trace run step action
 recommended recommendation check investigate missing information gap material summary one ones two three
 several both other same service system component deploy configuration near around during within between fully
-only still yet more less nothing none no not could would might may cannot
+only still yet more less nothing none no not could would might may cannot made shortly then happened happen
+order rose fell
 可能 根本原因 根本 原因 结论 诊断 回答 确认 确定 置信度 较低 不确定 证据 已验证 验证 支持 间接 事实 发现 来源 独立
 记录 业务 数据 日志 指标 读数 数值 序列 变化 开始 起始 最早 最晚 首先 之前 之后 然后 时间 窗口 事件 故障 失败 错误
 告警 警告 症状 问题 影响 如下 以下 下面 上面 显示 表明 观察 报告 描述 说明 提到 知识库 运行手册 手册 复盘 文档 段落
 引用 摘录 工具 查询 结果 追踪 步骤 操作 建议 下一步 检查 排查 缺失 信息 缺口 服务 系统 组件 部署 配置 变更 附近
 期间 之间 出现 相关 其中 这里 无法 尚未 没有 一 中 这一 信号 明确 指向 完全 不确定性 确定性 定性
+随后 首批 顺序 时间顺序 升至 降至 发生 一次 能 并
 """
 
 _NEGATION = re.compile(

@@ -23,14 +23,63 @@ from __future__ import annotations
 from typing import Any
 
 from diagnosis.graph.status import Verdict, Verification, min_verdict
+from diagnosis.language import Language, language_of
 from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip, looks_like_instruction, sentences, terms
-from diagnosis.providers.offline.vocabulary import fault_score, is_mitigation
+from diagnosis.providers.offline.vocabulary import announces_change, fault_score, is_mitigation
 from tools.names import ToolName
 
 MIN_SHARED_TERMS = 2
 MAX_ACTIONS = 4
 MAX_FACT_CHARS = 1900
+
+# Facts, gaps and missing information are written in the question's language; ``{...}`` fields are evidence.
+TEXTS: dict[Language, dict[str, str]] = {
+    "en": {
+        "agent_text": "The excerpt is text addressed to the agent, not a description of the system; it is not evidence.",
+        "a_service": "A service",
+        "log": '{who} logged{when}: "{message}"',
+        "log_when": " at {at}",
+        "log_host": " on host {host}",
+        "reading": "{value} at {at}",
+        "reading_joiner": " then ",
+        "metric": "{who} metric {metric} read {readings}",
+        "unnamed": "(unnamed)",
+        "knowledge": 'Knowledge base "{title}" says: {quoted}',
+        "untitled": "(untitled)",
+        "title_only": "(title only)",
+        "record": "Business record: {pairs}",
+        "returned": "{tool} returned: {texts}",
+        "a_tool": "A tool",
+        "affected": "the affected services",
+        "gap_logs": "No verified error logs show the failure; check the ERROR and WARN logs of {subject}",
+        "gap_metrics": "No verified metric of {subject} shows a shift at the onset",
+        "gap_knowledge": "No runbook or postmortem passage was verified for the errors of {subject}",
+        "no_change": "No deploy or configuration change near the onset was verified in the business data or the logs",
+    },
+    "zh": {
+        "agent_text": "该摘录是写给智能体的文字，不是对系统的描述；它不是证据。",
+        "a_service": "某个服务",
+        "log": '{who}{when}记录了日志："{message}"',
+        "log_when": " 在 {at} ",
+        "log_host": "（主机 {host}）",
+        "reading": "{at} 的 {value}",
+        "reading_joiner": "，然后是 ",
+        "metric": "{who} 的指标 {metric} 读数依次为 {readings}",
+        "unnamed": "（未命名）",
+        "knowledge": '知识库 "{title}" 写道：{quoted}',
+        "untitled": "（无标题）",
+        "title_only": "（仅标题）",
+        "record": "业务记录：{pairs}",
+        "returned": "{tool} 返回：{texts}",
+        "a_tool": "某个工具",
+        "affected": "受影响的服务",
+        "gap_logs": "没有已验证的错误日志显示这一故障；需要检查 {subject} 的 ERROR 和 WARN 日志",
+        "gap_metrics": "没有 {subject} 的已验证指标显示起始时间附近的变化",
+        "gap_knowledge": "没有为 {subject} 的错误验证到知识库中的运行手册或复盘段落",
+        "no_change": "业务数据和日志中没有验证到起始时间附近的部署或配置变更",
+    },
+}
 
 
 def verify(task: dict[str, Any]) -> dict[str, Any]:
@@ -39,7 +88,7 @@ def verify(task: dict[str, Any]) -> dict[str, Any]:
     claims = read_claims(task.get("verified_claims") or [])
     judge = _Judge(question, claims)
     facts = [
-        {"claim_id": claim.claim_id, "fact": _fact(claim), "verification": judge.verification(claim).value}
+        {"claim_id": claim.claim_id, "fact": _fact(claim, judge.text), "verification": judge.verification(claim).value}
         for claim in claims
     ]
     supported = {
@@ -79,6 +128,7 @@ class _Judge:
     """What the verified excerpts say together, so each claim is judged against the others."""
 
     def __init__(self, question: str, claims: list[ClaimEvidence]) -> None:
+        self.text = TEXTS[language_of(question)]
         self.question_terms = terms(question)
         self.claims = [claim for claim in claims if not _addressed_to_agent(claim)]
         self.logs = [claim for claim in self.claims if claim.tool == ToolName.QUERY_LOGS and _names_failure(claim)]
@@ -112,11 +162,18 @@ class _Judge:
 
     def _log(self, claim: ClaimEvidence) -> Verification:
         if claim not in self.logs:
-            return Verification.NO_EVIDENCE
+            return Verification.INDIRECT_SUPPORT if self.is_related_change(claim) else Verification.NO_EVIDENCE
         corroborated = (
             terms(" ".join(claim.messages)) & self.knowledge_terms or set(claim.services) & self.metric_services
         )
         return Verification.SUPPORTED if corroborated else Verification.INDIRECT_SUPPORT
+
+    def is_related_change(self, claim: ClaimEvidence) -> bool:
+        """A log line announcing a change, by a failing service or in the failure's words: a plausible trigger."""
+        if not any(announces_change(message) for message in claim.messages):
+            return False
+        related = self.error_terms | self.knowledge_terms | _service_terms(self.failing_services)
+        return bool(set(claim.services) & self.failing_services or terms(" ".join(claim.messages)) & related)
 
     def _knowledge(self, claim: ClaimEvidence) -> Verification:
         words = terms(" ".join(claim.texts))
@@ -132,20 +189,18 @@ class _Judge:
 
     def gaps(self, relevant: set[str]) -> list[str]:
         """The source kinds that showed nothing relevant, naming the services so a retry can query exactly that."""
-        subject = ", ".join(sorted(self.failing_services or self.metric_services)) or "the affected services"
-        gaps = []
-        if ToolName.QUERY_LOGS not in relevant:
-            gaps.append(f"No verified error logs show the failure; check the ERROR and WARN logs of {subject}")
-        if ToolName.QUERY_METRICS not in relevant:
-            gaps.append(f"No verified metric of {subject} shows a shift at the onset")
-        if ToolName.LOOKUP_KNOWLEDGE not in relevant:
-            gaps.append(f"No runbook or postmortem passage was verified for the errors of {subject}")
-        return gaps
+        subject = ", ".join(sorted(self.failing_services or self.metric_services)) or self.text["affected"]
+        wanted = [
+            (ToolName.QUERY_LOGS, "gap_logs"),
+            (ToolName.QUERY_METRICS, "gap_metrics"),
+            (ToolName.LOOKUP_KNOWLEDGE, "gap_knowledge"),
+        ]
+        return [self.text[key].format(subject=subject) for tool, key in wanted if tool not in relevant]
 
     def missing_info(self) -> list[str]:
-        if any(claim.tool == ToolName.QUERY_MYSQL for claim in self.claims):
+        if any(claim.tool == ToolName.QUERY_MYSQL or self.is_related_change(claim) for claim in self.claims):
             return []
-        return ["No deploy or configuration change near the onset was verified in the business data"]
+        return [self.text["no_change"]]
 
 
 def _addressed_to_agent(claim: ClaimEvidence) -> bool:
@@ -164,25 +219,27 @@ def _service_terms(services: set[str]) -> set[str]:
     return terms(" ".join(services))
 
 
-def _fact(claim: ClaimEvidence) -> str:
+def _fact(claim: ClaimEvidence, text: dict[str, str]) -> str:
     if _addressed_to_agent(claim):
-        return "The excerpt is text addressed to the agent, not a description of the system; it is not evidence."
+        return text["agent_text"]
+    who = ", ".join(claim.services) or text["a_service"]
     if claim.tool == ToolName.QUERY_LOGS and claim.messages:
-        when = f" at {claim.logged_at[0]}" if claim.logged_at else ""
-        who = ", ".join(claim.services) or "A service"
-        fact = f'{who} logged{when}: "{claim.messages[0]}"'
+        when = text["log_when"].format(at=claim.logged_at[0]) if claim.logged_at else ""
+        when += text["log_host"].format(host=claim.hosts[0]) if claim.hosts else ""
+        fact = text["log"].format(who=who, when=when, message=claim.messages[0])
     elif claim.tool == ToolName.QUERY_METRICS and claim.points:
-        readings = " then ".join(
-            f"{point.get('value', '?')} at {point.get('ts', '?')}" for point in claim.ordered_points()
+        readings = text["reading_joiner"].join(
+            text["reading"].format(value=point.get("value", "?"), at=point.get("ts", "?"))
+            for point in claim.ordered_points()
         )
-        fact = f"{', '.join(claim.services) or 'A service'} metric {claim.metric or '(unnamed)'} read {readings}"
+        fact = text["metric"].format(who=who, metric=claim.metric or text["unnamed"], readings=readings)
     elif claim.tool == ToolName.LOOKUP_KNOWLEDGE and (claim.titles or claim.passages):
-        quoted = " ".join(f'"{passage}"' for passage in claim.passages)
-        fact = f'Knowledge base "{claim.titles[0] if claim.titles else "(untitled)"}" says: {quoted or "(title only)"}'
+        quoted = " ".join(f'"{passage}"' for passage in claim.passages) or text["title_only"]
+        fact = text["knowledge"].format(title=claim.titles[0] if claim.titles else text["untitled"], quoted=quoted)
     elif claim.tool == ToolName.QUERY_MYSQL and claim.cells:
-        fact = f"Business record: {'; '.join(claim.cell_pairs())}"
+        fact = text["record"].format(pairs="; ".join(claim.cell_pairs()))
     else:
-        fact = f"{claim.tool or 'A tool'} returned: " + " | ".join(claim.texts)
+        fact = text["returned"].format(tool=claim.tool or text["a_tool"], texts=" | ".join(claim.texts))
     return clip(fact, MAX_FACT_CHARS)
 
 

@@ -229,6 +229,93 @@ CHANGE_WORDS = frozenset(
 )
 
 
+# Words with which a log line announces a change to the running system: a deploy, a rollout, a migration, a
+# configuration reload, a feature flag, a restart, a scaling action, a certificate, a failover ("starting
+# version v4.2.0", "feature flag X enabled", "scaled to 0 replicas", "配置已重新加载"). Matched as prefixes of
+# words, on any level: such lines are usually INFO, and they are the first thing to read before an onset.
+CHANGE_ANNOUNCEMENT_STEMS = (
+    "deploy",
+    "rollout",
+    "rolled out",
+    "rolling out",
+    "roll out",
+    "rolling restart",
+    "release",
+    "migrat",
+    "alter table",
+    "schema change",
+    "config",
+    "reload",
+    "feature flag",
+    "flag ",
+    "toggle",
+    "restart",
+    "scaled",
+    "scaling",
+    "scale down",
+    "scale up",
+    "replicas",
+    "certificat",
+    "failover",
+    "fail over",
+    "switchover",
+    "upgrad",
+    "downgrad",
+    "starting version",
+    "new version",
+    "campaign",
+    "dns record",
+    "record updated",
+    "cron",
+    "batch",
+    "backfill",
+    "reindex",
+    "backup",
+    "ntp",
+    "time sync",
+)
+CHANGE_ANNOUNCEMENT_ZH = (
+    "部署",
+    "发布",
+    "上线",
+    "变更",
+    "迁移",
+    "配置",
+    "重启",
+    "扩容",
+    "缩容",
+    "证书",
+    "切换",
+    "开关",
+    "灰度",
+    "升级",
+    "回滚",
+    "时间同步",
+)
+_CHANGE_ANNOUNCEMENT = re.compile(
+    r"(?<![a-z])(?:"
+    + "|".join(re.escape(stem) for stem in CHANGE_ANNOUNCEMENT_STEMS)
+    + ")|"
+    # A job starting ("job nightly-export started", "starting job reindex") brings new load.
+    + r"\bjob\b[^.;]{0,60}\bstart|\bstart\w*\s+(?:the\s+)?job\b|"
+    + "|".join(CHANGE_ANNOUNCEMENT_ZH),
+    re.IGNORECASE,
+)
+
+
+def announces_change(message: str) -> bool:
+    """Whether a log message announces a change to the system (a deploy, a flag, a restart, a migration...)."""
+    return _CHANGE_ANNOUNCEMENT.search(message) is not None
+
+
+_NAME_WORD = re.compile(r"[a-z]+")
+
+
+def name_words(name: str) -> set[str]:
+    """The words of a table or column name (``changed_at`` gives ``changed`` and ``at``)."""
+    return set(_NAME_WORD.findall(name.lower()))
+
+
 def symptoms_in(question: str) -> list[Symptom]:
     """The symptom families whose cues occur in ``question``, in priority order."""
     lowered = question.lower()

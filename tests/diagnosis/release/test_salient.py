@@ -229,6 +229,20 @@ def test_a_number_is_not_found_inside_an_identifier(sentence, evidence):
     assert found(sentence, evidence) == [False]
 
 
+@pytest.mark.parametrize(
+    ("sentence", "evidence", "expected"),
+    [
+        ("offset fell to -98.5242", "clock_offset_seconds read -98.5242", True),
+        ("offset fell to -98.5", "offset -98.50 s", True),
+        ("offset fell to 98.5242", "clock_offset_seconds read -98.5242", False),
+        ("offset fell to -98.5242", "clock_offset_seconds read 98.5242", False),
+        ("offset fell to -1", "HikariPool-1 - Connection is not available", False),
+    ],
+)
+def test_a_minus_sign_is_part_of_the_number(sentence, evidence, expected):
+    assert found(sentence, evidence) == [expected]
+
+
 def test_a_date_and_a_clock_time_written_apart_are_each_found_in_an_iso_datetime():
     assert found("at 2026-10-14 10:05:03", "2026-10-14T10:05:03Z ERROR pool") == [True, True]
     assert found("at 2026-10-14 10:05:04", "2026-10-14T10:05:03Z ERROR pool") == [True, False]

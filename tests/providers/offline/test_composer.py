@@ -55,14 +55,104 @@ def _compose(models, claims: list[dict], verdict: str = "PASS", **lists: list[st
     return parse_output(models.composer.complete(messages).content, ComposerOutput)
 
 
-def test_it_names_the_service_whose_verified_errors_came_first_and_quotes_them(models):
+def test_without_a_change_it_names_where_the_failure_began_and_says_no_change_explains_it(models):
     answer = _compose(models, [SYMPTOM, ROOT, RUNBOOK], recommended_actions=["Roll back the pool size change."])
-    root_cause = answer["answer_markdown"].split("## Evidence")[0]
-    assert root_cause.startswith("## Likely root cause\n**ledger-db**")
-    assert '"FATAL: sorry, too many clients already (max_connections=100)" [c2]' in root_cause
-    assert '"Runbook: ledger-db too many connections > Symptoms"' in root_cause and "[c3]" in root_cause
+    headline, timeline = answer["answer_markdown"].split("## Evidence")[0].split("## What happened, in time order\n")
+    assert headline.startswith(
+        "## Likely root cause\nThe likely root cause is in **ledger-db**, where the failure began [c2]. "
+        "No verified change before the onset explains it.\n"
+    )
+    assert "(max_connections=100)" not in headline, "log lines are quoted as evidence, not in the headline"
+    assert '"Runbook: ledger-db too many connections > Symptoms"' in headline and "[c3]" in headline
+    assert timeline.strip().splitlines() == [
+        '- 08:30:05 first errors of **ledger-db**: "FATAL: sorry, too many clients already (max_connections=100)" [c2]',
+        '- 08:30:20 first errors of **ledger-api**: "POST /invoices failed: could not obtain connection: timeout after '
+        '2000ms" [c1]',
+    ]
     assert "## Recommended actions\n- Roll back the pool size change." in answer["answer_markdown"]
     assert "## Uncertainty" not in answer["answer_markdown"]
+    assert _released(_compose(models, [SYMPTOM, ROOT, RUNBOOK]), [SYMPTOM, ROOT, RUNBOOK], [])
+
+
+ANNOUNCED = _claim(
+    "c4",
+    "ledger-api logged a rollout",
+    "query_logs",
+    ("$.records[3].message", "Rolling out ledger-api v5.1.0: db pool max 20 -> 80 per pod"),
+    ("$.records[3].service", "ledger-api"),
+    ("$.records[3].ts", "2025-06-01T08:27:40Z"),
+    verification="indirect_support",
+)
+CHANGE_ROW = _claim(
+    "c5",
+    "Business record: component=ledger-api; setting=db.pool.max_connections_per_pod; changed_at=2025-06-01 08:27:00",
+    "query_mysql",
+    ("$.rows[0][1]", "ledger-api"),
+    ("$.columns[1]", "component"),
+    ("$.rows[0][2]", "db.pool.max_connections_per_pod"),
+    ("$.columns[2]", "setting"),
+    ("$.rows[0][5]", "2025-06-01 08:27:00"),
+    ("$.columns[5]", "changed_at"),
+    verification="indirect_support",
+)
+OLD_CHANGE_ROW = _claim(
+    "c6",
+    "Business record: component=ledger-db; setting=max_connections; changed_at=2025-05-30 10:00:00",
+    "query_mysql",
+    ("$.rows[1][1]", "ledger-db"),
+    ("$.columns[1]", "component"),
+    ("$.rows[1][2]", "max_connections"),
+    ("$.columns[2]", "setting"),
+    ("$.rows[1][5]", "2025-05-30 10:00:00"),
+    ("$.columns[5]", "changed_at"),
+    verification="indirect_support",
+)
+LATER_CHANGE = _claim(
+    "c7",
+    "ledger-api logged a restart",
+    "query_logs",
+    ("$.records[9].message", "Restarting ledger-api pods one at a time"),
+    ("$.records[9].service", "ledger-api"),
+    ("$.records[9].ts", "2025-06-01T08:41:00Z"),
+    verification="indirect_support",
+)
+
+
+def test_the_cause_is_the_change_made_just_before_the_first_error_in_both_sources(models):
+    claims = [SYMPTOM, ROOT, RUNBOOK, ANNOUNCED, CHANGE_ROW, OLD_CHANGE_ROW, LATER_CHANGE]
+    answer = _compose(models, claims)
+    text = answer["answer_markdown"]
+    headline = text.split("\n\n")[0]
+    assert headline == (
+        "## Likely root cause\nThe likely root cause is a change made shortly before the failure began: the change "
+        "record `component=ledger-api`, `setting=db.pool.max_connections_per_pod` at 2025-06-01 08:27:00 [c5] and "
+        '**ledger-api** logged "Rolling out ledger-api v5.1.0: db pool max 20 -> 80 per pod" at 08:27:40 [c4]. '
+        "The failure then began in **ledger-db** [c2]."
+    )
+    timeline = text.split("## What happened, in time order\n")[1].split("\n\n")[0].splitlines()
+    assert [line.split(" ")[1] for line in timeline] == ["08:27:00", "08:27:40", "08:30:05", "08:30:20"]
+    assert "c6" not in "".join(timeline), "a change two days earlier is history, not the trigger"
+    assert "c7" not in "".join(timeline), "a change after the first error cannot have caused it"
+    assert answer["cited_claim_ids"] == ["c1", "c2", "c3", "c4", "c5", "c6", "c7"]
+    assert _released(answer, claims, [])
+
+
+def test_a_fault_confined_to_one_host_names_the_host(models):
+    on_host = _claim(
+        "c2",
+        "ledger-db logged on host db-2",
+        "query_logs",
+        ("$.records[0].message", "FATAL: sorry, too many clients already (max_connections=100)"),
+        ("$.records[0].service", "ledger-db"),
+        ("$.records[0].ts", "2025-06-01T08:30:05Z"),
+        ("$.records[0].host", "db-2"),
+    )
+    answer = _compose(models, [SYMPTOM, on_host])
+    assert (
+        "The likely root cause is in **ledger-db** on host `db-2`, where the failure began [c2]."
+        in (answer["answer_markdown"])
+    )
+    assert _released(answer, [SYMPTOM, on_host], [])
 
 
 def test_it_cites_every_allowed_claim_and_nothing_else(models):
@@ -162,8 +252,11 @@ def test_a_chinese_question_gets_chinese_headings_and_connectives_that_pass_the_
     actions = ["Roll back the pool size change."]
     answer = _compose_zh(models, [SYMPTOM, ROOT, RUNBOOK], recommended_actions=actions)
     text = answer["answer_markdown"]
-    assert text.startswith("## 可能的根本原因\n**ledger-db** 是故障开始的服务：其错误是最早的已验证错误")
+    assert text.startswith(
+        "## 可能的根本原因\n可能的根本原因在 **ledger-db**，故障从这里开始 [c2]。没有已验证的变更发生在故障开始之前并能说明这一故障。"
+    )
     assert '"FATAL: sorry, too many clients already (max_connections=100)" [c2]' in text  # quoted verbatim
+    assert "## 时间顺序\n- 08:30:05 **ledger-db** 的首批错误：" in text
     assert '知识库在 "Runbook: ledger-db too many connections > Symptoms" 中描述了这一故障' in text
     assert "## 证据\n- [c1] ledger-api logged a timeout （支持）" in text
     assert "## 建议操作\n- Roll back the pool size change." in text

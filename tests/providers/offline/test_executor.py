@@ -65,8 +65,15 @@ def test_after_the_plan_it_looks_closer_at_the_earliest_failing_service():
 
     calls = [(call.name, json.loads(call.arguments)) for call in turn.tool_calls]
     assert calls[0] == ("query_logs", {**_window(), "service": "ledger-db", "level": "WARN", "limit": 200})
-    assert [name for name, _ in calls] == ["query_logs", "lookup_knowledge"], "ledger-db's only metric already ran"
+    assert [name for name, _ in calls[:2]] == ["query_logs", "lookup_knowledge"], "ledger-db's only metric already ran"
     assert calls[1][1] == {"query": "ledger fatal sorry many clients already max connections", "top_k": 5}
+    # Then the newest lines of every level each service logged up to the onset (08:30, within the window):
+    # the failing service first, then the one asked about, then the others in catalog order.
+    change_window = {"start": "2025-06-01T08:00:00Z", "end": "2025-06-01T08:31:00Z", "limit": 200}
+    assert calls[2:] == [
+        ("query_logs", {**change_window, "service": service, "direction": "backward"})
+        for service in ("ledger-db", "ledger-api", "web-frontend", "mailer")
+    ]
 
 
 def test_when_the_explaining_runbook_lacks_its_fix_section_it_asks_for_it():

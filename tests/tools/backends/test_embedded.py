@@ -73,6 +73,17 @@ def test_it_counts_every_match_and_flags_a_cut(logs):
     assert (payload["total"], payload["truncated"]) == (3, True)
 
 
+def test_backward_keeps_the_newest_records_and_still_lists_them_oldest_first(logs):
+    payload = query_logs(limit=2, direction="backward")
+
+    assert [record["message"] for record in payload["records"]] == ["Pool exhausted", "pool at 9/10"]
+    assert (payload["total"], payload["truncated"]) == (3, True)
+    assert [record["message"] for record in query_logs(limit=2, direction="forward")["records"]] == [
+        "started",
+        "Pool exhausted",
+    ]
+
+
 def test_it_excludes_the_end_of_the_window(logs):
     assert "pool after the window" not in [record["message"] for record in query_logs(contains="pool")["records"]]
 

@@ -26,6 +26,7 @@ def call(harness, **arguments):
         {"contains": "x" * 201},
         {"start": 1714557600},
         {"since": "1h"},
+        {"direction": "newest"},
     ],
 )
 def test_it_blocks_arguments_outside_the_schema(harness, loaded, arguments):

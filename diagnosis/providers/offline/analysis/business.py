@@ -10,7 +10,6 @@ Only cells that the gatekeeper can match are cited (three characters or more).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -18,10 +17,8 @@ from datetime import datetime, timedelta
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
 from diagnosis.providers.offline.text import clip, looks_like_instruction, normalise, terms
 from diagnosis.providers.offline.timing import parse_ts
-from diagnosis.providers.offline.vocabulary import CHANGE_WORDS
+from diagnosis.providers.offline.vocabulary import CHANGE_WORDS, name_words
 from tools.names import ToolName
-
-_NAME_WORD = re.compile(r"[a-z]+")
 
 # Closeness before the onset halves at one hour; it weighs as much as two shared words at most.
 RECENCY_SCALE = timedelta(hours=1)
@@ -61,14 +58,16 @@ def rows_of(exchanges: Iterable[ToolExchange]) -> list[Row]:
     ]
 
 
-def corroborating_row(rows: list[Row], evidence_terms: set[str], onset: datetime | None) -> Row | None:
-    """The related row stamped closest before the onset, change records first; more shared words break ties.
+def corroborating_rows(rows: list[Row], evidence_terms: set[str], onset: datetime | None) -> list[Row]:
+    """Related rows, the one stamped closest before the onset first, change records first; more shared words
+    break ties. At most one row per query: a change recorded in two tables (the deploy, and the setting it
+    changed) is read from both, since each names a different part of it.
 
     A cause precedes its effect, so rows stamped after the onset are never chosen. Relatedness is capped
     at ``FULL_RELATEDNESS`` shared words so that a row describing the failing component at length (an old
     configuration line full of its vocabulary) cannot outrank a related change made minutes before.
     """
-    best: tuple[tuple[float, int, int], Row] | None = None
+    best: dict[str, tuple[tuple[float, int, int], Row]] = {}
     for position, row in enumerate(rows):
         if any(looks_like_instruction(text) for text in _texts(row)):
             continue
@@ -80,9 +79,9 @@ def corroborating_row(rows: list[Row], evidence_terms: set[str], onset: datetime
         closeness = 0.0 if distance is None else 1 / (1 + distance / RECENCY_SCALE.total_seconds())
         change = CHANGE_RECORD_BONUS if _is_change_record(row) else 0.0
         key = (min(overlap, FULL_RELATEDNESS) + RECENCY_WEIGHT * closeness + change, overlap, -position)
-        if best is None or key > best[0]:
-            best = (key, row)
-    return best[1] if best else None
+        if row.invocation_id not in best or key > best[row.invocation_id][0]:
+            best[row.invocation_id] = (key, row)
+    return [row for _, row in sorted(best.values(), key=lambda item: item[0], reverse=True)]
 
 
 def cited_cells(row: Row, evidence_terms: set[str]) -> list[Cell]:
@@ -120,4 +119,4 @@ def _distance_before(row: Row, onset: datetime | None) -> float | None:
 
 def _is_change_record(row: Row) -> bool:
     """Whether the row's columns read like a change record (deploys, configuration, versions)."""
-    return any(set(_NAME_WORD.findall(column.lower())) & CHANGE_WORDS for column in row.columns)
+    return any(name_words(column) & CHANGE_WORDS for column in row.columns)

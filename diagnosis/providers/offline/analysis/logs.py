@@ -16,7 +16,7 @@ Why these rules:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -53,6 +53,8 @@ class LogRecord:
     message: str
     ts: datetime
     ts_text: str
+    host: str | None = None
+    """The host that logged it, when the record says: a fault confined to one host shows here."""
 
 
 @dataclass
@@ -85,27 +87,31 @@ class LogFindings:
     """For each asked-about service other than the root: its strongest new template."""
 
 
-def records_of(exchanges: Iterable[ToolExchange]) -> list[LogRecord]:
-    """Every visible ERROR/WARN record of every READY ``query_logs`` result, oldest first, injections dropped."""
-    records = [
-        _record(exchange.invocation_id, item)
-        for exchange, item in result_items(exchanges, ToolName.QUERY_LOGS, "records")
-    ]
-    return sorted(
-        (record for record in records if record is not None),
-        key=lambda record: (record.ts, record.service, record.raw_path),
-    )
+def records_of(exchanges: Iterable[ToolExchange], levels: Collection[str] | None = LEVELS) -> list[LogRecord]:
+    """Every visible record at ``levels`` (None: any) of every READY ``query_logs`` result, oldest first,
+    injections dropped.
+
+    A record returned by two queries (the ERROR query and the change-window query) is kept once.
+    """
+    records: dict[tuple[str, str, str, str], LogRecord] = {}
+    for exchange, item in result_items(exchanges, ToolName.QUERY_LOGS, "records"):
+        record = _record(exchange.invocation_id, item, levels)
+        if record is not None:
+            records.setdefault((record.ts_text, record.service, record.level, record.message), record)
+    return sorted(records.values(), key=lambda record: (record.ts, record.service, record.raw_path))
 
 
-def _record(invocation_id: str, item: dict[str, Any]) -> LogRecord | None:
+def _record(invocation_id: str, item: dict[str, Any], levels: Collection[str] | None) -> LogRecord | None:
     message, ts = item.get("message"), parse_ts(item.get("ts"))
     level, service, raw_path = str(item.get("level", "")).upper(), item.get("service"), item.get("raw_path")
     if not (isinstance(message, str) and isinstance(service, str) and isinstance(raw_path, str) and ts):
         return None
-    if level not in LEVELS or looks_like_instruction(message):
+    if (levels is not None and level not in levels) or looks_like_instruction(message):
         return None
+    host = item.get("host") if isinstance(item.get("host"), str) else None
     # The projection clips long messages with an ellipsis; only the part before it is the real value.
-    return LogRecord(invocation_id, raw_path, service, level, normalise(message.removesuffix("…")), ts, item["ts"])
+    message = normalise(message.removesuffix("…"))
+    return LogRecord(invocation_id, raw_path, service, level, message, ts, item["ts"], host)
 
 
 def mask(message: str) -> str:
@@ -137,6 +143,8 @@ def analyse(records: list[LogRecord], onset: datetime | None, focus_services: li
     onset = onset or burst_onset(records)
     new = [template for template in templates_of(records) if _is_new(template, onset)]
     root_service, level = _earliest_bursting_service(new)
+    if root_service:
+        root_service, level = _named_dependency(new, root_service, level)
     root_templates = _root_templates(new, root_service, level) if root_service else []
     symptoms = [
         template for service in focus_services if service != root_service for template in _strongest(new, service)
@@ -162,6 +170,29 @@ def _earliest_bursting_service(new: list[Template]) -> tuple[str | None, str]:
             )
             return service, level
     return None, ""
+
+
+def _named_dependency(new: list[Template], service: str, level: str) -> tuple[str, str]:
+    """Where the failure comes from when the first service to fail names it: the dependency its new errors
+    blame ("pricing-service POST /price failed: timeout"), followed while that one fails too.
+
+    A caller's timeout is often logged before the dependency's own crash is, so the earliest errors alone
+    would name the victim. The hop is taken only when exactly one other failing service is named, and
+    never back to a service already visited.
+    """
+    visited = {service}
+    while True:
+        words = " ".join(template.pattern for template in new if template.service == service).lower()
+        named = {
+            template.service
+            for template in new
+            if template.service not in visited and template.service.lower() in words
+        }
+        if len(named) != 1:
+            return service, level
+        service = named.pop()
+        visited.add(service)
+        level = next((level for level in LEVELS if any(t.service == service and t.level == level for t in new)), level)
 
 
 def _root_templates(new: list[Template], service: str, level: str) -> list[Template]:

@@ -137,7 +137,9 @@ class Story:
 
     @classmethod
     def of(cls, claims: list[ClaimEvidence]) -> Story:
-        changes, failures, metrics = [], [], []
+        changes: list[Event] = []
+        failures: list[Event] = []
+        metrics: list[Event] = []
         for claim in claims:
             if claim.tool == ToolName.QUERY_LOGS and claim.messages and claim.logged_at:
                 event = _event(claim.logged_at[0], claim)

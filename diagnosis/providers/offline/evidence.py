@@ -68,15 +68,17 @@ def analyse_results(
     passage = explanation(chunks, evidence_terms)
     fix = remediation(chunks, passage.chunk.document_id) if passage else None
     row_terms = evidence_terms | (terms(" ".join(passage.sentences)) if passage else set())
-    # A cause precedes the first error it produced.
+    anomalies = [found for series in series_of(exchanges) if (found := anomaly(series, logs.onset)) is not None]
+    # A cause precedes the first error it produced (or, with no error at all, the first metric shift).
     first_error = min((template.first.ts for template in logs.root_templates), default=None)
-    cause_before = first_error or (logs.onset + CLOCK_PRECISION if logs.onset else None)
+    first_shift = min((found.shifted_at for found in anomalies), default=None)
+    cause_before = first_error or (logs.onset + CLOCK_PRECISION if logs.onset else first_shift)
     return Findings(
         logs=logs,
         evidence_terms=evidence_terms,
         passage=passage,
         fix=fix,
-        anomalies=[found for series in series_of(exchanges) if (found := anomaly(series, logs.onset)) is not None],
+        anomalies=anomalies,
         rows=corroborating_rows(rows_of(exchanges), row_terms, cause_before)[:MAX_ROWS],
         row_terms=row_terms,
         change_cutoff=cause_before,

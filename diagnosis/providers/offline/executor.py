@@ -154,8 +154,12 @@ def _closer_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
     findings = context.findings(earlier)
     logs = findings.logs
     root = logs.root_service
-    if root is None or context.window is None:
+    if context.window is None:
         return []
+    if root is None:
+        # No error anywhere (a latency shift, a silent backlog): still read what changed before it.
+        cutoff = findings.change_cutoff
+        return _change_window(None, cutoff, context) if cutoff else []
     steps = [queries.logs(root, "WARN", context.window, f"Warnings of {root}, the earliest failing service")]
     metric_names = (context.environment.get("metrics") or {}).get(root) or []
     steps.extend(
@@ -169,7 +173,7 @@ def _closer_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
     return steps
 
 
-def _change_window(root: str, cutoff: datetime, context: _Context) -> list[Step]:
+def _change_window(root: str | None, cutoff: datetime, context: _Context) -> list[Step]:
     """The last lines of every level before the first error, of the failing service first, then of the others.
 
     Changes are announced at INFO ("starting version 4.2.0", "feature flag enabled"), which the ERROR and
@@ -182,7 +186,7 @@ def _change_window(root: str, cutoff: datetime, context: _Context) -> list[Step]
     if start >= end:
         return []
     services = [str(service) for service in context.environment.get("services") or []]
-    ordered = list(dict.fromkeys([root, *context.focus, *services]))
+    ordered = list(dict.fromkeys([*([root] if root else []), *context.focus, *services]))
     return [
         queries.latest_logs(service, start, end, f"What {service} logged just before the failure began")
         for service in ordered[:MAX_CHANGE_WINDOW_SERVICES]

@@ -71,7 +71,7 @@ def test_it_releases_a_grounded_draft_the_guard_accepts(run, make_context):
     assert update["composer_status"] == ComposerStatus.COMPLETED and update["final_answer"] == HONEST
     steps = list(AgentStep.objects.filter(run=run).order_by("seq"))
     assert [(step.role, step.outcome) for step in steps] == [("semantic_guard", "COMPLETED"), ("composer", "COMPLETED")]
-    assert steps[0].prompt_version == "semantic-guard-v2" and steps[1].prompt_version == "composer-v3"
+    assert steps[0].prompt_version == "semantic-guard-v2" and steps[1].prompt_version == "composer-v4"
     [release] = timeline(run, "RELEASE")
     assert release.details == {
         "attempt": 1,

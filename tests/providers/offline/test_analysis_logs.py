@@ -60,3 +60,27 @@ def test_root_templates_are_the_earliest_then_the_weightiest_where_fault_words_w
 def test_without_errors_warnings_decide():
     records = [_record(30, 1, "cache", "evicting keys", "WARN"), _record(30, 2, "cache", "evicting keys", "WARN")]
     assert analyse(records, None, []).root_service == "cache"
+
+
+def test_a_caller_that_names_its_failing_dependency_points_at_it():
+    """cart logs its timeout before pricing logs its own crash; cart's errors blame pricing, so pricing is the root."""
+    onset = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
+    records = [
+        _record(30, 5, "cart", "pricing-svc POST /price failed: timeout after 2000ms"),
+        _record(30, 9, "cart", "pricing-svc POST /price failed: timeout after 2000ms"),
+        _record(30, 30, "pricing-svc", "java.lang.OutOfMemoryError: Java heap space"),
+        _record(30, 31, "pricing-svc", "java.lang.OutOfMemoryError: Java heap space"),
+    ]
+    findings = analyse(records, onset, focus_services=["cart"])
+    assert findings.root_service == "pricing-svc"
+    assert [template.pattern for template in findings.root_templates] == ["java.lang.OutOfMemoryError: Java heap space"]
+
+
+def test_a_named_service_that_does_not_fail_is_not_blamed():
+    onset = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
+    records = [
+        _record(30, 5, "cart", "db pool exhausted while calling pricing-svc"),
+        _record(30, 9, "cart", "db pool exhausted while calling pricing-svc"),
+        _record(31, 0, "pricing-svc", "request served", level="INFO"),
+    ]
+    assert analyse(records, onset, focus_services=["cart"]).root_service == "cart"

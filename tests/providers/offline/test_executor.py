@@ -67,9 +67,10 @@ def test_after_the_plan_it_looks_closer_at_the_earliest_failing_service():
     assert calls[0] == ("query_logs", {**_window(), "service": "ledger-db", "level": "WARN", "limit": 200})
     assert [name for name, _ in calls[:2]] == ["query_logs", "lookup_knowledge"], "ledger-db's only metric already ran"
     assert calls[1][1] == {"query": "ledger fatal sorry many clients already max connections", "top_k": 5}
-    # Then the newest lines of every level each service logged up to the onset (08:30, within the window):
-    # the failing service first, then the one asked about, then the others in catalog order.
-    change_window = {"start": "2025-06-01T08:00:00Z", "end": "2025-06-01T08:31:00Z", "limit": 200}
+    # Then the newest lines of every level each service logged up to a minute after the first error (08:30:05),
+    # from an hour before (clipped to the window): the failing service first, then the one asked about, then
+    # the others in catalog order.
+    change_window = {"start": "2025-06-01T08:00:00Z", "end": "2025-06-01T08:31:05Z", "limit": 200}
     assert calls[2:] == [
         ("query_logs", {**change_window, "service": service, "direction": "backward"})
         for service in ("ledger-db", "ledger-api", "web-frontend", "mailer")
@@ -211,3 +212,17 @@ def test_an_evidence_retry_skips_plan_steps_that_already_ran():
 
 def _window() -> dict:
     return {"start": ENVIRONMENT["window"]["start"], "end": ENVIRONMENT["window"]["end"]}
+
+
+def test_without_any_error_it_still_reads_what_changed_before_the_onset():
+    quiet = [
+        (tool, args, logs_payload() if tool == "query_logs" else payload) for tool, args, payload in incident.results()
+    ]
+    turn = respond(read(executor_conversation(incident.QUESTION, quiet)), tools_offered=True)
+
+    # The question's 08:30 is minute-precise: the window runs to a minute past it, plus a minute.
+    change_window = {"start": "2025-06-01T08:00:00Z", "end": "2025-06-01T08:32:00Z", "limit": 200}
+    assert [(call.name, json.loads(call.arguments)) for call in turn.tool_calls] == [
+        ("query_logs", {**change_window, "service": service, "direction": "backward"})
+        for service in ("ledger-api", "web-frontend", "ledger-db", "mailer")
+    ]

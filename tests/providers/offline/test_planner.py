@@ -154,3 +154,21 @@ def test_it_searches_knowledge_in_the_language_of_the_question(models):
     assert query.startswith("账本接口最近很慢，是什么原因？") and "mailer" in query
     english = _plan(models, "ledger-api errors since 08:30", mode="EVIDENCE_GAP_ONLY", retry_context=retry)
     assert english["steps"][0]["args"]["query"] == retry["evidence_gaps"][0]
+
+
+def test_a_gap_only_plan_reads_the_chinese_gaps_the_verifier_writes(models):
+    retry = {
+        "evidence_gaps": [
+            "没有 ledger-db 的已验证指标显示起始时间附近的变化",
+            "没有为 ledger-db 的错误验证到知识库中的运行手册或复盘段落",
+        ],
+        "missing_info": [],
+        "prior_verified_claims": [],
+        "completed_queries": [],
+    }
+    plan = _plan(
+        models, "ledger-api 从 08:30 开始调用失败，是什么原因？", mode="EVIDENCE_GAP_ONLY", retry_context=retry
+    )
+    assert [step["tool"] for step in plan["steps"]] == ["query_metrics", "lookup_knowledge"]
+    assert plan["steps"][0]["args"]["service"] == "ledger-db"
+    assert plan["steps"][1]["args"]["query"].startswith("ledger-api 从 08:30 开始调用失败")

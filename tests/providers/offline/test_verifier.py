@@ -110,8 +110,49 @@ def test_one_kind_of_source_alone_is_low_confidence_with_concrete_gaps(models):
         "No runbook or postmortem passage was verified for the errors of ledger-db",
     ]
     assert output["missing_info"] == [
-        "No deploy or configuration change near the onset was verified in the business data"
+        "No deploy or configuration change near the onset was verified in the business data or the logs"
     ]
+
+
+CHANGE_LINE = {
+    "claim_id": "c5",
+    "evidence": _evidence(
+        "query_logs",
+        ("$.records[4].message", "config reloaded: ledger-db max_connections 400 -> 100"),
+        ("$.records[4].service", "ledger-db"),
+        ("$.records[4].ts", "2025-06-01T08:27:00Z"),
+    ),
+}
+UNRELATED_CHANGE = {
+    "claim_id": "c6",
+    "evidence": _evidence(
+        "query_logs",
+        ("$.records[5].message", "starting version v2.1.0"),
+        ("$.records[5].service", "mailer"),
+        ("$.records[5].ts", "2025-06-01T08:20:00Z"),
+    ),
+}
+
+
+def test_a_logged_change_of_the_failing_service_is_indirect_support_and_no_change_is_missing(models):
+    output = _verify(models, [LOG, CHANGE_LINE, UNRELATED_CHANGE])
+    assert _verifications(output) == {"c1": "indirect_support", "c5": "indirect_support", "c6": "no_evidence"}
+    assert output["missing_info"] == []
+
+
+def test_a_chinese_question_gets_chinese_facts_and_gaps_the_gap_planner_still_reads(models):
+    messages = verifier_messages(
+        question="ledger-api 从 08:30 开始调用失败，是什么原因？", verdict_ceiling="PASS", verified_claims=[LOG]
+    )
+    output = parse_output(models.verifier.complete(messages).content, VerifierOutput)
+    assert output["facts_checked"][0]["fact"] == (
+        'ledger-db 在 2025-06-01T08:30:05Z 记录了日志："FATAL: sorry, too many clients already (max_connections=100)"'
+    )
+    assert output["evidence_gaps"] == [
+        "没有 ledger-db 的已验证指标显示起始时间附近的变化",
+        "没有为 ledger-db 的错误验证到知识库中的运行手册或复盘段落",
+    ]
+    assert output["missing_info"] == ["业务数据和日志中没有验证到起始时间附近的部署或配置变更"]
 
 
 def test_the_verdict_never_exceeds_the_gatekeeper_ceiling(models):

@@ -186,7 +186,7 @@ def _named_dependency(new: list[Template], service: str, level: str) -> tuple[st
         named = {
             template.service
             for template in new
-            if template.service not in visited and template.service.lower() in words
+            if template.level in LEVELS and template.service not in visited and template.service.lower() in words
         }
         if len(named) != 1:
             return service, level

@@ -53,6 +53,8 @@ class Anomaly:
     rising: bool
     baseline: Point
     extreme: Point
+    shifted_at: datetime
+    """The first point of the new level: where the series changed."""
 
 
 def series_of(exchanges: Iterable[ToolExchange]) -> list[Series]:
@@ -101,7 +103,7 @@ def anomaly(series: Series, onset: datetime | None) -> Anomaly | None:
     # max and min return the first of equal points, and points are in time order: the earliest extreme.
     extreme = (max if rising else min)(after, key=lambda point: point.value)
     baseline = min(before, key=lambda point: abs(point.value - base))
-    return Anomaly(series, score, rising, baseline, extreme)
+    return Anomaly(series, score, rising, baseline, extreme, after[0].ts)
 
 
 def _split_index(points: list[Point], onset: datetime | None) -> int | None:

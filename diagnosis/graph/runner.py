@@ -1,12 +1,14 @@
 """``run_graph``: one diagnosis run through a compiled graph, with the partial trace kept on failure.
 
 The graph is streamed rather than invoked so that the events appended before a failure survive it: a
-run that raises still leaves its route for the partial trace (seed 000 §3, last row).
+run that raises still leaves its route for the partial trace (seed 000 §3, last row). Streaming also gives
+the caller every node boundary, where a run can be stopped (cancelled) between two node attempts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
+from contextlib import closing
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
@@ -29,12 +31,31 @@ class GraphRunError(RuntimeError):
     def __init__(
         self, run_id: str, *, events: list[dict[str, Any]], evidence_retry_count: int, failed_node: str | None
     ) -> None:
-        where = f"in node {failed_node}" if failed_node else "in the graph engine"
-        super().__init__(f"diagnosis run {run_id} failed {where} after {len(events)} node attempts")
+        super().__init__(self.describe(run_id, failed_node, len(events)))
         self.run_id = run_id
         self.events = events
         self.evidence_retry_count = evidence_retry_count
         self.failed_node = failed_node
+
+    @staticmethod
+    def describe(run_id: str, failed_node: str | None, attempts: int) -> str:
+        where = f"in node {failed_node}" if failed_node else "in the graph engine"
+        return f"diagnosis run {run_id} failed {where} after {attempts} node attempts"
+
+
+class GraphStopped(GraphRunError):
+    """The caller's ``should_stop`` asked the run to stop at a node boundary; nothing raised.
+
+    A ``GraphRunError`` so that whoever saves the partial trace of a run that did not end saves this one
+    too; no node failed, so ``failed_node`` is ``None`` and the route ends in the last node that ran.
+    """
+
+    def __init__(self, run_id: str, *, events: list[dict[str, Any]], evidence_retry_count: int) -> None:
+        super().__init__(run_id, events=events, evidence_retry_count=evidence_retry_count, failed_node=None)
+
+    @staticmethod
+    def describe(run_id: str, failed_node: str | None, attempts: int) -> str:
+        return f"diagnosis run {run_id} was stopped at a node boundary after {attempts} node attempts"
 
 
 def run_config(run_id: str, config_extra: Mapping[str, Any] | None = None) -> RunnableConfig:
@@ -57,6 +78,7 @@ def run_graph(
     run_id: str,
     config_extra: Mapping[str, Any] | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
     context: Any = None,
 ) -> DiagnosisState:
     """Run the graph to END and return the final state, or raise ``GraphRunError`` with the partial events.
@@ -65,28 +87,41 @@ def run_graph(
     the route into its timeline while the run goes on. If it raises, the run fails like a node would (a
     persistence failure ends the run, seed 000 §3), with no node named as failed. ``context`` is the run's
     LangGraph runtime context (what the actions read through ``get_runtime``).
+
+    ``should_stop`` is asked at every node boundary: before the first attempt, after each attempt's event
+    was reported, and before END. When it answers true no further attempt starts and ``GraphStopped`` is
+    raised with the events so far; an attempt that is running is never interrupted.
     """
     config = run_config(run_id, config_extra)
     latest: Mapping[str, Any] = initial_state
     reported = len(read_events(initial_state))
     running: str | None = None
+    stopped = False
     try:
-        for part in compiled.stream(initial_state, config, stream_mode=["values", "tasks"], context=context):
-            # With a list of modes LangGraph yields (mode, chunk) pairs; both modes' chunks are dicts.
-            mode, chunk = cast(tuple[str, dict[str, Any]], part)
-            # A task chunk with "input" opens an attempt; one without error closes it. An attempt that
-            # raised stays open: it is the node the partial trace ends in.
-            if mode == "values":
-                latest = chunk
-                events = read_events(chunk)
-                if on_event is not None:
-                    for event in events[reported:]:
-                        on_event(event)
-                reported = len(events)
-            elif "input" in chunk:
-                running = chunk["name"]
-            elif chunk.get("error") is None:
-                running = None
+        # LangGraph yields each "values" chunk (the input, then the state after each step) before it starts
+        # the next step's attempt, so leaving the loop there means the next attempt never starts; closing
+        # the stream (a generator, typed as an iterator) then unwinds LangGraph's loop at once.
+        parts = compiled.stream(initial_state, config, stream_mode=["values", "tasks"], context=context)
+        with closing(cast(Generator[Any, None, None], parts)) as stream:
+            for part in stream:
+                # With a list of modes LangGraph yields (mode, chunk) pairs; both modes' chunks are dicts.
+                mode, chunk = cast(tuple[str, dict[str, Any]], part)
+                # A task chunk with "input" opens an attempt; one without error closes it. An attempt that
+                # raised stays open: it is the node the partial trace ends in.
+                if mode == "values":
+                    latest = chunk
+                    events = read_events(chunk)
+                    if on_event is not None:
+                        for event in events[reported:]:
+                            on_event(event)
+                    reported = len(events)
+                    if should_stop is not None and should_stop():
+                        stopped = True
+                        break
+                elif "input" in chunk:
+                    running = chunk["name"]
+                elif chunk.get("error") is None:
+                    running = None
     # Whatever a node or the engine raised, the caller must still get the partial route to save; the
     # original exception stays attached as __cause__.
     except Exception as exc:
@@ -96,4 +131,8 @@ def run_graph(
             evidence_retry_count=read_count(latest, "evidence_retry_count"),
             failed_node=running,
         ) from exc
+    if stopped:
+        raise GraphStopped(
+            run_id, events=read_events(latest), evidence_retry_count=read_count(latest, "evidence_retry_count")
+        )
     return cast(DiagnosisState, dict(latest))

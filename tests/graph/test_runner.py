@@ -8,10 +8,26 @@ from langgraph.errors import GraphRecursionError
 from langgraph.graph import START, StateGraph
 
 from diagnosis.graph.builder import build_graph
-from diagnosis.graph.runner import GraphRunError, run_config, run_graph
+from diagnosis.graph.runner import GraphRunError, GraphStopped, run_config, run_graph
 from diagnosis.graph.state import initial_state
+from diagnosis.graph.topology import Node
 from diagnosis.graph.trace_builder import build_partial_trace
-from tests.graph.fakes import EVIDENCE_RETRY_PATH, ScriptedActions, low_confid_with_gap, run_scripted
+from tests.graph.fakes import (
+    ER,
+    EVIDENCE_RETRY_PATH,
+    VI,
+    C,
+    E,
+    F,
+    G,
+    P,
+    ScriptedActions,
+    V,
+    event,
+    low_confid_with_gap,
+    planner,
+    run_scripted,
+)
 
 
 def test_it_gives_every_action_the_run_id_as_thread_id_and_the_extra_config():
@@ -123,4 +139,104 @@ def test_it_fails_the_run_when_the_event_listener_fails():
 
     assert [e["node"] for e in raised.value.events] == ["planner", "executor", "gatekeeper"]
     assert raised.value.failed_node is None
+    assert isinstance(raised.value.__cause__, OSError)
+
+
+# The stop check (cancellation) at node boundaries. ``ScriptedActions`` records each attempt as it starts,
+# so "the node is in the call log" means the stop was asked for while that node's attempt was running.
+STOPPED_AT = {
+    "planner": ({}, [P]),
+    "executor": ({}, [P, E]),
+    "gatekeeper": ({}, [P, E, G]),
+    "verified_input": ({}, [P, E, G, VI]),
+    "verifier": ({}, [P, E, G, VI, V]),
+    "evidence_retry": ({"verifier": [low_confid_with_gap()]}, [P, E, G, VI, V, ER]),
+    "composer": ({}, [P, E, G, VI, V, C]),
+    "fallback": ({"planner": [planner("NON_RETRYABLE_FAILED")]}, [P, F]),
+}
+
+
+def stop_once_started(actions: ScriptedActions, node: Node):
+    return lambda: node in actions.sequence
+
+
+@pytest.mark.parametrize("node", list(STOPPED_AT))
+def test_it_stops_after_the_attempt_that_was_running_when_asked_to_stop(node):
+    scripts, ran = STOPPED_AT[node]
+    actions = ScriptedActions(**scripts)
+    reported = []
+
+    with pytest.raises(GraphStopped, match=f"stopped at a node boundary after {len(ran)} node attempts") as raised:
+        run_graph(
+            build_graph(actions.port()),
+            initial_state({"query": "q"}),
+            run_id="run-stop",
+            on_event=reported.append,
+            should_stop=stop_once_started(actions, Node(node)),
+        )
+
+    stopped = raised.value
+    assert actions.sequence == ran  # the running attempt finished; nothing after it started
+    assert [event["node"] for event in stopped.events] == [n.value for n in ran]
+    assert reported == stopped.events  # the last attempt was still reported before the stop
+    assert stopped.failed_node is None and stopped.__cause__ is None
+    trace = build_partial_trace(
+        stopped.events, evidence_retry_count=stopped.evidence_retry_count, termination_reason="cancelled"
+    ).to_dict()
+    assert (trace["final_node"], trace["termination_reason"]) == (node, "cancelled")
+    assert [t["to"] for t in trace["transitions"]] == [n.value for n in ran[1:]]
+    assert trace["evidence_retry_count"] == (1 if node == "evidence_retry" else 0)
+
+
+def test_it_does_not_start_a_technical_retry_once_asked_to_stop():
+    actions = ScriptedActions(planner=[planner("RETRYABLE_FAILED")])
+
+    with pytest.raises(GraphStopped) as raised:
+        run_graph(
+            build_graph(actions.port()),
+            initial_state({"query": "q"}),
+            run_id="run-stop",
+            should_stop=stop_once_started(actions, P),
+        )
+
+    assert actions.sequence == [P]
+    assert raised.value.events == [event(P, "RETRYABLE_FAILED", "retryable_failed")]
+
+
+def test_it_starts_no_node_when_asked_to_stop_before_the_first():
+    actions = ScriptedActions()
+
+    with pytest.raises(GraphStopped, match="after 0 node attempts") as raised:
+        run_graph(build_graph(actions.port()), initial_state({"query": "q"}), run_id="r", should_stop=lambda: True)
+
+    assert actions.calls == [] and raised.value.events == []
+    trace = build_partial_trace(raised.value.events, termination_reason="cancelled").to_dict()
+    assert (trace["final_node"], trace["transitions"]) == (None, [])
+
+
+def test_it_asks_at_every_boundary_and_runs_to_the_end_when_never_told_to_stop():
+    actions = ScriptedActions(verifier=[low_confid_with_gap()])
+    asked = []
+
+    def never() -> bool:
+        asked.append(len(actions.calls))
+        return False
+
+    state = run_graph(
+        build_graph(actions.port()), initial_state({"query": "why is p99 up?"}), run_id="run-1", should_stop=never
+    )
+
+    # Before the first attempt, after each attempt, the last one (before END) included.
+    assert asked == list(range(len(EVIDENCE_RETRY_PATH) + 1))
+    assert state == run_scripted(verifier=[low_confid_with_gap()]).state
+
+
+def test_it_fails_the_run_when_the_stop_check_fails():
+    def broken() -> bool:
+        raise OSError("database gone")
+
+    with pytest.raises(GraphRunError, match="in the graph engine after 0 node attempts") as raised:
+        run_graph(build_graph(ScriptedActions().port()), initial_state({"query": "q"}), run_id="r", should_stop=broken)
+
+    assert not isinstance(raised.value, GraphStopped)
     assert isinstance(raised.value.__cause__, OSError)

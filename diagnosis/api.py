@@ -1,15 +1,20 @@
-"""Chat API: one view per operation, nested input/output serializers, logic in the submission service."""
+"""Chat API: one view per operation, nested input/output serializers, logic in the services."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import ErrorSerializer, error_response
 from diagnosis import sse
+from diagnosis.models import RunStatus
+from diagnosis.selectors import run_cancellable_by
+from diagnosis.services import run_cancel
 from diagnosis.submission import MAX_MESSAGE_CHARS, SubmissionError, chat_submit
 
 
@@ -46,4 +51,37 @@ class ChatApi(APIView):
         except SubmissionError as error:
             return error_response(error.code, error.message, status_code=error.status)
         output = {"session_id": run.session_id, "run_id": run.id, "events_url": sse.events_url(run.id)}
+        return Response(self.OutputSerializer(output).data, status=status.HTTP_202_ACCEPTED)
+
+
+class RunCancelApi(APIView):
+    class OutputSerializer(serializers.Serializer):
+        run_id = serializers.UUIDField()
+        status = serializers.ChoiceField(
+            choices=RunStatus.choices,
+            help_text="RUNNING: it stops at its next node boundary; FAILED: it was still queued and has ended.",
+        )
+
+    @extend_schema(
+        operation_id="run_cancel",
+        request=None,
+        parameters=[OpenApiParameter("run_id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
+        responses={
+            202: OutputSerializer,
+            403: OpenApiResponse(ErrorSerializer, description="not signed in"),
+            404: OpenApiResponse(ErrorSerializer, description="unknown run, or not yours to cancel"),
+            409: OpenApiResponse(ErrorSerializer, description="the run has already ended"),
+        },
+        description=(
+            "Cancel a run (its owner, or staff with diagnosis.cancel_diagnosisrun). It stops at the next node "
+            "boundary and ends FAILED with reason cancelled: its stream sends failure, then done."
+        ),
+    )
+    def post(self, request: Request, run_id: str) -> Response:
+        run = run_cancellable_by(request.user, run_id)
+        if run is None:
+            raise NotFound("no such run")
+        if not run_cancel(run, user=request.user):
+            return error_response("run_finished", "the run has already ended", status_code=status.HTTP_409_CONFLICT)
+        output = {"run_id": run.pk, "status": run.status}
         return Response(self.OutputSerializer(output).data, status=status.HTTP_202_ACCEPTED)

@@ -84,12 +84,16 @@ class DiagnosisRun(models.Model):
     claimed_by = models.CharField(max_length=200, blank=True, default="")
     # Touched by the worker while it runs; the reaper fails RUNNING runs whose heartbeat is stale.
     heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # Set by the cancel API: the worker stops at the next node boundary, and no worker claims the run after it.
+    cancel_requested_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     duration_ms = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         db_table = "diagnosis_run"
         ordering = ["-started_at"]
+        # Owners cancel their own runs without it; it lets staff cancel anyone's (auditors stay read-only).
+        permissions = [("cancel_diagnosisrun", "Can cancel any user's run")]
         indexes = [
             # Runs of a session by time: the trace API's run list and the follow-up history.
             models.Index(fields=["session", "started_at"], name="run_session_started"),

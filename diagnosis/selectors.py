@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 
 AUDIT_PERMISSION = "diagnosis.view_diagnosisrun"
+CANCEL_PERMISSION = "diagnosis.cancel_diagnosisrun"
 
 
 def is_auditor(user: User | AnonymousUser | None) -> bool:
@@ -44,6 +45,26 @@ def run_visible_to(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -
     if pk is None:
         return None
     return DiagnosisRun.objects.select_related("session").filter(pk=pk, session__in=sessions_visible_to(user)).first()
+
+
+def run_cancellable_by(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:
+    """The run if ``user`` may cancel it: the session's owner, or staff holding ``CANCEL_PERMISSION``.
+
+    Cancelling writes, so reading is not enough: an auditor gets None for other users' runs, like anyone
+    who may not see them, and the API answers both with the same 404.
+    """
+    pk = parse_id(run_id)
+    if pk is None or not user or not user.is_authenticated:
+        return None
+    runs = DiagnosisRun.objects.select_related("session")
+    if not user.has_perm(CANCEL_PERMISSION):
+        runs = runs.filter(session__owner=user)
+    return runs.filter(pk=pk).first()
+
+
+def run_cancel_requested(run_id: uuid.UUID | str) -> bool:
+    """Whether someone asked the run to stop: its worker asks this at every node boundary."""
+    return DiagnosisRun.objects.filter(pk=run_id, cancel_requested_at__isnull=False).exists()
 
 
 def session_history(session_id: uuid.UUID, *, before_run: DiagnosisRun, limit: int = 3) -> list[dict[str, str]]:

@@ -1,10 +1,13 @@
-"""Writes of runs: the exactly-once claim, heartbeat, the provider used and the terminal states.
+"""Writes of runs: the exactly-once claim, heartbeat, the provider used, cancellation and the terminal states.
 
 The last link of the lifecycle (``diagnosis/submission.py`` says the whole chain): it never dispatches.
 
 A run leaves RUNNING exactly once, through ``run_finish`` or ``run_fail``: both are conditional updates on
 ``status=RUNNING``, and only the caller whose update matched publishes the run's terminal events. That is
 what guarantees "every run ends with exactly one ``done``" even when a worker and the reaper race.
+
+Cancelling a run only marks it (``run_cancel``); its worker ends it at the next node boundary. A run no
+worker has claimed is ended by the canceller itself, because no worker claims a run marked cancelled.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, Sum
+from django.db.models import Count, F, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from diagnosis import sse
@@ -38,12 +43,18 @@ class RunResult:
     evidence: list[dict[str, Any]] = field(default_factory=list)
 
 
+#: The failure reason, and orchestration ``termination_reason``, of a run that was cancelled.
+CANCELLED = "cancelled"
+CANCELLED_MESSAGE = "The run was cancelled."
+
+
 def run_claim(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
-    """Claim a RUNNING, unclaimed run for this worker; None when another worker has it or it ended."""
+    """Claim a RUNNING, unclaimed run for this worker; None when another worker has it, it ended, or its
+    cancellation was requested (the canceller ends such a run itself)."""
     now = timezone.now()
-    claimed = DiagnosisRun.objects.filter(pk=run_id, status=RunStatus.RUNNING, claimed_at__isnull=True).update(
-        claimed_at=now, claimed_by=worker[:200], heartbeat_at=now
-    )
+    claimed = DiagnosisRun.objects.filter(
+        pk=run_id, status=RunStatus.RUNNING, claimed_at__isnull=True, cancel_requested_at__isnull=True
+    ).update(claimed_at=now, claimed_by=worker[:200], heartbeat_at=now)
     if not claimed:
         return None
     append_event(run_id, TraceEventKind.RUN, TimelineEvent.CLAIMED, {"worker": worker})
@@ -133,4 +144,26 @@ def run_fail(
         append_event(run.pk, TraceEventKind.RUN, TimelineEvent.FAILED, {"code": reason})
         failure = {"code": reason, "message": message}
         transaction.on_commit(lambda: _publish_end(run, "failure", failure))
+    return True
+
+
+def run_cancel(run: DiagnosisRun, *, user: User) -> bool:
+    """Ask a RUNNING run to stop; False when it had already ended. The timeline says who asked: its
+    session's owner, or staff (``selectors.run_cancellable_by`` decides who may).
+
+    A claimed run is only marked: its worker stops at the next node boundary and fails it ``cancelled``.
+    An unclaimed (queued) run is failed here at once: once it is marked no worker will claim it, and the
+    claim and the mark are conditional updates of the same row, so exactly one of them wins.
+    """
+    with transaction.atomic():
+        marked = DiagnosisRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
+            cancel_requested_at=Coalesce(F("cancel_requested_at"), Value(timezone.now()))
+        )
+        if not marked:
+            return False
+        by = "owner" if run.session.owner_id == user.pk else "staff"
+        append_event(run.pk, TraceEventKind.RUN, TimelineEvent.CANCEL_REQUESTED, {"by": by})
+    run.refresh_from_db()
+    if run.claimed_at is None:
+        run_fail(run, reason=CANCELLED, message=CANCELLED_MESSAGE)
     return True

@@ -12,6 +12,8 @@ from enum import StrEnum
 class TimelineEvent(StrEnum):
     INTENT_ROUTED = "intent_routed"
     CLAIMED = "claimed"
+    CANCEL_REQUESTED = "cancel_requested"
+    """Someone asked the run to stop (``by``: owner or staff); it ends FAILED ``cancelled``."""
     NODE_FINISHED = "node_finished"
     """One graph node attempt ended; the reaper rebuilds a partial orchestration trace from these."""
     TOOL_CALLED = "tool_called"

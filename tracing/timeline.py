@@ -44,6 +44,7 @@ DETAIL_KEYS = frozenset(
         "unsupported",
         "policy_version",
         "guard_version",
+        "by",
     }
 )
 MAX_VALUE_CHARS = 200

@@ -3,7 +3,8 @@
 The graph is compiled once per process; each run hands its ``NodeContext`` (models, harness, progress)
 to it through LangGraph's runtime context. Models are built once per run (the scripted provider's cursor
 and the ``{{inv:N}}`` resolver live exactly as long as the run). Each node attempt's orchestration event is mirrored into the timeline as it happens, so
-that a run whose worker dies can still be explained.
+that a run whose worker dies can still be explained. At every node boundary the run asks whether it was
+cancelled, and if so stops there, FAILED ``cancelled`` with its partial trace.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from langgraph.runtime import get_runtime
 
 from diagnosis.graph.actions import ActionContractError, DiagnosisActions, NodeAction
 from diagnosis.graph.builder import DiagnosisGraph, build_graph
-from diagnosis.graph.runner import GraphRunError, run_graph
+from diagnosis.graph.runner import GraphRunError, GraphStopped, run_graph
 from diagnosis.graph.state import DiagnosisState, initial_state, read_count, read_events
 from diagnosis.graph.trace_builder import build_partial_trace, build_trace
 from diagnosis.models import DiagnosisRun
@@ -33,8 +34,8 @@ from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.providers.factory import build_models, config_from_settings
 from diagnosis.providers.invocations import run_invocation_resolver
-from diagnosis.selectors import session_history
-from diagnosis.services import RunResult, run_record_provider
+from diagnosis.selectors import run_cancel_requested, session_history
+from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
 
@@ -134,11 +135,19 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
             run_id=str(run.pk),
             context=context,
             on_event=lambda event: progress.node_finished(**event),
+            should_stop=lambda: run_cancel_requested(run.pk),
         )
     except GraphRunError as error:
+        # Stopped at a boundary because it was cancelled: the route ends in the last node that ran.
+        cancelled = isinstance(error, GraphStopped)
         partial_trace = build_partial_trace(
-            error.events, evidence_retry_count=error.evidence_retry_count, failed_node=error.failed_node
+            error.events,
+            evidence_retry_count=error.evidence_retry_count,
+            failed_node=error.failed_node,
+            termination_reason=CANCELLED if cancelled else None,
         ).to_dict()
+        if cancelled:
+            raise RunFailure(CANCELLED, CANCELLED_MESSAGE, partial_trace) from error
         if isinstance(error.__cause__, SoftTimeLimitExceeded):
             raise RunFailure("time_limit", "The run exceeded its time limit.", partial_trace) from error
         if isinstance(error.__cause__, RunEnded):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
@@ -55,15 +55,18 @@ class ChatApi(APIView):
 
 
 class RunCancelApi(APIView):
+    @extend_schema_serializer(component_name="RunCancelOutput")
     class OutputSerializer(serializers.Serializer):
         run_id = serializers.UUIDField()
         status = serializers.ChoiceField(
             choices=RunStatus.choices,
-            help_text="RUNNING: it stops at its next node boundary; FAILED: it was still queued and has ended.",
+            help_text="The run's status now. RUNNING: it stops at its next node boundary; FAILED: it was still "
+            "queued and has ended.",
         )
 
     @extend_schema(
         operation_id="run_cancel",
+        summary="Cancel a run: it stops at its next node boundary and ends FAILED cancelled",
         request=None,
         parameters=[OpenApiParameter("run_id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
         responses={

@@ -28,6 +28,7 @@ SCHEMA_URL = "/api/schema/?format=json"
 #: The operations that must be documented; other apps may add more, and the schemathesis run covers all.
 API_OPERATIONS = {
     ("/api/chat", "post"),
+    ("/api/runs/{run_id}/cancel", "post"),
     ("/api/documents", "get"),
     ("/api/documents/upload", "post"),
     ("/api/documents/{document_id}", "get"),

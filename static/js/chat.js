@@ -68,9 +68,40 @@
     details.appendChild(view.progress);
   }
 
+  // While a run is live its card offers Cancel. The button only asks: the run stops at its next node
+  // boundary, and the stream's `failure` and `done` show the end like any other failure.
+  function offerCancel(view, runId) {
+    const button = element("button", "cancel-run", "Cancel");
+    button.type = "button";
+    button.addEventListener("click", function () {
+      button.disabled = true;
+      button.textContent = "Cancelling…";
+      fetch("/api/runs/" + runId + "/cancel", {
+        method: "POST",
+        headers: { "X-CSRFToken": csrfToken() },
+        credentials: "same-origin",
+      })
+        .then(function (response) {
+          // 409: the run ended meanwhile, and its `done` is on the way.
+          if (response.ok || response.status === 409) return;
+          return response.json().then(function (json) {
+            throw new Error(json.error ? json.error.message : "refused");
+          });
+        })
+        .catch(function (error) {
+          button.disabled = false;
+          button.textContent = "Cancel";
+          errorBox.textContent = "The run could not be cancelled: " + error.message;
+        });
+    });
+    view.meta.appendChild(button);
+    return button;
+  }
+
   function follow(view, data) {
     const source = new EventSource(data.events_url);
     view.card.dataset.run = data.run_id;
+    const cancelButton = offerCancel(view, data.run_id);
     const parse = function (event) { return JSON.parse(event.data); };
 
     source.addEventListener("status", function (event) {
@@ -92,6 +123,7 @@
     source.addEventListener("done", function (event) {
       const done = parse(event);
       source.close();
+      cancelButton.remove();
       view.card.classList.remove("live");
       collapseProgress(view);
       view.meta.appendChild(element("span", "badge badge-" + done.outcome.toLowerCase(), done.outcome));
@@ -101,6 +133,7 @@
     });
     source.addEventListener("stream-error", function (event) {
       source.close();
+      cancelButton.remove();
       view.answer.appendChild(element("p", "error", "The event stream was refused: " + event.data));
       sendButton.disabled = false;
     });

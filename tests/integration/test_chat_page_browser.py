@@ -1,9 +1,11 @@
 """The chat page in a real headless Chromium (Debian's, driven by Playwright): log in, ask the demo
-pack's first question, watch node-by-node progress, and read the cited answer with its evidence."""
+pack's first question, watch node-by-node progress, and read the cited answer with its evidence; or
+cancel a run from its card while its (scripted, slow) planner is still working."""
 
 from __future__ import annotations
 
 import json
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,9 @@ from django.conf import global_settings, settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from tests.integration.conftest import start_stack
 from tests.services import CHROMIUM_PATH, require
+from tests.support.held_runs import delayed_script
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,7 +45,16 @@ def demo_user(settings):
 
 
 @pytest.fixture
-def browser(demo_user, live_stack):
+def slow_stack(static_root, tmp_path):
+    """A live stack whose runs' planner answers after a pause (the scripted provider): time to press Cancel."""
+    with ExitStack() as stack:
+        script = delayed_script(tmp_path, planner=4)
+        yield start_stack(stack, static_root, LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(script))
+
+
+@pytest.fixture
+def browser(demo_user):
+    """Chromium, started after the database writes (``demo_user``) and the stack the test asks for first."""
     require("chromium")
     from playwright.sync_api import sync_playwright
 
@@ -51,17 +64,22 @@ def browser(demo_user, live_stack):
         instance.close()
 
 
-def test_it_answers_the_demo_question_with_progress_and_evidence(demo_user, live_stack, browser):
-    question = demo_user
+def ask(browser, base: str, question: str):
+    """Sign in as the demo user, send ``question`` and return the page."""
     page = browser.new_page()
-
-    page.goto(f"{live_stack.base}/")
+    page.goto(f"{base}/")
     page.fill("input[name=username]", "browser-user")
     page.fill("input[name=password]", "browser-pass-123")
     page.click("button[type=submit]")
     page.wait_for_selector("#chat-form")
-    page.fill("#message", question["text"])
+    page.fill("#message", question)
     page.click("#send")
+    return page
+
+
+def test_it_answers_the_demo_question_with_progress_and_evidence(demo_user, live_stack, browser):
+    question = demo_user
+    page = ask(browser, live_stack.base, question["text"])
     page.wait_for_selector(".run .progress li", timeout=30_000)
     page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=120_000)
 
@@ -72,7 +90,26 @@ def test_it_answers_the_demo_question_with_progress_and_evidence(demo_user, live
     for keyword in question["expect_keywords"]:
         assert keyword.lower() in answer
     assert "evidence" in answer
+    assert page.query_selector("button.cancel-run") is None  # offered only while the run is live
 
     page.reload()  # the finished run is now rendered by the server, in its session
     assert page.inner_text(".run .run-meta .badge") == "SUCCESS"
     assert question["expect_keywords"][0].lower() in page.inner_text(".run .answer").lower()
+
+
+def test_it_cancels_a_running_diagnosis_from_its_card(demo_user, slow_stack, browser):
+    page = ask(browser, slow_stack.base, demo_user["text"])
+    page.wait_for_selector(".run.live .progress li:has-text('planner · started')", timeout=30_000)
+
+    page.click(".run.live button.cancel-run")
+    page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=60_000)
+
+    assert page.inner_text(".run .run-meta .badge") == "FAILED"
+    assert "The run failed: The run was cancelled. (cancelled)" in page.inner_text(".run .answer")
+    assert "executor" not in page.text_content(".run .progress")  # it stopped after the planner
+    assert page.query_selector("button.cancel-run") is None
+
+    page.reload()  # the server renders the cancelled run like any failure, with nothing to cancel
+    assert page.inner_text(".run .run-meta .badge") == "FAILED"
+    assert "The run failed (cancelled)." in page.inner_text(".run .answer")
+    assert page.query_selector("button.cancel-run") is None

@@ -23,11 +23,11 @@ from diagnosis.nodes import composer, evidence_retry, executor, fallback, gateke
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.services import run_cancel
 from diagnosis.submission import run_create
+from tests.support.held_runs import HONEST
 from tracing.models import DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-HONEST = Path(__file__).parent / "scripts" / "honest.json"
 QUESTION = "payment-service p99 latency tripled since 10:05, why?"
 GAP_VERDICT = {
     "verdict": "LOW_CONFID",

@@ -6,13 +6,10 @@ The process is the Celery worker in the production-style pass, the web server it
 
 from __future__ import annotations
 
-import copy
-import json
 import signal
 import time
 from contextlib import ExitStack
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -21,38 +18,23 @@ from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.reaper import reap_stale_runs
 from tests.integration.conftest import start_stack
 from tests.support.clients import login, submit
+from tests.support.held_runs import delayed_script, wait_for_node
 from tests.support.live import uvicorn_server
 from tests.support.sse_client import read_events
-from tracing.models import DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-HONEST = Path(__file__).resolve().parent.parent / "diagnosis" / "scripts" / "honest.json"
 QUESTION = "payment-service p99 latency tripled since 10:05, why?"
-
-
-def slow_script(tmp_path: Path) -> Path:
-    script = copy.deepcopy(json.loads(HONEST.read_text()))
-    script["verifier"] = [{"content": script["verifier"][0], "delay_seconds": 120}]
-    path = tmp_path / "slow.json"
-    path.write_text(json.dumps(script))
-    return path
-
-
-def wait_for_verifier(run_id: str, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while not DiagnosisTraceEvent.objects.filter(run_id=run_id, name="verifier_started").exists():
-        assert time.monotonic() < deadline, "the run never reached the verifier"
-        time.sleep(0.2)
 
 
 def test_it_ends_a_run_whose_worker_was_killed(tmp_path, static_root):
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
     cookies, headers = login("killed-worker-owner")
     with ExitStack() as stack:
-        live = start_stack(stack, static_root, LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(slow_script(tmp_path)))
+        slow = delayed_script(tmp_path, verifier=120)
+        live = start_stack(stack, static_root, LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(slow))
         accepted = submit(live.base, headers, QUESTION)
-        wait_for_verifier(accepted["run_id"])
+        wait_for_node(accepted["run_id"], "verifier")
 
         live.runner.send_signal(signal.SIGKILL)
         live.runner.wait(timeout=10)

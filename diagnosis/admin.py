@@ -115,6 +115,7 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
                     "completion_tokens",
                     "started_at",
                     "claimed_by",
+                    "cancel_requested_at",
                     "finished_at",
                     "duration_ms",
                 )

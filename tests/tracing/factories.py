@@ -64,6 +64,10 @@ HAPPY_TRACE = build_trace(HAPPY_EVENTS, evidence_retry_count=0).to_dict()
 RETRIED_TRACE = build_trace(RETRIED_EVENTS, evidence_retry_count=1).to_dict()
 FALLBACK_TRACE = build_trace(FALLBACK_EVENTS, evidence_retry_count=0).to_dict()
 FAILED_TRACE = build_partial_trace(HAPPY_EVENTS[:2], evidence_retry_count=0, failed_node="gatekeeper").to_dict()
+# Cancelled while the verifier ran: stopped at the boundary after it.
+CANCELLED_TRACE = build_partial_trace(
+    HAPPY_EVENTS[:5], evidence_retry_count=0, termination_reason="cancelled"
+).to_dict()
 
 
 def make_session(owner, title: str = "payment latency") -> ChatSession:

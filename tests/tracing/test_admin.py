@@ -11,8 +11,9 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from diagnosis.models import RunStatus
+from diagnosis.models import DiagnosisRun, RunStatus
 from tests.tracing.factories import (
+    CANCELLED_TRACE,
     FAILED_TRACE,
     FALLBACK_TRACE,
     HAPPY_TRACE,
@@ -151,8 +152,9 @@ def node_classes(page: str, node: str) -> set[str]:
         (RETRIED_TRACE, RunStatus.SUCCESS, ("verifier", "evidence_retry"), "composer"),
         (FALLBACK_TRACE, RunStatus.SUCCESS, ("executor", "fallback"), "fallback"),
         (FAILED_TRACE, RunStatus.FAILED, ("executor", "gatekeeper"), "gatekeeper"),
+        (CANCELLED_TRACE, RunStatus.FAILED, ("verified_input", "verifier"), "verifier"),
     ],
-    ids=["happy", "retried", "fallback", "failed"],
+    ids=["happy", "retried", "fallback", "failed", "cancelled"],
 )
 def test_it_draws_the_path_of_each_kind_of_run(auditor, owner, trace, status, taken, final):
     run = make_run(make_session(owner), trace=trace, status=status)
@@ -181,6 +183,16 @@ def test_it_marks_retries_and_the_fallback_in_the_transitions_table(auditor, own
     assert '<tr class="technical-retry">' in retried_page and '<tr class="evidence-retry">' in retried_page
     assert '<tr class="degraded-fallback">' in degraded_page
     assert "fallback_executor_tool_blocked" in degraded_page
+
+
+def test_it_shows_when_a_cancelled_run_was_asked_to_stop_and_where_it_stopped(auditor, owner):
+    run = make_run(make_session(owner), trace=CANCELLED_TRACE, status=RunStatus.FAILED)
+    DiagnosisRun.objects.filter(pk=run.pk).update(failure_reason="cancelled", cancel_requested_at=run.started_at)
+
+    page = client_for(auditor).get(run_page(run)).content.decode()
+
+    assert "Cancel requested at" in page
+    assert "(<code>cancelled</code>)" in page  # the termination reason under the transitions
 
 
 def test_it_shows_why_each_draft_was_released_or_blocked(auditor, owner):

@@ -48,7 +48,7 @@ def run_visible_to(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -
 
 
 def run_cancellable_by(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:
-    """The run if ``user`` may cancel it: the session's owner, or staff holding ``CANCEL_PERMISSION``.
+    """The run if ``user`` may cancel it: its session's owner, or a holder of ``CANCEL_PERMISSION`` (staff).
 
     Cancelling writes, so reading is not enough: an auditor gets None for other users' runs, like anyone
     who may not see them, and the API answers both with the same 404.

@@ -1,4 +1,4 @@
-"""Shared fixtures: the people every API test is run as (owner, other user, auditor, anonymous)."""
+"""Shared fixtures: the people every API test is run as (owner, other user, auditor, superuser, anonymous)."""
 
 from __future__ import annotations
 
@@ -29,12 +29,22 @@ def other_user(db):
     return get_user_model().objects.create_user("other", password="other-pass-123")
 
 
+def make_staff(username: str):
+    """A staff user (may sign in to the admin) with no permission yet."""
+    return get_user_model().objects.create_user(username, password=f"{username}-pass-123", is_staff=True)
+
+
 @pytest.fixture
 def auditor(db):
     """A member of the ``auditors`` group (created by tracing/migrations/0002), staff to use the admin."""
-    user = get_user_model().objects.create_user("auditor", password="auditor-pass-123", is_staff=True)
+    user = make_staff("auditor")
     user.groups.add(Group.objects.get(name="auditors"))
     return user
+
+
+@pytest.fixture
+def superuser(db):
+    return get_user_model().objects.create_superuser("root", password="root-pass-123")
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -18,6 +17,7 @@ from rest_framework.test import APIClient
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.services import run_claim, run_fail
 from diagnosis.submission import run_create
+from tests.conftest import make_staff
 from tracing.models import DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db
@@ -32,20 +32,15 @@ def url(run_id: object) -> str:
 @pytest.fixture
 def operator(db):
     """Staff allowed to cancel anyone's run, and nothing else."""
-    user = get_user_model().objects.create_user("operator", password="operator-pass-123", is_staff=True)
+    user = make_staff("operator")
     user.user_permissions.add(Permission.objects.get(codename="cancel_diagnosisrun"))
     return user
 
 
 @pytest.fixture
-def superuser(db):
-    return get_user_model().objects.create_superuser("root", password="root-pass-123")
-
-
-@pytest.fixture
 def plain_staff(db):
     """Staff without any permission: may open the admin's index, may not cancel."""
-    return get_user_model().objects.create_user("staff", password="staff-pass-123", is_staff=True)
+    return make_staff("staff")
 
 
 @pytest.fixture

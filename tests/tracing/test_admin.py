@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.test import Client
@@ -46,11 +45,6 @@ def client_for(user) -> Client:
     if user is not None:
         client.force_login(user)
     return client
-
-
-@pytest.fixture
-def superuser(db):
-    return get_user_model().objects.create_superuser("root", password="root-pass-123")
 
 
 def change_pages(run) -> list[str]:

@@ -122,6 +122,14 @@ if BUSINESS_ADMIN_DATABASE_URL:
 
 # --- Redis: Celery broker, SSE fan-out, cache ----------------------------------------------------
 REDIS_URL = env.redis_url("REDIS_URL")
+# Every Redis client (SSE fan-out, Celery broker and results, cache) gives up after these: a Redis that is
+# down or silent turns into a quick JSON 503 (docs/decisions.md, "Redis down"), not a hung request.
+REDIS_CONNECT_TIMEOUT_SECONDS = env.number("REDIS_CONNECT_TIMEOUT_SECONDS", 2.0, minimum=0.1)
+REDIS_SOCKET_TIMEOUT_SECONDS = env.number("REDIS_SOCKET_TIMEOUT_SECONDS", 5.0, minimum=0.1)
+_redis_timeouts = {
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT_SECONDS,
+    "socket_timeout": REDIS_SOCKET_TIMEOUT_SECONDS,
+}
 
 # Declared once for both branches: the backends take differently typed values (OPTIONS is a dict).
 CACHES: dict[str, dict[str, Any]]
@@ -131,6 +139,7 @@ if REDIS_URL:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": env.string("CACHE_KEY_PREFIX", "superbiz"),
+            "OPTIONS": dict(_redis_timeouts),
         }
     }
     _redis = urlsplit(REDIS_URL)
@@ -138,6 +147,10 @@ if REDIS_URL:
         "host": _redis.hostname or "127.0.0.1",
         "port": _redis.port or 6379,
         "db": int((_redis.path or "/0").lstrip("/") or 0),
+        **_redis_timeouts,
+        # One attempt, no backoff (redis-py retries 3 times by default, ~4 s on a closed port): events are
+        # stored before they are announced, so a lost announcement is filled from storage by the readers.
+        "retry": None,
     }
     if _redis.password:
         EVENTSTREAM_REDIS["password"] = _redis.password
@@ -170,6 +183,12 @@ CELERY_TASK_TIME_LIMIT = env.integer("RUN_TIME_LIMIT_SECONDS", 300, minimum=1)
 if CELERY_TASK_TIME_LIMIT <= CELERY_TASK_SOFT_TIME_LIMIT:
     raise env.ConfigError("RUN_TIME_LIMIT_SECONDS: must be greater than RUN_SOFT_TIME_LIMIT_SECONDS")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT_SECONDS
+CELERY_BROKER_TRANSPORT_OPTIONS = dict(_redis_timeouts)
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_CONNECT_TIMEOUT_SECONDS
+CELERY_REDIS_SOCKET_TIMEOUT = REDIS_SOCKET_TIMEOUT_SECONDS
+# Handing a run to the broker: one quick retry (a dropped pooled connection), then the chat answers 503.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 CELERY_TASK_DEFAULT_QUEUE = env.string("CELERY_QUEUE", "superbiz")
 # Where runs execute: Celery workers via the broker, or (no broker) in-process worker threads.
 RUN_EXECUTION = env.choice("RUN_EXECUTION", ("embedded", "celery"), "celery" if REDIS_URL else "embedded")

@@ -36,6 +36,9 @@ class ChatApi(APIView):
             202: OutputSerializer,
             400: OpenApiResponse(ErrorSerializer, description=f"empty, invalid or over {MAX_MESSAGE_CHARS} characters"),
             404: OpenApiResponse(ErrorSerializer, description="unknown or foreign session"),
+            503: OpenApiResponse(
+                ErrorSerializer, description="service_unavailable: the broker (Redis) is down; no run will answer"
+            ),
         },
         description="Submit a message; the run executes asynchronously and streams named events at events_url.",
     )

@@ -4,6 +4,10 @@ Embedded mode has no broker. The same Celery task is executed with ``apply()`` o
 number of threads of this process, so the request returns at once and the code path is the worker's.
 Nor has it Celery beat, so the pool starts the stale-run reaper on a timer of its own: a run left RUNNING
 by a previous process that was stopped mid-run still ends.
+
+With a broker (``REDIS_URL``), ``redis_reachable`` is the quick check made before a run is created, and
+``dispatch_run`` raises ``BrokerUnavailable`` when the hand-off itself fails (Redis went away in between);
+``diagnosis.submission`` turns both into a JSON 503 (docs/decisions.md, "Redis down").
 """
 
 from __future__ import annotations
@@ -13,9 +17,12 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from functools import cache
 
+import redis
 from django.conf import settings
-from django.db import DatabaseError, connections
+from django.db import connections
+from kombu.exceptions import OperationalError
 
 from diagnosis.reaper import reap_stale_runs
 from diagnosis.tasks import execute_run
@@ -28,11 +35,35 @@ _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 
 
+class BrokerUnavailable(RuntimeError):
+    """The run could not be handed to the broker (Redis refused, timed out or is unreachable)."""
+
+
+@cache
+def _redis_client(url: str, connect_timeout: float, socket_timeout: float) -> redis.Redis:
+    # One attempt within the configured timeouts (redis-py would retry with backoff for seconds).
+    return redis.Redis.from_url(url, socket_connect_timeout=connect_timeout, socket_timeout=socket_timeout, retry=None)
+
+
+def redis_reachable() -> bool:
+    """Whether the configured Redis (broker and SSE fan-out) answers a PING; True when none is configured."""
+    if not settings.REDIS_URL:
+        return True
+    client = _redis_client(
+        settings.REDIS_URL, settings.REDIS_CONNECT_TIMEOUT_SECONDS, settings.REDIS_SOCKET_TIMEOUT_SECONDS
+    )
+    try:
+        return bool(client.ping())
+    except redis.RedisError as error:
+        logger.warning("Redis is unreachable: %s", error)
+        return False
+
+
 def _reap_periodically() -> None:
     while True:
         try:
             reap_stale_runs()
-        except DatabaseError:
+        except Exception:  # the database or anything else: this thread must outlive one failed pass
             logger.exception("the embedded stale-run reaper failed; retrying in %s s", REAP_EVERY_SECONDS)
         finally:
             connections.close_all()
@@ -63,7 +94,11 @@ def _execute_in_thread(run_id: str) -> None:
 
 
 def dispatch_run(run_id: uuid.UUID | str) -> None:
+    """Hand the run to its executor; ``BrokerUnavailable`` when Celery's broker cannot take it."""
     if settings.RUN_EXECUTION == "embedded":
         _embedded_pool().submit(_execute_in_thread, str(run_id))
         return
-    execute_run.apply_async(args=(str(run_id),))
+    try:
+        execute_run.apply_async(args=(str(run_id),))
+    except (OperationalError, redis.RedisError) as error:
+        raise BrokerUnavailable(str(error)) from error

@@ -4,10 +4,11 @@ per-run SSE channels. The route names (``chat-page``, ``run-events``) are global
 from django.urls import path
 
 from diagnosis import views
-from diagnosis.sse.ordering import run_events
+from diagnosis.sse.views import run_events
 
 urlpatterns = [
     path("", views.ChatPageView.as_view(), name="chat-page"),
-    # One SSE channel per run; access is decided by diagnosis.sse.RunChannelManager.
+    # One SSE channel per run, read with the session cookie or an API token; access is decided by
+    # diagnosis.sse.RunChannelManager (diagnosis/sse/views.py).
     path("events/run-<uuid:run_id>/", run_events, {"format-channels": ["run-{run_id}"]}, name="run-events"),
 ]

@@ -3,21 +3,31 @@
 submission → dispatch (``diagnosis.dispatch``) → task (``diagnosis.tasks``) → execution
 (``diagnosis.execution``) → services (``diagnosis.services``). Each link imports only the ones after it:
 ``chat_submit`` is the only caller of ``dispatch_run``, and the services never dispatch.
+
+When Redis (the broker) is down a message is refused with ``SubmissionError`` 503 ``service_unavailable``:
+before anything is written when the quick check finds it down, or, when it went away between the check and
+the hand-off, after the run that could not be handed off was failed at once (``failure`` + one ``done``),
+so that no run is left RUNNING for the reaper. docs/decisions.md, "Redis down", says why both.
 """
 
 from __future__ import annotations
+
+import logging
 
 from django.contrib.auth.models import User
 from django.db import transaction
 
 from diagnosis import sse
-from diagnosis.dispatch import dispatch_run
+from diagnosis.dispatch import BrokerUnavailable, dispatch_run, redis_reachable
 from diagnosis.intent import route_intent
 from diagnosis.models import ChatSession, DiagnosisRun
 from diagnosis.selectors import session_owned_by
+from diagnosis.services import run_fail
 from tracing.events import TimelineEvent
 from tracing.models import TraceEventKind
 from tracing.timeline import append_event
+
+logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 8000
 TITLE_CHARS = 80
@@ -59,9 +69,40 @@ def run_create(*, user: User, message: str, session_id: str | None = None) -> Di
     return run
 
 
+UNAVAILABLE_CODE = "service_unavailable"
+UNAVAILABLE_MESSAGE = "The service cannot start runs right now (its broker is unreachable); try again shortly."
+BROKER_FAILURE_REASON = "broker_unavailable"
+
+
+def _unavailable() -> SubmissionError:
+    return SubmissionError(UNAVAILABLE_CODE, UNAVAILABLE_MESSAGE, status=503)
+
+
+def _start(run: DiagnosisRun) -> bool:
+    """Hand a committed run to the executor; if the broker refuses it, fail the run at once (False)."""
+    try:
+        dispatch_run(run.id)
+    except BrokerUnavailable as error:
+        logger.warning("run %s could not be handed to the broker, failing it: %s", run.id, error)
+        run_fail(run, reason=BROKER_FAILURE_REASON, message="The run could not be started: the broker is unreachable.")
+        return False
+    return True
+
+
 def chat_submit(*, user: User, message: str, session_id: str | None = None) -> DiagnosisRun:
-    """``run_create``, then hand the run to the executor once the rows are committed."""
+    """``run_create``, then hand the run to the executor once the rows are committed.
+
+    ``SubmissionError`` 503 when the broker is down: nothing is written if the check before finds it so;
+    a run whose hand-off fails afterwards is already FAILED (``broker_unavailable``) when this raises.
+    """
+    checked_message(message)  # a bad message is a 400 whatever the broker's state
+    if not redis_reachable():
+        raise _unavailable()
+    started: list[bool] = []
     with transaction.atomic():
         run = run_create(user=user, message=message, session_id=session_id)
-        transaction.on_commit(lambda: dispatch_run(run.id))
+        transaction.on_commit(lambda: started.append(_start(run)))
+    # Empty when an enclosing transaction defers the hand-off to its own commit.
+    if started == [False]:
+        raise _unavailable()
     return run

@@ -4,10 +4,15 @@ Each run has one channel, ``run-<run_id>``. Events are stored (``DjangoModelStor
 connecting late, or reconnecting with ``Last-Event-ID``, receives every event exactly once. Without a last
 id the stream would start at the current event, so the ``events_url`` handed out by the chat API asks for
 everything after event 0 (``lastEventId=run-<id>:0``; the storage keeps a placeholder event 0 per channel).
+
+The stored event is the truth; announcing it (Redis pub/sub, or in-process listeners) is a wake-up call.
+When Redis is down the event is still stored, ``publish`` logs a warning and returns False, and readers
+get it from storage: when they connect, and at each keep-alive of an open stream (``ordering``).
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 from typing import Any, Literal
 
@@ -15,8 +20,11 @@ from django.db import transaction
 from django.urls import reverse
 from django_eventstream import send_event
 from django_eventstream.channelmanager import DefaultChannelManager
+from redis.exceptions import RedisError
 
 from diagnosis.selectors import run_visible_to
+
+logger = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "run-"
 EventName = Literal["metadata", "status", "content", "failure", "done"]
@@ -31,9 +39,18 @@ def events_url(run_id: uuid.UUID | str) -> str:
     return f"{reverse('run-events', kwargs={'run_id': str(run_id)})}?lastEventId={channel_for(run_id)}:0"
 
 
-def publish(run_id: uuid.UUID | str, event: EventName, data: dict[str, Any]) -> None:
-    """Store and fan out one named event of a run (in-process listeners, or Redis pub/sub)."""
-    send_event(channel_for(run_id), event, data)
+def publish(run_id: uuid.UUID | str, event: EventName, data: dict[str, Any]) -> bool:
+    """Store and announce one named event of a run; False when only the announcement failed (Redis down).
+
+    django-eventstream stores the event (database) before it publishes to Redis, so a ``RedisError`` here
+    means the event is stored and only the wake-up was lost. Database errors are not caught.
+    """
+    try:
+        send_event(channel_for(run_id), event, data)
+    except RedisError as error:
+        logger.warning("run %s: %s event stored but not announced (Redis: %s)", run_id, event, error)
+        return False
+    return True
 
 
 def publish_on_commit(run_id: uuid.UUID | str, event: EventName, data: dict[str, Any]) -> None:

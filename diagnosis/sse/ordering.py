@@ -14,20 +14,29 @@ from urllib.parse import unquote
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django_eventstream.storage import EventDoesNotExist
 from django_eventstream.utils import get_storage, make_id, parse_last_event_id, sse_encode_event
-from django_eventstream.views import events as eventstream_events
 
 BLOCK_END = "\n\n"
 FILL_LIMIT = 1000
 
 
-def _last_id(request: HttpRequest, channel: str) -> int | None:
-    """The id the client says it has, as the library reads it (header first, then the query)."""
-    raw = request.META.get("HTTP_LAST_EVENT_ID") or next(
+def requested_last_event_id(request: HttpRequest) -> str:
+    """The raw Last-Event-ID, read as the library reads it: the header, else the last non-empty query value."""
+    return request.META.get("HTTP_LAST_EVENT_ID") or next(
         (value for value in reversed(request.GET.getlist("lastEventId")) if value), ""
     )
+
+
+def channel_last_ids(raw: str) -> dict[str, str]:
+    """``channel:id`` pairs of a Last-Event-ID by (unquoted) channel; ValueError when it is not such pairs."""
+    return {unquote(name): value for name, value in parse_last_event_id(raw).items()} if raw else {}
+
+
+def _last_id(request: HttpRequest, channel: str) -> int | None:
+    """The id the client says it has for ``channel``; None without one (the view has refused malformed ones)."""
     try:
-        ids = {unquote(name): value for name, value in parse_last_event_id(raw).items()} if raw else {}
+        ids = channel_last_ids(requested_last_event_id(request))
         return int(ids[channel]) if channel in ids else None
     except ValueError:
         return None
@@ -56,7 +65,10 @@ class _Cursor:
         limit = FILL_LIMIT if upto is None else upto - self.last - 1
         if limit <= 0:
             return ""
-        stored = await sync_to_async(get_storage().get_events)(self.channel, self.last, limit=limit)
+        try:
+            stored = await sync_to_async(get_storage().get_events)(self.channel, self.last, limit=limit)
+        except EventDoesNotExist:  # the last sent event was trimmed: the library's stream-reset resumes
+            return ""
         body = ""
         for event in stored:
             body += sse_encode_event(event.type, event.data, event_id=make_id({self.channel: event.id}))
@@ -87,15 +99,13 @@ async def _ordered(chunks: AsyncIterator[bytes], cursor: _Cursor) -> AsyncIterat
             yield out
 
 
-def run_events(request: HttpRequest, run_id: str, **kwargs: object) -> HttpResponse:
-    """django-eventstream's view for the run channel, its stream made exactly-once and gap-free."""
-    response = eventstream_events(request, run_id=run_id, **kwargs)
+def ordered(response: HttpResponse, request: HttpRequest, channel: str) -> HttpResponse:
+    """django-eventstream's response for ``channel``, its stream made exactly-once and gap-free."""
     # An async response's content is an async iterator; isinstance says so to the type checker too.
     if (
         isinstance(response, StreamingHttpResponse)
         and response.is_async
         and isinstance(content := response.streaming_content, AsyncIterator)
     ):
-        channel = f"run-{run_id}"
         response.streaming_content = _ordered(content, _Cursor(channel, _last_id(request, channel)))
     return response

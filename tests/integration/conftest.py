@@ -55,3 +55,10 @@ def start_stack(stack: ExitStack, static_root: str, **env_overrides: str) -> Liv
 def live_stack(static_root):
     with ExitStack() as stack:
         yield start_stack(stack, static_root)
+
+
+@pytest.fixture(scope="module")
+def module_stack(static_root, django_db_setup, django_db_blocker):
+    """One stack for a whole module of short tests (each still gets a flushed database: transactional)."""
+    with django_db_blocker.unblock(), ExitStack() as stack:
+        yield start_stack(stack, static_root)

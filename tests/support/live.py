@@ -48,6 +48,25 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def closed_port() -> int:
+    """A loopback port nothing listens on: bound, then closed, so a connection to it is refused at once."""
+    return free_port()
+
+
+def closed_redis_url(db: int = 10) -> str:
+    """A ``REDIS_URL`` whose Redis is down (nothing listens on its port)."""
+    return f"redis://127.0.0.1:{closed_port()}/{db}"
+
+
+@contextmanager
+def silent_port() -> Iterator[int]:
+    """A loopback port that accepts connections (the kernel completes them) and never answers a byte."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(16)
+        yield sock.getsockname()[1]
+
+
 def _stop(process: subprocess.Popen, sig: int = signal.SIGTERM) -> None:
     if process.poll() is None:
         process.send_signal(sig)

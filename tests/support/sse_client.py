@@ -18,16 +18,26 @@ class SseEvent:
 
 
 def read_events(
-    url: str, *, cookies: dict[str, str], last_event_id: str | None = None, until: str = "done", timeout: float = 60.0
+    url: str,
+    *,
+    cookies: dict[str, str] | None = None,
+    headers: dict[str, str] | None = None,
+    last_event_id: str | None = None,
+    until: str = "done",
+    timeout: float = 60.0,
 ) -> list[SseEvent]:
-    """Read events until one named ``until`` arrives (or the server closes); keep-alives are dropped."""
-    headers = {"Accept": "text/event-stream"}
+    """Read events until one named ``until`` arrives (or the server closes); keep-alives are dropped.
+
+    Sign in with a session cookie (``cookies``) or a token (``headers={"Authorization": "Token …"}``). A stream
+    the server cuts (an exception in the ASGI app) raises, it is never read as a normal end.
+    """
+    headers = {"Accept": "text/event-stream", **(headers or {})}
     if last_event_id:
         headers["Last-Event-ID"] = last_event_id
     events: list[SseEvent] = []
     deadline = time.monotonic() + timeout
     fields: dict[str, str] = {}
-    with httpx.stream("GET", url, headers=headers, cookies=cookies, timeout=httpx.Timeout(timeout)) as response:
+    with httpx.stream("GET", url, headers=headers, cookies=cookies or {}, timeout=httpx.Timeout(timeout)) as response:
         response.raise_for_status()
         for line in response.iter_lines():
             if time.monotonic() > deadline:

@@ -1,14 +1,42 @@
-"""``manage.py reap_stale_runs``: fail runs left RUNNING by a dead worker (also scheduled by Celery beat)."""
+"""``manage.py reap_stale_runs``: fail runs left RUNNING by a dead worker (also scheduled by Celery beat).
+
+Exit codes: 0 done; 2 bad arguments; 3 stale runs were failed while Redis was unreachable (each is FAILED
+with its ``failure`` and ``done`` events stored, as always; only the wake-up of open streams was lost, and
+they read the events from storage at their next keep-alive); 1 the database failed (runs not reached stay
+RUNNING for the next pass). No traceback in any of these cases.
+"""
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+import logging
+from urllib.parse import urlsplit
 
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import DatabaseError
+
+from diagnosis.dispatch import redis_reachable
 from diagnosis.reaper import reap_stale_runs
+
+logger = logging.getLogger(__name__)
+
+EXIT_DATABASE_ERROR = 1
+EXIT_USAGE = 2
+EXIT_REDIS_UNREACHABLE = 3
+
+
+def _redis_address() -> str:
+    """host:port of REDIS_URL, never its password."""
+    url = urlsplit(settings.REDIS_URL or "")
+    return f"{url.hostname}:{url.port or 6379}"
 
 
 class Command(BaseCommand):
-    help = "Mark runs left RUNNING by a dead worker FAILED, saving their partial traces."
+    help = (
+        "Mark runs left RUNNING by a dead worker FAILED, saving their partial traces. Exit 0 when done, 2 on bad "
+        "arguments, 3 when runs were failed while Redis was unreachable (events stored, not announced), 1 when "
+        "the database failed."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument(
@@ -22,8 +50,21 @@ class Command(BaseCommand):
     def handle(self, *args, stale_after: int | None, **options) -> None:
         if stale_after is not None and stale_after < 1:
             self.stderr.write("--stale-after must be at least 1 second")
-            raise SystemExit(2)
-        reaped = reap_stale_runs(stale_after_seconds=stale_after)
+            raise SystemExit(EXIT_USAGE)
+        try:
+            reaped = reap_stale_runs(stale_after_seconds=stale_after)
+        except DatabaseError as error:
+            logger.warning("reap_stale_runs: the database failed: %s", error)
+            self.stderr.write(f"error: the database failed, stale runs not reaped: {error}")
+            raise SystemExit(EXIT_DATABASE_ERROR) from None
         for run in reaped:
             self.stdout.write(f"failed stale run {run.pk} (started {run.started_at.isoformat()})")
         self.stdout.write(f"{len(reaped)} stale run(s) reaped")
+        if reaped and not redis_reachable():
+            logger.warning("reap_stale_runs: %d run(s) failed while Redis was unreachable", len(reaped))
+            self.stderr.write(
+                f"warning: Redis at {_redis_address()} is unreachable: the {len(reaped)} run(s) above are FAILED "
+                "with their failure and done events stored, but open streams were not woken; they read the "
+                "events from storage at their next keep-alive (within 20 s)"
+            )
+            raise SystemExit(EXIT_REDIS_UNREACHABLE)

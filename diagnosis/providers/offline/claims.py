@@ -8,6 +8,7 @@ their JSON text. Nothing is paraphrased inside an excerpt; the paraphrase goes i
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from diagnosis.providers.offline.analysis.business import Row, cited_cells
@@ -130,8 +131,8 @@ def knowledge_claim(claim_id: str, passage: Passage, statement: str) -> Claim | 
     )
 
 
-def row_claim(claim_id: str, row: Row, evidence_terms: set[str]) -> Claim | None:
-    cells = cited_cells(row, evidence_terms)
+def row_claim(claim_id: str, row: Row, evidence_terms: set[str], onset: datetime | None) -> Claim | None:
+    cells = cited_cells(row, evidence_terms, onset)
     described = ", ".join(f"{cell.column}={clip(cell.excerpt, 120)}" for cell in cells)
     bindings: list[Binding | None] = []
     tool = ToolName.QUERY_MYSQL

@@ -274,19 +274,17 @@ def _cause_line(cause: list[Event], text: dict[str, str]) -> str:
 
 
 def _change(event: Event, text: dict[str, str], *, timed: bool = True) -> str:
-    """What changed: the announcing line, or the change record's cells; with the time unless ``timed`` is off."""
+    """What changed: the announcing line (with its time unless ``timed`` is off), or the change record's
+    descriptive cells and the one stamp that places it (``not_after=…``, ``changed_at=…``)."""
     claim = event.claim
     if claim.tool == ToolName.QUERY_LOGS:
         message = clip(claim.messages[0], MAX_QUOTE_CHARS)
         line = text["logged_change"].format(service=_service(claim), message=message)
         return line + (text["recorded_at"].format(at=clock(event.at)) if timed else "")
-    described = [
-        f"`{pair}`"
-        for index, pair in zip(sorted(claim.cells), claim.cell_pairs(), strict=True)
-        if claim.cells[index] != event.at_text
-    ]
-    cells = ", ".join(described[:MAX_CELLS_SHOWN])
-    return text["recorded_change"].format(cells=cells) + (text["recorded_at"].format(at=event.at_text) if timed else "")
+    pairs = dict(zip(sorted(claim.cells), claim.cell_pairs(), strict=True))
+    described = [pair for index, pair in pairs.items() if parse_ts(claim.cells[index]) is None][:MAX_CELLS_SHOWN]
+    stamp = next(pair for index, pair in pairs.items() if claim.cells[index] == event.at_text)
+    return text["recorded_change"].format(cells=", ".join(f"`{pair}`" for pair in [*described, stamp]))
 
 
 def _timeline(story: Story, language: Language) -> str:

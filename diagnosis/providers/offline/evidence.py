@@ -25,6 +25,7 @@ from diagnosis.providers.offline.analysis.metrics import Anomaly, anomaly, serie
 from diagnosis.providers.offline.claims import Claim
 from diagnosis.providers.offline.conversation import ToolExchange
 from diagnosis.providers.offline.text import terms
+from diagnosis.providers.offline.vocabulary import GENERIC_NAME_WORDS
 
 ClaimBuilder = Callable[[str], Claim | None]
 """Makes one claim given its id; None when the finding cannot be cited."""
@@ -73,16 +74,17 @@ def analyse_results(
     first_error = min((template.first.ts for template in logs.root_templates), default=None)
     first_shift = min((found.shifted_at for found in anomalies), default=None)
     cause_before = first_error or (logs.onset + CLOCK_PRECISION if logs.onset else first_shift)
+    change_terms = row_terms - GENERIC_NAME_WORDS
     return Findings(
         logs=logs,
         evidence_terms=evidence_terms,
         passage=passage,
         fix=fix,
         anomalies=anomalies,
-        rows=corroborating_rows(rows_of(exchanges), row_terms, cause_before)[:MAX_ROWS],
+        rows=corroborating_rows(rows_of(exchanges), change_terms, cause_before)[:MAX_ROWS],
         row_terms=row_terms,
         change_cutoff=cause_before,
-        change=_announced_change(exchanges, logs, row_terms, cause_before),
+        change=_announced_change(exchanges, logs, change_terms, cause_before),
         confined_host=_confined_host(exchanges, logs),
     )
 
@@ -154,7 +156,7 @@ def _claims(findings: Findings, focus: list[str], first: int) -> list[Claim]:
     change = findings.change
     if change:
         builders.append(lambda claim_id: claims.change_claim(claim_id, change))
-    builders.extend(_row_builder(row, findings.row_terms) for row in findings.rows)
+    builders.extend(_row_builder(row, findings.row_terms, findings.change_cutoff) for row in findings.rows)
     builders.extend(_log_builder(template, root=False) for template in logs.symptom_templates)
     builders.extend(_metric_builder(found) for found in _symptom_anomalies(findings.anomalies, root, focus))
     if fix:
@@ -176,9 +178,9 @@ def _log_builder(template: Template, *, root: bool, host: str | None = None) -> 
     return build
 
 
-def _row_builder(row: Row, row_terms: set[str]) -> ClaimBuilder:
+def _row_builder(row: Row, row_terms: set[str], onset: datetime | None) -> ClaimBuilder:
     def build(claim_id: str) -> Claim | None:
-        return claims.row_claim(claim_id, row, row_terms)
+        return claims.row_claim(claim_id, row, row_terms, onset)
 
     return build
 

@@ -216,6 +216,19 @@ CHANGE_WORDS = frozenset(
         "deployment",
         "deployments",
         "migration",
+        "migrations",
+        "flag",
+        "flags",
+        "feature",
+        "campaign",
+        "campaigns",
+        "job",
+        "jobs",
+        "renew",
+        "renewal",
+        "renewed",
+        "expiry",
+        "expires",
         "new",
         "old",
         "param",
@@ -300,6 +313,13 @@ _CHANGE_ANNOUNCEMENT = re.compile(
     + r"\bjob\b[^.;]{0,60}\bstart|\bstart\w*\s+(?:the\s+)?job\b|"
     + "|".join(CHANGE_ANNOUNCEMENT_ZH),
     re.IGNORECASE,
+)
+
+
+# Words every component name carries ("payment-service", "auth-api", "image-worker"): sharing one says
+# nothing about whether a change touches the failing component, so relatedness ignores them.
+GENERIC_NAME_WORDS = frozenset(
+    {"service", "services", "svc", "api", "app", "server", "worker", "internal", "prod", "production", "cluster"}
 )
 
 

@@ -74,3 +74,11 @@ def test_cited_cells_keep_related_ones_and_timestamps_first_and_drop_short_value
         "pool size",
         "2025-06-01 08:27:00",
     ]
+
+
+def test_the_stamp_that_placed_the_change_is_cited_rather_than_older_ones():
+    columns = ["common_name", "created_at", "not_before", "updated_at", "last_renewed_at", "not_after"]
+    stamps = ["2025-01-01 08:00:00", "2025-03-01 08:00:00", "2025-03-02 08:00:00", "2025-03-01 08:00:00"]
+    row = Row("inv", "$.rows[0]", columns, ["ledger-db.internal", *stamps, "2025-06-01 08:29:59"])
+    cited = [cell.column for cell in cited_cells(row, EVIDENCE, ONSET)]
+    assert cited == ["common_name", "created_at", "not_before", "updated_at", "not_after"]

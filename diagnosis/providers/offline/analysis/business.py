@@ -84,18 +84,26 @@ def corroborating_rows(rows: list[Row], evidence_terms: set[str], onset: datetim
     return [row for _, row in sorted(best.values(), key=lambda item: item[0], reverse=True)]
 
 
-def cited_cells(row: Row, evidence_terms: set[str]) -> list[Cell]:
-    """The row's citable cells: those sharing evidence terms first, then its timestamps, then the rest."""
+def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = None) -> list[Cell]:
+    """The row's citable cells: those sharing evidence terms first, then the time closest before the onset
+    (when the change took effect: a certificate's ``not_after``, not its ``not_before``), then its other
+    timestamps, then the rest."""
     cells = []
     for index, value in enumerate(row.values):
         excerpt = clip(normalise(value) if isinstance(value, str) else json.dumps(value), MAX_CELL_CHARS)
         if len(excerpt) >= MIN_CELL_CHARS and index < len(row.columns) and value is not None:
             cells.append(Cell(index, row.columns[index], excerpt))
 
+    stamps = {cell.index: stamp for cell in cells if (stamp := parse_ts(cell.excerpt)) is not None}
+    before = [index for index, stamp in stamps.items() if onset is None or stamp <= onset]
+    latest = max(before, key=lambda index: stamps[index], default=None)
+
     def priority(cell: Cell) -> tuple[int, int]:
         if terms(cell.excerpt) & evidence_terms:
             return 0, cell.index
-        return (1 if parse_ts(cell.excerpt) else 2), cell.index
+        if cell.index == latest:
+            return 1, cell.index
+        return (2 if cell.index in stamps else 3), cell.index
 
     chosen = sorted(cells, key=priority)[:MAX_CELLS]
     return sorted(chosen, key=lambda cell: cell.index)

@@ -1,0 +1,82 @@
+"""The run channel's view: who may read it, a checked Last-Event-ID, then the library's stream (``ordering``).
+
+Readers sign in as on the rest of the site: the page's session cookie, or an API token
+(``Authorization: Token <key>``, DRF's ``TokenAuthentication``, which every JSON API takes), so that an
+integration can read the ``events_url`` the chat API handed it. The run's owner and auditors may read its
+channel (``run_visible_to``, docs/audit.md); anyone else, a bad token and an unknown run included, gets the
+library's ``stream-error`` ``forbidden``.
+
+A Last-Event-ID (the header, else the last non-empty ``lastEventId`` query value, as the library reads it)
+must give this channel a decimal id from 0 to its last event's. Anything else - ``abc``, ``1.5``, ``-1``,
+an empty id, an id past the last event, text that is not ``channel:id`` pairs - is answered with a
+``stream-error`` ``bad-request`` (the library's own answer to unparsable ids), never replayed from the start:
+the client would get events it already has. The check follows the permission check, so it says nothing
+about other users' runs. ``error``, what a browser sends after a stream-error, keeps the library's 400,
+which stops EventSource from reconnecting.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.http import HttpRequest, HttpResponse
+from django_eventstream.utils import add_default_headers, get_storage, sse_error_response
+from django_eventstream.views import events as eventstream_events
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+
+from diagnosis.selectors import run_visible_to
+from diagnosis.sse import channel_for
+from diagnosis.sse.ordering import channel_last_ids, ordered, requested_last_event_id
+
+# Up to 18 digits: every such number fits the storage's 64-bit event id.
+EVENT_ID = re.compile(r"[0-9]{1,18}")
+RESUME_AFTER_ERROR = "error"
+BAD_LAST_ID_TEXT = "Invalid request: Last-Event-ID or lastEventId names no event of this run."
+
+
+def _reader(request: HttpRequest) -> User | AnonymousUser:
+    """The session's user, else the owner of a valid ``Authorization: Token`` key, else anonymous."""
+    if request.user.is_authenticated:
+        return request.user
+    try:
+        authenticated = TokenAuthentication().authenticate(request)
+    except AuthenticationFailed:  # a bad or inactive token reads nothing, as no credentials
+        return AnonymousUser()
+    return authenticated[0] if authenticated else AnonymousUser()
+
+
+def _bad_last_id(request: HttpRequest, channel: str) -> bool:
+    raw = requested_last_event_id(request)
+    if not raw or raw == RESUME_AFTER_ERROR:
+        return False
+    try:
+        ids = channel_last_ids(raw)
+    except ValueError:
+        return True
+    if channel not in ids:
+        return False
+    value = ids[channel]
+    return not EVENT_ID.fullmatch(value) or int(value) > get_storage().get_current_id(channel)
+
+
+def _stream_error(request: HttpRequest, condition: str, text: str, extra: dict[str, Any] | None = None) -> HttpResponse:
+    response = sse_error_response(condition, text, extra)
+    add_default_headers(response, request=request)
+    return response
+
+
+def run_events(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> HttpResponse:
+    """The SSE stream of one run for its owner or an auditor, exactly-once from the client's last id."""
+    channel = channel_for(run_id)
+    # The library reads ``request.user`` (and the channel manager checks it again for every read).
+    request.user = _reader(request)
+    if run_visible_to(request.user, run_id) is None:
+        # Word for word the library's refusal, so unknown and foreign runs answer the same.
+        return _stream_error(request, "forbidden", f"Permission denied to channels: {channel}", {"channels": [channel]})
+    if _bad_last_id(request, channel):
+        return _stream_error(request, "bad-request", BAD_LAST_ID_TEXT)
+    return ordered(eventstream_events(request, run_id=run_id, **kwargs), request, channel)

@@ -275,7 +275,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # No secret in a log line, not even in the traceback of an SDK error that quotes the request.
+    "filters": {"redact_secrets": {"()": "config.redaction.RedactSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # django-eventstream logs every listener at INFO; that is noise next to the runs themselves.
     "loggers": {"django.db.backends": {"level": "INFO"}, "django_eventstream": {"level": "WARNING"}},

@@ -6,6 +6,9 @@ here into the shared error table of ``base.py``; ``retry.py``'s tenacity policy 
 
 A malformed body is NON_RETRYABLE and not retried: it means the endpoint does not speak the protocol (a
 wrong ``LLM_BASE_URL``, an HTML page from a proxy), which sending the same request again will not fix.
+
+A failure is described by the SDK error's class and HTTP status only (``config.redaction.error_summary``),
+never by the server's text: an endpoint may echo the request, key and prompt included, in its error body.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 
 import openai
 
+from config.redaction import error_summary
 from diagnosis.providers.base import (
     ErrorCode,
     InvocationResolver,
@@ -32,8 +36,6 @@ from diagnosis.providers.base import (
 )
 from diagnosis.providers.openai_reply import MalformedResponseError, parse_completion
 from diagnosis.providers.retry import RetryPolicy, retry_after_seconds
-
-PROVIDER_MESSAGE_MAX_CHARS = 200
 
 
 class OpenAIChatModel:
@@ -81,30 +83,29 @@ class OpenAIChatModel:
         try:
             return self._client.chat.completions.with_raw_response.create(**request).content
         except (openai.APIConnectionError, openai.APIStatusError) as exc:
-            code, problem, retry_after = _classify(exc)
+            code, retry_after = _classify(exc)
             raise ProviderError(
-                code, problem, attempts=attempts, latency_ms=elapsed_ms(started), retry_after=retry_after
+                code, error_summary(exc), attempts=attempts, latency_ms=elapsed_ms(started), retry_after=retry_after
             ) from exc
 
 
-def _classify(exc: openai.APIConnectionError | openai.APIStatusError) -> tuple[ErrorCode, str, float | None]:
-    """Map an SDK failure to (code, short message, the server's requested wait)."""
+def _classify(exc: openai.APIConnectionError | openai.APIStatusError) -> tuple[ErrorCode, float | None]:
+    """Map an SDK failure to (code, the server's requested wait)."""
     if isinstance(exc, openai.APITimeoutError):
-        return ErrorCode.TIMEOUT, "no response within the timeout", None
+        return ErrorCode.TIMEOUT, None
     if isinstance(exc, openai.APIConnectionError):
-        return ErrorCode.CONNECTION, "could not reach the model endpoint", None
+        return ErrorCode.CONNECTION, None
     status = exc.status_code
-    problem = f"HTTP {status}: {exc.message[:PROVIDER_MESSAGE_MAX_CHARS]}"
     retry_after = retry_after_seconds(exc.response.headers)
     if status == 429:
-        return ErrorCode.RATE_LIMIT, problem, retry_after
+        return ErrorCode.RATE_LIMIT, retry_after
     if status == 408:
-        return ErrorCode.TIMEOUT, problem, retry_after
+        return ErrorCode.TIMEOUT, retry_after
     if status >= 500:
-        return ErrorCode.SERVER_ERROR, problem, retry_after
+        return ErrorCode.SERVER_ERROR, retry_after
     if status in (401, 403):
-        return ErrorCode.AUTH, problem, None
-    return ErrorCode.BAD_REQUEST, problem, None
+        return ErrorCode.AUTH, None
+    return ErrorCode.BAD_REQUEST, None
 
 
 def build_models(config: ProviderConfig, *, resolve_invocation: InvocationResolver) -> RoleModels:

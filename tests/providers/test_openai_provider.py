@@ -24,7 +24,7 @@ from diagnosis.providers.base import (
 from diagnosis.providers.openai_provider import OpenAIChatModel, build_models
 from diagnosis.providers.retry import RetryPolicy
 from tests.providers.conftest import TEST_API_KEY, TEST_MODEL
-from tests.support.fake_openai import FakeResponse, chat_completion
+from tests.support.fake_openai import FakeResponse, chat_completion, echo_request
 
 MESSAGES = [{"role": "system", "content": "You plan."}, {"role": "user", "content": "why is payment slow?"}]
 TOOLS = [
@@ -235,6 +235,17 @@ def test_it_times_out_when_the_server_is_slower_than_the_timeout(fake_openai, ma
     assert caught.value.kind is FailureKind.RETRYABLE_FAILED
     assert 200 <= caught.value.latency_ms < 2000
     assert time.monotonic() - started < 2
+
+
+def test_it_summarises_an_error_by_class_and_status_never_by_what_the_server_echoed(fake_openai, make_model):
+    fake_openai.enqueue(echo_request(400))
+
+    with pytest.raises(ProviderError) as caught:
+        make_model().complete(MESSAGES)
+
+    assert caught.value.message == "BadRequestError (HTTP 400)"
+    assert TEST_API_KEY in str(caught.value.__cause__), "the server did echo the key"
+    assert TEST_API_KEY not in str(caught.value) and "You plan" not in str(caught.value)
 
 
 def test_it_retries_after_a_timeout(fake_openai, make_model):

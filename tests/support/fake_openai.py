@@ -4,7 +4,8 @@ Tests must never reach a real model, yet the ``openai`` provider has to be exerc
 and real HTTP (status codes, headers, slow bodies, broken JSON). This server binds 127.0.0.1 on an
 ephemeral port, answers ``POST .../chat/completions`` from a queue of scripted responses, one per request,
 and records every request so tests can assert what the client sent. An exhausted queue answers 599 so a
-test that makes one call too many fails loudly instead of hanging.
+test that makes one call too many fails loudly instead of hanging. A responder may also echo the request
+back in an error (``echo_request``), as some gateways do.
 
 Usage::
 
@@ -79,6 +80,16 @@ def chat_completion(
 
 
 Responder = Callable[[RecordedRequest], FakeResponse]
+
+
+def echo_request(status: int = 400) -> Responder:
+    """An error that quotes the request it refuses, headers (the ``Authorization`` key) first, then the body."""
+
+    def respond(request: RecordedRequest) -> FakeResponse:
+        echoed = f"invalid request; headers={request.headers} body={json.dumps(request.json)}"
+        return FakeResponse(status=status, body={"error": {"message": echoed, "type": "invalid_request_error"}})
+
+    return respond
 
 
 class FakeOpenAIServer:

@@ -7,16 +7,27 @@ run reaper ends whatever a dead worker left RUNNING.
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 
-from celery import Celery
+from celery import Celery, signals
+
+from config.redaction import RedactSecrets
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("superbiz")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.after_setup_logger.connect
+@signals.after_setup_task_logger.connect
+def redact_worker_logs(logger: logging.Logger, **kwargs: object) -> None:
+    """A worker replaces the handlers of Django's ``LOGGING`` with its own: give them the same filter."""
+    for handler in logger.handlers:
+        handler.addFilter(RedactSecrets())
 
 
 @app.task(name="superbiz.health", ignore_result=False)

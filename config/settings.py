@@ -235,6 +235,15 @@ EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
 if EMBEDDING_MODEL and not LLM_BASE_URL:
     raise env.ConfigError("EMBEDDING_MODEL: needs LLM_BASE_URL, the endpoint that serves the embeddings")
 
+# --- Run budget -----------------------------------------------------------------------------------
+# The run's model calls end this long before its soft time limit (in the process executing the run), so
+# the deterministic fallback answer, and a tool call still under way, always fit before the limit.
+RUN_FALLBACK_RESERVE_SECONDS = env.integer("RUN_FALLBACK_RESERVE_SECONDS", 30, minimum=1)
+if not TOOL_TIMEOUT_SECONDS < RUN_FALLBACK_RESERVE_SECONDS < CELERY_TASK_SOFT_TIME_LIMIT:
+    raise env.ConfigError(
+        "RUN_FALLBACK_RESERVE_SECONDS: must exceed TOOL_TIMEOUT_SECONDS and be below RUN_SOFT_TIME_LIMIT_SECONDS"
+    )
+
 # --- Auth, API, i18n, static ----------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -294,7 +303,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # No secret in a log line, not even in the traceback of an SDK error that quotes the request.
+    "filters": {"redact_secrets": {"()": "config.redaction.RedactSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["redact_secrets"]}},
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # django-eventstream logs every listener at INFO; that is noise next to the runs themselves.
     "loggers": {"django.db.backends": {"level": "INFO"}, "django_eventstream": {"level": "WARNING"}},

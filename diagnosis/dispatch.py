@@ -98,7 +98,11 @@ def dispatch_run(run_id: uuid.UUID | str) -> None:
     if settings.RUN_EXECUTION == "embedded":
         _embedded_pool().submit(_execute_in_thread, str(run_id))
         return
+    # No time limits in the message. Left out, Celery would copy this (web) process's settings into it, and a
+    # worker applies a message's limits over its own. An explicit None clears the task's defaults (see
+    # ``Celery.send_task``), so each worker applies its own RUN_SOFT_TIME_LIMIT_SECONDS and
+    # RUN_TIME_LIMIT_SECONDS: the limits its run budget (``execution.model_deadline``) is computed from.
     try:
-        execute_run.apply_async(args=(str(run_id),))
+        execute_run.apply_async(args=(str(run_id),), soft_time_limit=None, time_limit=None)
     except (OperationalError, redis.RedisError) as error:
         raise BrokerUnavailable(str(error)) from error

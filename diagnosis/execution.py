@@ -7,17 +7,20 @@ path could save), and the terminal services publish exactly one ``done``.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import uuid
 from collections.abc import Callable, Mapping
 
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 
 from diagnosis.models import DiagnosisRun, Intent
 from diagnosis.paths import IntentPath
 from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
+from diagnosis.providers.deadline import Deadline
 from diagnosis.services import RunResult, run_claim, run_fail, run_finish
 
 logger = logging.getLogger(__name__)
@@ -53,17 +56,29 @@ def _execute_path(run: DiagnosisRun, progress: RunProgress, options: ExecutionOp
     return PATH_LOADERS[Intent(run.intent)]()(run, progress, options)
 
 
+def model_deadline() -> Deadline:
+    """The run's model budget, from now: its soft time limit less the reserve for the fallback answer.
+
+    Read here, in the process that executes the run, because that process's limits are the ones that apply:
+    a Celery worker's own ``RUN_SOFT_TIME_LIMIT_SECONDS`` (the task message carries none, see ``dispatch``),
+    or in embedded mode, where no Celery limit can interrupt a thread, the same setting as the run's bound.
+    """
+    return Deadline.after(settings.CELERY_TASK_SOFT_TIME_LIMIT - settings.RUN_FALLBACK_RESERVE_SECONDS)
+
+
 def run_execute(
     run_id: uuid.UUID | str, *, worker: str, options: ExecutionOptions | None = None
 ) -> DiagnosisRun | None:
     """Claim and execute a run; None when it was already claimed or has ended (a redelivered message)."""
+    # First of all: Celery counts the time limit from the task's start.
+    options = dataclasses.replace(options or ExecutionOptions(), model_deadline=model_deadline())
     run = run_claim(run_id, worker=worker)
     if run is None:
         logger.info("run %s already claimed or finished; skipping", run_id)
         return None
     progress = RunProgress(run.pk)
     try:
-        run_finish(run, _execute_path(run, progress, options or ExecutionOptions()))
+        run_finish(run, _execute_path(run, progress, options))
     except RunFailure as failure:
         run_fail(run, reason=failure.code, message=failure.message, orchestration_trace=failure.orchestration_trace)
     except SoftTimeLimitExceeded:

@@ -2,6 +2,8 @@
 
 The step row holds bounded metadata that every reader of a trace may see; what the model reasoned goes to
 the restricted audit table only, and only what the provider really returned (``UNAVAILABLE`` otherwise).
+Every text is redacted on the way in (``config.redaction``): a model that echoes a key in its answer must
+not get it stored.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from config.redaction import redact
 from config.sequence import next_seq
 from tracing.models import AgentReasoningAudit, AgentStep, ReasoningSource
 
@@ -52,7 +55,7 @@ def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
             model_calls=record.model_calls,
             latency_ms=record.latency_ms,
             outcome=record.outcome,
-            summary=record.summary[: AgentStep.SUMMARY_MAX_CHARS],
+            summary=redact(record.summary)[: AgentStep.SUMMARY_MAX_CHARS],
         )
         AgentReasoningAudit.objects.create(
             run_id=run_id,
@@ -60,8 +63,8 @@ def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
             node=record.node,
             attempt=record.attempt,
             reasoning_source=ReasoningSource.PROVIDER if record.reasoning_content else ReasoningSource.UNAVAILABLE,
-            reasoning_content=record.reasoning_content or "",
-            assistant_text=record.assistant_text,
-            findings=record.findings,
+            reasoning_content=redact(record.reasoning_content or ""),
+            assistant_text=redact(record.assistant_text),
+            findings=[{key: redact(value) for key, value in finding.items()} for finding in record.findings],
         )
     return step

@@ -12,6 +12,7 @@ from typing import Any
 
 from diagnosis.progress import RunProgress
 from diagnosis.providers.base import RoleModels
+from diagnosis.providers.deadline import Deadline
 from tools.harness import ToolHarness
 
 
@@ -33,6 +34,8 @@ class NodeContext:
     models: RoleModels
     harness: ToolHarness
     progress: RunProgress
+    # The run's model budget (the models enforce it; the executor stops running tools once it is spent).
+    model_deadline: Deadline | None = None
     # Summaries of every tool call of the run, in order: the evidence retry's "completed queries".
     tool_calls: list[str] = field(default_factory=list)
     release: ReleaseLog = field(default_factory=ReleaseLog)

@@ -18,7 +18,7 @@ from diagnosis.graph.status import ExecutorStatus
 from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.messages import executor_messages
-from diagnosis.providers.base import ProviderError
+from diagnosis.providers.base import ProviderError, budget_spent
 from tools.models import InvocationStatus
 from tools.registry import tool_specs
 
@@ -43,12 +43,14 @@ def execute(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
         try:
             reply = meter.complete(context.models.executor, messages, tools=specs, response_format=None)
         except ProviderError as error:
-            meter.record(ExecutorStatus.FAILED, error.message)
-            return {"executor_status": ExecutorStatus.FAILED, "failure_reason": f"model_{error.code}"}
+            return _failed(meter, error)
         if not reply.tool_calls:
             return _report(meter, reply.content, blocked)
         messages.append(reply.as_message())
         for call in reply.tool_calls[:MAX_CALLS_PER_TURN]:
+            if context.model_deadline is not None and context.model_deadline.expired:
+                # No model call could read the results any more: the attempt ends as that call would.
+                return _failed(meter, budget_spent())
             result = context.harness.call(call.name, call.arguments)
             blocked += result.status == InvocationStatus.BLOCKED
             context.tool_calls.append(f"{call.name} {call.arguments}"[:300])
@@ -60,6 +62,11 @@ def execute(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
             messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(refusal)})
     meter.record(ExecutorStatus.INVALID_OUTPUT, f"no report after {MAX_TURNS} turns")
     return {"executor_status": ExecutorStatus.INVALID_OUTPUT, "failure_reason": "turns_exhausted"}
+
+
+def _failed(meter: StepMeter, error: ProviderError) -> dict[str, Any]:
+    meter.record(ExecutorStatus.FAILED, error.message)
+    return {"executor_status": ExecutorStatus.FAILED, "failure_reason": f"model_{error.code}"}
 
 
 def _report(meter: StepMeter, content: str | None, blocked: int) -> dict[str, Any]:

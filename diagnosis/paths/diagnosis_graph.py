@@ -9,6 +9,7 @@ cancelled, and if so stops there, FAILED ``cancelled`` with its partial trace.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from functools import cache
 from types import ModuleType
@@ -110,7 +111,9 @@ def _conclusion(state: DiagnosisState, released_claims: list[dict[str, Any]], de
 
 
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
-    config = config_from_settings(name=options.provider, script_path=options.script_path)
+    config = dataclasses.replace(
+        config_from_settings(name=options.provider, script_path=options.script_path), deadline=options.model_deadline
+    )
     models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk))
     run_record_provider(run.pk, provider=config.name)
     context = NodeContext(
@@ -121,6 +124,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         models=models,
         harness=ToolHarness(run.pk, on_call=progress.tool),
         progress=progress,
+        model_deadline=options.model_deadline,
     )
     diagnosis_context = {
         "query": run.query,

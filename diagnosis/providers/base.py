@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from diagnosis.graph.status import StageStatus
+from diagnosis.providers.deadline import Deadline
 
 Message = Mapping[str, Any]
 """One chat message in the OpenAI format: ``role``, ``content``, and ``tool_calls`` / ``tool_call_id``."""
@@ -84,6 +85,15 @@ class ProviderError(Exception):
         if self.code in RETRYABLE_CODES:
             return FailureKind.RETRYABLE_FAILED
         return FailureKind.NON_RETRYABLE_FAILED
+
+
+def budget_spent() -> ProviderError:
+    """The failure of a model call that cannot start because the run's model budget (``deadline.py``) is spent.
+
+    A timeout, the code the graph already routes: a stage retries once (and fails at once again), then the
+    run ends in its fallback answer.
+    """
+    return ProviderError(ErrorCode.TIMEOUT, "the run's model budget is spent", attempts=0)
 
 
 class ProviderConfigError(Exception):
@@ -180,6 +190,8 @@ class ProviderConfig:
     script_path: str = ""
     guard_provider: str = ""
     """Provider of the semantic guard when it differs from ``name`` (``offline``: the deterministic guard)."""
+    deadline: Deadline | None = None
+    """The run's model budget (``deadline.py``), set when the run starts; None outside a run (validation, tests)."""
 
 
 class ProviderBuilder(Protocol):

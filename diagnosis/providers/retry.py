@@ -40,13 +40,18 @@ class RetryPolicy:
         return ceiling / 2 + rng.uniform(0, ceiling / 2)
 
     def retrying(
-        self, *, sleep: Callable[[float], None] = time.sleep, rng: random.Random | None = None
+        self,
+        *,
+        sleep: Callable[[float], None] = time.sleep,
+        rng: random.Random | None = None,
+        within: float | None = None,
     ) -> tenacity.Retrying:
         """The retry loop of one request: ``for attempt in policy.retrying(): with attempt: ...``.
 
         After the last allowed attempt, or on an error that must not be retried, the error itself is
         raised (``reraise``), never tenacity's ``RetryError``; an exception that is not a ``ProviderError``
-        is never retried.
+        is never retried. ``within``: the seconds left of the run's model budget; no retry starts whose
+        wait would end past them (tenacity's ``stop_before_delay``), so backoff never eats the fallback's time.
         """
         jitter = rng or random.Random()
 
@@ -54,12 +59,11 @@ class RetryPolicy:
             retry_after = _retry_after(state)
             return self.backoff_seconds(state.attempt_number, jitter) if retry_after is None else retry_after
 
+        stop: tenacity.stop.stop_base = tenacity.stop_after_attempt(self.max_retries + 1)
+        if within is not None:
+            stop = stop | tenacity.stop_before_delay(within)
         return tenacity.Retrying(
-            retry=tenacity.retry_if_exception(self._worth_retrying),
-            stop=tenacity.stop_after_attempt(self.max_retries + 1),
-            wait=wait,
-            sleep=sleep,
-            reraise=True,
+            retry=tenacity.retry_if_exception(self._worth_retrying), stop=stop, wait=wait, sleep=sleep, reraise=True
         )
 
     def _worth_retrying(self, error: BaseException) -> bool:

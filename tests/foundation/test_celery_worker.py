@@ -9,18 +9,17 @@ from celery import Celery
 from django.db import connection
 
 from tests.services import require
-from tests.support.live import celery_worker, private_queue, process_env
-
-REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+from tests.support.live import celery_worker, private_queue, process_env, redis_url
 
 
 @pytest.mark.django_db(transaction=True)
 def test_it_executes_the_health_task():
     require("redis")
     queue = private_queue()
-    client = Celery("health-client", broker=REDIS, backend=REDIS)
+    redis = redis_url()
+    client = Celery("health-client", broker=redis, backend=redis)
 
-    with celery_worker(process_env(REDIS_URL=REDIS, CELERY_QUEUE=queue)):
+    with celery_worker(process_env(REDIS_URL=redis, CELERY_QUEUE=queue)):
         result = client.send_task("superbiz.health", queue=queue).get(timeout=60)
 
     assert result["ok"] is True

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterator
 
 import openai
 import pytest
 
+from diagnosis.providers.deadline import Deadline
 from diagnosis.providers.openai_provider import OpenAIChatModel
 from diagnosis.providers.retry import RetryPolicy
 from tests.support.fake_openai import FakeOpenAIServer
@@ -39,9 +41,24 @@ def sleep() -> RecordingSleep:
 
 @pytest.fixture
 def make_model(fake_openai: FakeOpenAIServer, sleep: RecordingSleep) -> Callable[..., OpenAIChatModel]:
-    def make(*, max_retries: int = 2, timeout: float = 2.0, retry_after_cap: float = 20.0) -> OpenAIChatModel:
-        client = openai.OpenAI(base_url=fake_openai.base_url, api_key=TEST_API_KEY, timeout=timeout, max_retries=0)
+    def make(
+        *,
+        max_retries: int = 2,
+        timeout: float = 2.0,
+        retry_after_cap: float = 20.0,
+        deadline: Deadline | None = None,
+        base_url: str = fake_openai.base_url,
+    ) -> OpenAIChatModel:
+        new_client = functools.partial(openai.AsyncOpenAI, base_url=base_url, api_key=TEST_API_KEY, max_retries=0)
         policy = RetryPolicy(max_retries=max_retries, max_retry_after_seconds=retry_after_cap)
-        return OpenAIChatModel(client, model=TEST_MODEL, retry=policy, sleep=sleep, rng=random.Random(7))
+        return OpenAIChatModel(
+            new_client,
+            model=TEST_MODEL,
+            retry=policy,
+            timeout_seconds=timeout,
+            deadline=deadline,
+            sleep=sleep,
+            rng=random.Random(7),
+        )
 
     return make

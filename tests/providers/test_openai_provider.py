@@ -6,7 +6,6 @@ import socket
 import time
 from typing import Any
 
-import openai
 import pytest
 
 from diagnosis.providers.base import (
@@ -21,10 +20,10 @@ from diagnosis.providers.base import (
     Usage,
     no_invocations,
 )
-from diagnosis.providers.openai_provider import OpenAIChatModel, build_models
-from diagnosis.providers.retry import RetryPolicy
+from diagnosis.providers.deadline import Deadline
+from diagnosis.providers.openai_provider import build_models
 from tests.providers.conftest import TEST_API_KEY, TEST_MODEL
-from tests.support.fake_openai import FakeResponse, chat_completion
+from tests.support.fake_openai import FakeResponse, chat_completion, echo_request, trickle
 
 MESSAGES = [{"role": "system", "content": "You plan."}, {"role": "user", "content": "why is payment slow?"}]
 TOOLS = [
@@ -237,6 +236,60 @@ def test_it_times_out_when_the_server_is_slower_than_the_timeout(fake_openai, ma
     assert time.monotonic() - started < 2
 
 
+def test_it_cuts_a_reply_that_trickles_in_at_its_wall_clock_timeout(fake_openai, make_model):
+    """Headers at once, then a byte every 0.1 s: the read timeout never fires, the request's deadline does."""
+    fake_openai.enqueue(trickle(seconds_per_byte=0.1))
+    started = time.monotonic()
+
+    with pytest.raises(ProviderError) as caught:
+        make_model(max_retries=0, timeout=1).complete(MESSAGES)
+
+    assert (caught.value.code, caught.value.attempts) == (ErrorCode.TIMEOUT, 1)
+    assert time.monotonic() - started < 1 + 2, "the deadline plus slack, not the minute the body would take"
+
+
+def test_it_cuts_a_request_at_the_run_budget_and_does_not_retry_past_it(fake_openai, make_model, sleep):
+    fake_openai.enqueue(trickle(seconds_per_byte=0.1), ok(content="never fetched"))
+    started = time.monotonic()
+
+    with pytest.raises(ProviderError) as caught:
+        make_model(max_retries=2, timeout=60, deadline=Deadline.after(1)).complete(MESSAGES)
+
+    assert (caught.value.code, caught.value.attempts) == (ErrorCode.TIMEOUT, 1)
+    assert time.monotonic() - started < 1 + 2
+    assert len(fake_openai.requests) == 1 and sleep.calls == []
+
+
+def test_it_fails_at_once_without_a_request_when_the_run_budget_is_spent(fake_openai, make_model):
+    with pytest.raises(ProviderError) as caught:
+        make_model(deadline=Deadline.after(0)).complete(MESSAGES)
+
+    assert (caught.value.code, caught.value.kind) == (ErrorCode.TIMEOUT, FailureKind.RETRYABLE_FAILED)
+    assert caught.value.attempts == 0
+    assert fake_openai.requests == []
+
+
+def test_it_does_not_start_a_wait_the_run_budget_cannot_hold(fake_openai, make_model, sleep):
+    fake_openai.enqueue(FakeResponse(status=429, headers={"Retry-After": "5"}), ok(content="never fetched"))
+
+    with pytest.raises(ProviderError) as caught:
+        make_model(max_retries=2, deadline=Deadline.after(3)).complete(MESSAGES)
+
+    assert (caught.value.code, caught.value.attempts) == (ErrorCode.RATE_LIMIT, 1)
+    assert sleep.calls == []
+
+
+def test_it_summarises_an_error_by_class_and_status_never_by_what_the_server_echoed(fake_openai, make_model):
+    fake_openai.enqueue(echo_request(400))
+
+    with pytest.raises(ProviderError) as caught:
+        make_model().complete(MESSAGES)
+
+    assert caught.value.message == "BadRequestError (HTTP 400)"
+    assert TEST_API_KEY in str(caught.value.__cause__), "the server did echo the key"
+    assert TEST_API_KEY not in str(caught.value) and "You plan" not in str(caught.value)
+
+
 def test_it_retries_after_a_timeout(fake_openai, make_model):
     fake_openai.enqueue(FakeResponse(body=chat_completion(content="late"), delay_seconds=3), ok(content="quick"))
 
@@ -246,15 +299,13 @@ def test_it_retries_after_a_timeout(fake_openai, make_model):
     assert reply.attempts == 2
 
 
-def test_it_maps_a_refused_connection_after_retries(sleep):
+def test_it_maps_a_refused_connection_after_retries(make_model, sleep):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         closed_port = probe.getsockname()[1]
-    client = openai.OpenAI(base_url=f"http://127.0.0.1:{closed_port}/v1", api_key="k", timeout=1, max_retries=0)
-    model = OpenAIChatModel(client, model=TEST_MODEL, retry=RetryPolicy(max_retries=2), sleep=sleep)
 
     with pytest.raises(ProviderError) as caught:
-        model.complete(MESSAGES)
+        make_model(base_url=f"http://127.0.0.1:{closed_port}/v1").complete(MESSAGES)
 
     assert caught.value.code is ErrorCode.CONNECTION
     assert caught.value.kind is FailureKind.RETRYABLE_FAILED

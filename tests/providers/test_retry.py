@@ -21,7 +21,9 @@ def test_backoff_doubles_with_jitter_up_to_the_cap(retry_number, low, high):
     assert len(set(delays)) > 1, "jitter must spread the retries of workers failing together"
 
 
-def attempt_all(policy: RetryPolicy, outcomes: list[object]) -> tuple[object, int, list[float]]:
+def attempt_all(
+    policy: RetryPolicy, outcomes: list[object], *, within: float | None = None
+) -> tuple[object, int, list[float]]:
     """Run ``policy``'s loop over scripted outcomes (an exception is raised, anything else returned).
 
     Returns what came out (the value, or the exception that escaped), the attempts made and the waits.
@@ -30,7 +32,7 @@ def attempt_all(policy: RetryPolicy, outcomes: list[object]) -> tuple[object, in
     attempts = 0
     script = iter(outcomes)
     try:
-        for attempt in policy.retrying(sleep=sleeps.append, rng=random.Random(1)):
+        for attempt in policy.retrying(sleep=sleeps.append, rng=random.Random(1), within=within):
             with attempt:
                 attempts = attempt.retry_state.attempt_number
                 outcome = next(script)
@@ -71,6 +73,14 @@ def test_retry_after_is_obeyed_up_to_its_cap():
     assert attempt_all(policy, [limited(0.0), "ok"]) == ("ok", 2, [0.0])
     too_long = limited(20.5)
     assert attempt_all(policy, [too_long, "never reached"]) == (too_long, 1, [])
+
+
+def test_no_retry_starts_whose_wait_would_outlast_the_run_budget():
+    policy = RetryPolicy(max_retries=3, max_retry_after_seconds=20)
+
+    assert attempt_all(policy, [limited(2.0), "ok"], within=5) == ("ok", 2, [2.0])
+    past_budget = limited(6.0)
+    assert attempt_all(policy, [past_budget, "never reached"], within=5) == (past_budget, 1, [])
 
 
 @pytest.mark.parametrize(

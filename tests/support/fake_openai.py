@@ -4,7 +4,9 @@ Tests must never reach a real model, yet the ``openai`` provider has to be exerc
 and real HTTP (status codes, headers, slow bodies, broken JSON). This server binds 127.0.0.1 on an
 ephemeral port, answers ``POST .../chat/completions`` from a queue of scripted responses, one per request,
 and records every request so tests can assert what the client sent. An exhausted queue answers 599 so a
-test that makes one call too many fails loudly instead of hanging.
+test that makes one call too many fails loudly instead of hanging. A response may also trickle its body
+after the headers (``trickle_seconds``), as a stalled model or a slow-loris proxy does, or echo the
+request back in an error (``echo_request``), as some gateways do.
 
 Usage::
 
@@ -37,6 +39,8 @@ class FakeResponse:
     headers: dict[str, str] = field(default_factory=dict)
     content_type: str = "application/json"
     delay_seconds: float = 0.0
+    trickle_seconds: float = 0.0
+    """When set, the headers go out at once and then the body one byte per this many seconds."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,21 @@ def chat_completion(
 
 
 Responder = Callable[[RecordedRequest], FakeResponse]
+
+
+def echo_request(status: int = 400) -> Responder:
+    """An error that quotes the request it refuses, headers (the ``Authorization`` key) first, then the body."""
+
+    def respond(request: RecordedRequest) -> FakeResponse:
+        echoed = f"invalid request; headers={request.headers} body={json.dumps(request.json)}"
+        return FakeResponse(status=status, body={"error": {"message": echoed, "type": "invalid_request_error"}})
+
+    return respond
+
+
+def trickle(*, seconds_per_byte: float = 0.5) -> FakeResponse:
+    """A valid completion whose headers come at once and whose body then drips, for minutes in all."""
+    return FakeResponse(body=chat_completion(content="too late"), trickle_seconds=seconds_per_byte)
 
 
 class FakeOpenAIServer:
@@ -153,7 +172,15 @@ class FakeOpenAIServer:
                     for name, value in response.headers.items():
                         self.send_header(name, value)
                     self.end_headers()
-                    self.wfile.write(body)
+                    if not response.trickle_seconds:
+                        self.wfile.write(body)
+                        return
+                    self.wfile.flush()
+                    for index in range(len(body)):
+                        if server._stopping.wait(response.trickle_seconds):
+                            return
+                        self.wfile.write(body[index : index + 1])
+                        self.wfile.flush()
                 except (BrokenPipeError, ConnectionResetError):
                     # The client gave up first (its timeout is shorter than our delay): nothing to answer.
                     return

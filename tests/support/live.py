@@ -42,6 +42,11 @@ def process_env(**overrides: str) -> dict[str, str]:
     return env
 
 
+def redis_url() -> str:
+    """The Redis of this test run: the configured one, else ``TEST_REDIS_URL``, else db 15 on loopback."""
+    return settings.REDIS_URL or os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -128,8 +133,12 @@ def uvicorn_server(env: dict[str, str]) -> Iterator[Server]:
 
 
 @contextmanager
-def celery_worker(env: dict[str, str]) -> Iterator[subprocess.Popen]:
-    """A `celery -A config worker` process on the queue named in ``env['CELERY_QUEUE']``."""
+def celery_worker(env: dict[str, str], *, pool: str = "solo") -> Iterator[subprocess.Popen]:
+    """A `celery -A config worker` process on the queue named in ``env['CELERY_QUEUE']``.
+
+    ``solo`` runs tasks in the worker process itself; ``prefork`` (one child) is what production runs and
+    the only pool that enforces time limits.
+    """
     queue = env["CELERY_QUEUE"]
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the fixture after the process ends
     process = subprocess.Popen(
@@ -141,7 +150,9 @@ def celery_worker(env: dict[str, str]) -> Iterator[subprocess.Popen]:
             "config",
             "worker",
             "--pool",
-            "solo",
+            pool,
+            "--concurrency",
+            "1",
             "-Q",
             queue,
             "-n",

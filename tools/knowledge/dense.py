@@ -22,6 +22,8 @@ import openai
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from config.redaction import error_summary
+
 RRF_K = 60  # the constant of Cormack et al.; larger flattens the difference between adjacent ranks
 # A chunk joins the dense ranking only when its cosine similarity to the query reaches this. Unrelated
 # texts score 0.1-0.3 with common embedding models, paraphrases well above 0.5.
@@ -54,7 +56,10 @@ class OpenAICompatibleEmbedder:
             try:
                 response = self._client.embeddings.create(model=self._model, input=batch)
             except openai.OpenAIError as error:
-                raise EmbeddingUnavailable(f"EMBEDDING_MODEL: {self.name} cannot embed: {error}") from error
+                # Class and status only: the endpoint's error body may echo the request, key included.
+                raise EmbeddingUnavailable(
+                    f"EMBEDDING_MODEL: {self.name} cannot embed: {error_summary(error)}"
+                ) from error
             if len(response.data) != len(batch):
                 raise EmbeddingUnavailable(
                     f"EMBEDDING_MODEL: {self.name} returned {len(response.data)} vectors for {len(batch)} texts"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from diagnosis.graph.status import ComposerStatus, ExecutorStatus, PlannerStatus, Verdict, VerifierStatus
 from diagnosis.nodes import composer, executor, planner, verifier
 from diagnosis.providers.base import ErrorCode, ProviderError
+from diagnosis.providers.deadline import Deadline
 from tests.diagnosis.nodes.conftest import FakeModel, tool_call_reply
 from tracing.models import AgentReasoningAudit, AgentStep
 
@@ -111,6 +113,18 @@ def test_it_reports_tool_blocked_when_refused_tools_end_without_a_report(run, ma
     update = executor.execute(make_context(run, executor=model), {"planner_plan": PLAN}, {})
 
     assert update == {"executor_status": ExecutorStatus.TOOL_BLOCKED}
+
+
+def test_it_runs_no_tool_once_the_run_model_budget_is_spent(run, make_context):
+    """No model call could read the results: the attempt fails as a model timeout, and the graph falls back."""
+    model = FakeModel([tool_call_reply(("query_logs", {"service": "payment-service"}))])
+    context = dataclasses.replace(make_context(run, executor=model), model_deadline=Deadline.after(0))
+
+    update = executor.execute(context, {"planner_plan": PLAN}, {})
+
+    assert update == {"executor_status": ExecutorStatus.FAILED, "failure_reason": "model_timeout"}
+    assert not run.tool_invocations.exists()
+    assert AgentStep.objects.get(run=run).summary == "the run's model budget is spent"
 
 
 @pytest.mark.parametrize(

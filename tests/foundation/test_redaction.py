@@ -1,0 +1,120 @@
+"""Secrets never reach a log line or a stored trace text, and remote errors are named by class and status."""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import pytest
+from celery import signals
+
+from config.redaction import REDACTED, RedactSecrets, error_summary, redact
+from diagnosis.models import ChatSession, DiagnosisRun
+from tracing.models import AgentReasoningAudit, AgentStep
+from tracing.steps import StepRecord, record_step
+
+KEY = "sk-proj-4f9a1c77e0b2"
+
+
+@pytest.fixture(autouse=True)
+def model_key(settings):
+    settings.LLM_API_KEY = KEY
+
+
+def test_it_blanks_the_configured_secrets_and_any_bearer_credential(settings):
+    text = f"key={KEY} secret={settings.SECRET_KEY} header='Authorization: Bearer other-token.123'"
+
+    assert redact(text) == f"key={REDACTED} secret={REDACTED} header='Authorization: Bearer {REDACTED}'"
+
+
+def test_it_blanks_the_password_of_a_configured_url(settings):
+    settings.REDIS_URL = "redis://:r3dis-pa55@cache.internal:6379/0"
+
+    assert "r3dis-pa55" not in redact("connect failed: redis://:r3dis-pa55@cache.internal:6379/0")
+
+
+def test_it_leaves_ordinary_text_and_too_short_values_alone(settings):
+    settings.LLM_API_KEY = "abc"
+
+    assert redact("abc is not a secret; the token budget is 24 calls") == (
+        "abc is not a secret; the token budget is 24 calls"
+    )
+
+
+class TeapotError(Exception):
+    status_code = 418
+
+
+def test_an_error_is_summarised_by_its_class_and_status_only():
+    assert error_summary(TeapotError(f"Authorization: Bearer {KEY}")) == "TeapotError (HTTP 418)"
+    assert error_summary(ConnectionError(f"to https://u:{KEY}@host")) == "ConnectionError"
+
+
+def console_handler() -> logging.StreamHandler:
+    """The handler Django's ``LOGGING`` put on the root logger."""
+    [handler] = [
+        handler
+        for handler in logging.getLogger().handlers
+        if isinstance(handler, logging.StreamHandler) and any(isinstance(f, RedactSecrets) for f in handler.filters)
+    ]
+    return handler
+
+
+def test_the_log_handler_redacts_the_message_and_a_chained_traceback():
+    handler = console_handler()
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    try:
+        try:
+            try:
+                raise ValueError(f"HTTP 400: echoed headers {{'authorization': 'Bearer {KEY}'}}")
+            except ValueError as error:
+                raise RuntimeError("the model call failed") from error
+        except RuntimeError:
+            logging.getLogger("diagnosis.execution").exception("run failed with %s", KEY)
+    finally:
+        handler.setStream(previous)
+
+    logged = stream.getvalue()
+    assert "the model call failed" in logged and "echoed headers" in logged
+    assert KEY not in logged
+    assert logged.count(REDACTED) == 2
+
+
+def test_worker_log_handlers_get_the_same_filter():
+    """A Celery worker replaces Django's handlers with its own after ``LOGGING`` was applied."""
+    logger = logging.getLogger("test-worker-root")
+    handler = logging.StreamHandler(io.StringIO())
+    logger.addHandler(handler)
+    try:
+        signals.after_setup_logger.send(sender=None, logger=logger, loglevel=logging.INFO)
+    finally:
+        logger.removeHandler(handler)
+
+    assert any(isinstance(f, RedactSecrets) for f in handler.filters)
+
+
+@pytest.mark.django_db
+def test_stored_step_texts_are_redacted(owner):
+    run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=owner, title="t"), query="q")
+    record_step(
+        run.pk,
+        StepRecord(
+            node="planner",
+            attempt=1,
+            outcome="COMPLETED",
+            summary=f"echo {KEY}",
+            reasoning_content=f"the header was Bearer {KEY}",
+            assistant_text=f"my key is {KEY}",
+            findings=[{"sentence": f"uses {KEY}", "reason": "unsupported"}],
+        ),
+    )
+
+    audit = AgentReasoningAudit.objects.get(run=run)
+    stored = [
+        AgentStep.objects.get(run=run).summary,
+        audit.reasoning_content,
+        audit.assistant_text,
+        str(audit.findings),
+    ]
+    assert all(KEY not in text and REDACTED in text for text in stored)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,6 +27,14 @@ def owner(db):
 @pytest.fixture
 def other_user(db):
     return get_user_model().objects.create_user("other", password="other-pass-123")
+
+
+@pytest.fixture
+def auditor(db):
+    """A member of the ``auditors`` group (created by tracing/migrations/0002), staff to use the admin."""
+    user = get_user_model().objects.create_user("auditor", password="auditor-pass-123", is_staff=True)
+    user.groups.add(Group.objects.get(name="auditors"))
+    return user
 
 
 @pytest.fixture

@@ -1,21 +1,13 @@
-"""The people of the audit tests besides owner and other user: auditors, as the data migration makes them."""
+"""The people of the audit tests besides owner, other user and auditor: an auditor by single permissions."""
 
 from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import Permission
 from rest_framework.test import APIClient
 
 from tests.tracing.factories import make_run, make_session
-
-
-@pytest.fixture
-def auditor(db):
-    """A member of the ``auditors`` group (created by tracing/migrations/0002), staff to use the admin."""
-    user = get_user_model().objects.create_user("auditor", password="auditor-pass-123", is_staff=True)
-    user.groups.add(Group.objects.get(name="auditors"))
-    return user
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connections
@@ -67,3 +69,29 @@ def dispatch_run(run_id: uuid.UUID | str) -> None:
         _embedded_pool().submit(_execute_in_thread, str(run_id))
         return
     execute_run.apply_async(args=(str(run_id),))
+
+
+def executor_latency(timeout: float) -> float | None:
+    """Seconds until whatever executes runs answered, or None when nothing did within ``timeout`` (``/healthz``).
+
+    Celery: the first worker that consumes this deployment's queue replies to an ``active_queues`` broadcast,
+    which its main process answers however busy its pool is; a worker on another queue does not count,
+    since it would never take a run. Embedded: a thread of the run pool executes a no-op, so a pool whose
+    threads are all busy for longer than ``timeout`` does not answer either.
+    """
+    start = time.perf_counter()
+    if settings.RUN_EXECUTION == "embedded":
+        try:
+            _embedded_pool().submit(lambda: None).result(timeout=timeout)
+        except FutureTimeout:
+            return None
+        return time.perf_counter() - start
+    answers: list[float] = []
+
+    def on_reply(reply: dict[str, list[dict[str, Any]]]) -> None:
+        queues = [queue.get("name") for worker_queues in reply.values() for queue in worker_queues or ()]
+        if settings.CELERY_TASK_DEFAULT_QUEUE in queues:
+            answers.append(time.perf_counter() - start)
+
+    execute_run.app.control.inspect(timeout=timeout, callback=on_reply).active_queues()
+    return answers[0] if answers else None

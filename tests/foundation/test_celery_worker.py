@@ -8,10 +8,9 @@ import pytest
 from celery import Celery
 from django.db import connection
 
+from tests.services import TEST_REDIS_URL as REDIS
 from tests.services import require
 from tests.support.live import celery_worker, private_queue, process_env
-
-REDIS = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
 @pytest.mark.django_db(transaction=True)

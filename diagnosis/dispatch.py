@@ -77,12 +77,16 @@ def executor_latency(timeout: float) -> float | None:
     Celery: the first worker that consumes this deployment's queue replies to an ``active_queues`` broadcast,
     which its main process answers however busy its pool is; a worker on another queue does not count,
     since it would never take a run. Embedded: a thread of the run pool executes a no-op, so a pool whose
-    threads are all busy for longer than ``timeout`` does not answer either.
+    threads are all busy for longer than ``timeout`` does not answer either; nor does a pool that was never
+    started (the ASGI app starts it; asking must not start it, with its reaper, in any other process).
     """
     start = time.perf_counter()
     if settings.RUN_EXECUTION == "embedded":
+        pool = _pool
+        if pool is None:
+            return None
         try:
-            _embedded_pool().submit(lambda: None).result(timeout=timeout)
+            pool.submit(lambda: None).result(timeout=timeout)
         except FutureTimeout:
             return None
         return time.perf_counter() - start

@@ -3,18 +3,29 @@
 DRF's default bodies differ per exception (``detail`` strings, field dicts); clients and tests read a
 single shape whatever failed: a validation error (``invalid_input`` with ``field: reason``), a missing
 login (``not_authenticated``), a 404 (``not_found``), a wrong method (``method_not_allowed``)...
+
+Two kinds of 4xx never pass DRF's handler as API errors, and get the shape here too: Django's request
+limits (a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, too many files or fields), which Django answers with
+its HTML 400 page; and anything Django answers before a view runs, such as an unknown path under ``/api/``
+(``ApiErrorMiddleware``).
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.utils.deprecation import MiddlewareMixin
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 VALIDATION_CODE = "invalid_input"
+API_PREFIX = "/api/"
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -51,10 +62,53 @@ def _code(exc: Exception) -> str:
     return str(getattr(detail, "code", None) or getattr(exc, "default_code", "error"))
 
 
+def _request_limit_error(exc: Exception) -> Response | None:
+    """Django's request limits, which it raises while DRF reads the body, as API errors (None for others)."""
+    if isinstance(exc, RequestDataTooBig):
+        limit = f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes"
+        response = error_response("request_too_large", limit, status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    elif isinstance(exc, TooManyFilesSent):
+        response = error_response(
+            "too_many_files", f"a request may carry at most {settings.DATA_UPLOAD_MAX_NUMBER_FILES} file(s)"
+        )
+    elif isinstance(exc, TooManyFieldsSent):
+        response = error_response(
+            "too_many_fields", f"a request may carry at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} fields"
+        )
+    else:
+        return None
+    # Django logs these suspicious operations on its security logger; answering them here must not hide them.
+    logging.getLogger(f"django.security.{type(exc).__name__}").warning("%s", exc)
+    return response
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler (status, headers such as ``Allow``) with the body reshaped; None for non-API errors."""
     response = drf_exception_handler(exc, context)
     if response is None:
-        return None
+        return _request_limit_error(exc)
     response.data = {"error": {"code": _code(exc), "message": _message(response.data)}}
     return response
+
+
+class ApiErrorMiddleware(MiddlewareMixin):
+    """A 4xx under ``/api/`` that is not JSON (Django's own page: an unknown path, a bad host) gets the shape.
+
+    Django renders these itself — with ``DEBUG`` its technical pages, which ``handler404`` cannot replace —
+    so the response is reshaped on its way out, keeping its status and headers such as ``Allow``.
+    """
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        if (
+            not request.path.startswith(API_PREFIX)
+            or not 400 <= response.status_code < 500
+            or "json" in response.get("Content-Type", "")
+        ):
+            return response
+        phrase = response.reason_phrase
+        reshaped = JsonResponse(
+            {"error": {"code": phrase.lower().replace(" ", "_"), "message": phrase}}, status=response.status_code
+        )
+        if response.has_header("Allow"):
+            reshaped["Allow"] = response["Allow"]
+        return reshaped

@@ -58,6 +58,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Outside the others, so that every 4xx under /api/ they produce is the API's JSON error.
+    "config.api_errors.ApiErrorMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -260,9 +262,18 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "diagnosis.permissions.AuditorsReadOnly",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # DRF's three parsers, JSON behind a nesting limit (config/api_parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.api_parsers.DepthLimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
@@ -297,6 +308,9 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+
+# Error pages and mails hide the URL settings that carry passwords, not only Django's secret-looking names.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.error_reports.SecretSafeExceptionReporterFilter"
 
 LOG_LEVEL = env.choice("LOG_LEVEL", ("debug", "info", "warning", "error"), "info").upper()
 LOGGING = {

@@ -20,4 +20,6 @@ urlpatterns = [
     # The OpenAPI schema and its docs page; the page's assets come from drf-spectacular-sidecar (no CDN).
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    # Database, Redis and run executor, for load balancers and operators (no sign-in).
+    path("", include("diagnosis.health.urls")),
 ]

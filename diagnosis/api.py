@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import ErrorSerializer, error_response
+from config.api_fields import StrictCharField, StrictUUIDField
 from diagnosis import sse
 from diagnosis.models import RunStatus
 from diagnosis.selectors import run_cancellable_by
@@ -21,8 +22,8 @@ from diagnosis.submission import MAX_MESSAGE_CHARS, SubmissionError, chat_submit
 class ChatApi(APIView):
     class InputSerializer(serializers.Serializer):
         # Length is checked by the service after stripping, so that its error code is the documented one.
-        message = serializers.CharField(allow_blank=True, trim_whitespace=False)
-        session_id = serializers.UUIDField(required=False, allow_null=True)
+        message = StrictCharField(allow_blank=True, trim_whitespace=False)
+        session_id = StrictUUIDField(required=False, allow_null=True)
 
     class OutputSerializer(serializers.Serializer):
         session_id = serializers.UUIDField()

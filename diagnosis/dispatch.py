@@ -17,7 +17,9 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from functools import cache
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -106,3 +108,33 @@ def dispatch_run(run_id: uuid.UUID | str) -> None:
         execute_run.apply_async(args=(str(run_id),), soft_time_limit=None, time_limit=None)
     except (OperationalError, redis.RedisError) as error:
         raise BrokerUnavailable(str(error)) from error
+
+
+def executor_latency(timeout: float) -> float | None:
+    """Seconds until whatever executes runs answered, or None when nothing did within ``timeout`` (``/healthz``).
+
+    Celery: the first worker that consumes this deployment's queue replies to an ``active_queues`` broadcast,
+    which its main process answers however busy its pool is; a worker on another queue does not count,
+    since it would never take a run. Embedded: a thread of the run pool executes a no-op, so a pool whose
+    threads are all busy for longer than ``timeout`` does not answer either; nor does a pool that was never
+    started (the ASGI app starts it; asking must not start it, with its reaper, in any other process).
+    """
+    start = time.perf_counter()
+    if settings.RUN_EXECUTION == "embedded":
+        pool = _pool
+        if pool is None:
+            return None
+        try:
+            pool.submit(lambda: None).result(timeout=timeout)
+        except FutureTimeout:
+            return None
+        return time.perf_counter() - start
+    answers: list[float] = []
+
+    def on_reply(reply: dict[str, list[dict[str, Any]]]) -> None:
+        queues = [queue.get("name") for worker_queues in reply.values() for queue in worker_queues or ()]
+        if settings.CELERY_TASK_DEFAULT_QUEUE in queues:
+            answers.append(time.perf_counter() - start)
+
+    execute_run.app.control.inspect(timeout=timeout, callback=on_reply).active_queues()
+    return answers[0] if answers else None

@@ -18,6 +18,12 @@ def is_auditor(user: User | AnonymousUser | None) -> bool:
     return bool(user and user.is_authenticated and user.has_perm(AUDIT_PERMISSION))
 
 
+def is_read_only(user: User | AnonymousUser | None) -> bool:
+    """Auditors write nothing, anywhere (docs/audit.md). A superuser holds the audit permission as it holds every
+    permission, but administers rather than audits: not read-only."""
+    return is_auditor(user) and not getattr(user, "is_superuser", False)
+
+
 def sessions_visible_to(user: User | AnonymousUser | None) -> QuerySet[ChatSession]:
     if not user or not user.is_authenticated:
         return ChatSession.objects.none()

@@ -16,6 +16,8 @@ import pytest
 
 MARIADB_ADDRESS = ("127.0.0.1", 3306)
 REDIS_ADDRESS = ("127.0.0.1", 6379)
+#: The Redis of tests that start their own Celery worker (whether or not this pass runs on Redis).
+TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 CHROMIUM_PATH = "/usr/bin/chromium"
 
 

@@ -1,7 +1,8 @@
 """The documents API: upload, list, detail, delete. Views validate and call services and selectors only.
 
 Every signed-in user (session or token) may upload, list and read; only the uploader or staff may delete
-(``selectors.can_delete_document``). Errors are ``{"error": {"code", "message"}}`` (``config.api_errors``).
+(``selectors.can_delete_document``). Auditors, staff or not, write nothing: the default API permissions refuse
+them before these views run (docs/audit.md). Errors are ``{"error": {"code", "message"}}`` (``config.api_errors``).
 """
 
 from __future__ import annotations

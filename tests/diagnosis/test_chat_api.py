@@ -78,6 +78,10 @@ def test_it_continues_an_owned_session(client_for, owner, dispatched):
         ({}, "invalid_input"),
         ({"message": "why?", "session_id": "not-a-uuid"}, "invalid_input"),
         ({"message": ["why?"]}, "invalid_input"),
+        # Strict types: DRF would read 5 as "5", and a number as the UUID with that integer value.
+        ({"message": 5}, "invalid_input"),
+        ({"message": 1.5}, "invalid_input"),
+        ({"message": "why?", "session_id": 5}, "invalid_input"),
     ],
 )
 def test_it_rejects_bad_input_and_writes_nothing(client_for, owner, dispatched, payload, code):

@@ -1,10 +1,11 @@
-"""DELETE /api/documents/{id}: the uploader or staff only; gone from search at once."""
+"""DELETE /api/documents/{id}: the uploader or staff only (auditors never); gone from search at once."""
 
 from __future__ import annotations
 
 import uuid
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from tests.tools.knowledge.conftest import DB_POOL_RUNBOOK
 from tools.knowledge.ingest import replace_scenario_documents
@@ -44,6 +45,22 @@ def test_it_forbids_another_user(client_for, other_user, document):
 def test_it_lets_staff_delete_any_document(client_for, staff, document):
     assert client_for(staff).delete(f"/api/documents/{document.id}").status_code == 204
     assert not _searchable()
+
+
+def test_it_forbids_an_auditor_though_staff(client_for, auditor, document):
+    # docs/audit.md: the auditors group writes nothing; staff status (for the admin) does not change that.
+    response = client_for(auditor).delete(f"/api/documents/{document.id}")
+
+    assert response.status_code == 403
+    assert response.json()["error"] == {"code": "read_only", "message": "auditors have read-only access"}
+    assert KnowledgeDocument.objects.filter(pk=document.pk).exists()
+    assert _searchable()
+
+
+def test_it_lets_a_superuser_delete(client_for, document):
+    superuser = get_user_model().objects.create_superuser("root", password="root-pass-123")
+
+    assert client_for(superuser).delete(f"/api/documents/{document.id}").status_code == 204
 
 
 def test_it_leaves_scenario_documents_to_staff(client_for, owner, staff):

@@ -1,0 +1,50 @@
+"""Request body parsers of the JSON APIs (``REST_FRAMEWORK["DEFAULT_PARSER_CLASSES"]``).
+
+The standard library's JSON decoder recurses once per nesting level, so a few kilobytes of ``[[[[…`` from
+any signed-in user raise ``RecursionError`` — a 500, and with ``DEBUG`` a page full of settings. No request
+of these APIs nests deeper than a few levels: a body nested deeper than ``MAX_JSON_DEPTH`` is refused as a
+parse error (400) before it is decoded.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Mapping
+from typing import IO, Any
+
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser, get_encoding
+
+MAX_JSON_DEPTH = 32
+
+# A JSON string (escapes included): brackets inside strings are text, not nesting.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def nesting_exceeds(text: str, limit: int) -> bool:
+    """Whether the JSON text opens more than ``limit`` arrays or objects at once; stops at the first excess.
+
+    Exact for valid JSON; for invalid JSON either answer is fine, because the decoder refuses it anyway.
+    """
+    depth = 0
+    for bracket in _BRACKET.findall(_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > limit:
+            return True
+    return False
+
+
+class DepthLimitedJSONParser(JSONParser):
+    """DRF's JSON parser behind a nesting check, so the decoder never recurses deeper than ``MAX_JSON_DEPTH``."""
+
+    def parse(
+        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:
+        raw = stream.read()
+        # Undecodable bytes cannot be brackets or quotes; the decoder below reports them as a parse error.
+        text = raw.decode(get_encoding(parser_context or {}), errors="replace")
+        if nesting_exceeds(text, MAX_JSON_DEPTH):
+            raise ParseError(f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels")
+        return super().parse(io.BytesIO(raw), media_type, parser_context)

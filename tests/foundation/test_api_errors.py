@@ -1,0 +1,132 @@
+"""Every 4xx under /api/ is the JSON error ``{"error": {"code", "message"}}``, whatever answered it: DRF, the
+JSON parser's nesting limit, Django's request limits, or Django itself before any view ran."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import override_settings
+from rest_framework.test import APIClient
+
+from config.api_parsers import MAX_JSON_DEPTH, nesting_exceeds
+from diagnosis.models import ChatSession
+from tools.models import KnowledgeDocument
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client(owner) -> APIClient:
+    # raise_request_exception=False: a server error must be seen as the 500 a client would get.
+    client = APIClient(raise_request_exception=False)
+    client.force_login(owner)
+    return client
+
+
+def _error(response) -> dict[str, str]:
+    assert response["Content-Type"].startswith("application/json"), response.content[:200]
+    return response.json()["error"]
+
+
+def test_it_refuses_deeply_nested_json_as_a_parse_error(client):
+    body = "[" * 2000 + "]" * 2000
+
+    response = client.post("/api/chat", body, content_type="application/json")
+
+    assert response.status_code == 400
+    assert _error(response) == {
+        "code": "parse_error",
+        "message": f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels",
+    }
+    assert not ChatSession.objects.exists()
+
+
+def test_it_still_parses_json_nested_up_to_the_limit(client):
+    nested = "[" * (MAX_JSON_DEPTH - 1) + "]" * (MAX_JSON_DEPTH - 1)
+
+    response = client.post("/api/chat", f'{{"message": {nested}}}', content_type="application/json")
+
+    # Parsed: the serializer, not the parser, refuses a list as the message.
+    assert response.status_code == 400
+    assert _error(response)["code"] == "invalid_input"
+
+
+@pytest.mark.parametrize(
+    ("text", "exceeds"),
+    [
+        ("[" * 3 + "]" * 3, False),
+        ("[" * 4 + "]" * 4, True),
+        ('{"a": {"b": [1, {"c": 2}]}}', True),
+        ('{"a": {"b": [1, 2]}, "c": {"d": 3}}', False),
+        ('{"text": "[[[[{{{{"}', False),
+        ('{"text": "quote \\" then [[[[{{{{"}', False),
+        ('{"text": "backslash \\\\", "x": [[[[]]]]}', True),
+    ],
+)
+def test_it_counts_nesting_outside_strings_only(text, exceeds):
+    assert nesting_exceeds(text, 3) is exceeds
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body"),
+    [
+        ("application/json", json.dumps({"message": "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE})),
+        ("application/x-www-form-urlencoded", "message=" + "x" * settings.DATA_UPLOAD_MAX_MEMORY_SIZE),
+    ],
+)
+def test_it_answers_a_body_over_the_memory_limit_in_json(client, content_type, body):
+    response = client.post("/api/chat", body, content_type=content_type)
+
+    assert response.status_code == 413
+    assert _error(response) == {
+        "code": "request_too_large",
+        "message": f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes",
+    }
+    assert not ChatSession.objects.exists()
+
+
+def test_it_answers_two_files_in_json(client):
+    files = [SimpleUploadedFile(f"{name}.md", b"# Title\n\ntext\n") for name in ("one", "two")]
+
+    response = client.post("/api/documents/upload", {"file": files}, format="multipart")
+
+    assert response.status_code == 400
+    assert _error(response) == {"code": "too_many_files", "message": "a request may carry at most 1 file(s)"}
+    assert not KnowledgeDocument.objects.exists()
+
+
+@override_settings(DATA_UPLOAD_MAX_NUMBER_FIELDS=3)
+def test_it_answers_too_many_fields_in_json(client):
+    response = client.post("/api/chat", "a=1&b=2&c=3&d=4", content_type="application/x-www-form-urlencoded")
+
+    assert response.status_code == 400
+    assert _error(response)["code"] == "too_many_fields"
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
+@pytest.mark.parametrize("path", ["/api/nothing-here", "/api/chat/", "/api/documents/a/b"])
+def test_it_answers_an_unknown_api_path_with_the_json_404(client, path, debug):
+    # With DEBUG, Django answers a 404 with its technical page, which no handler404 replaces.
+    with override_settings(DEBUG=debug):
+        response = client.get(path)
+
+    assert response.status_code == 404
+    assert _error(response) == {"code": "not_found", "message": "Not Found"}
+
+
+def test_it_keeps_the_allow_header_of_a_405(client):
+    response = client.get("/api/chat")
+
+    assert response.status_code == 405
+    assert _error(response)["code"] == "method_not_allowed"
+    assert response["Allow"] == "POST, OPTIONS"
+
+
+def test_it_leaves_errors_outside_the_api_to_django(client):
+    response = client.get("/nothing-here")
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")

@@ -1,0 +1,136 @@
+"""GET /healthz against real processes: uvicorn with a real Redis and a real Celery worker, or the embedded
+executor; and with each service down — Redis on a closed port, no worker on the run queue, the database on
+a closed port. No sign-in, and nothing in the body names a host or a password."""
+
+from __future__ import annotations
+
+import uuid
+
+import httpx
+import pytest
+from celery import Celery
+from django.conf import settings
+
+from tests.services import TEST_REDIS_URL, require
+from tests.support.live import celery_worker, free_port, private_queue, process_env, uvicorn_server
+
+PASSWORD = f"pw-{uuid.uuid4().hex}"
+NO_WORKER = "no worker on the run queue answered within 1 s"
+
+
+def _healthz(env: dict[str, str]) -> httpx.Response:
+    with uvicorn_server(env) as server:
+        return httpx.get(f"{server.base}/healthz", timeout=30)
+
+
+def _celery_env(**overrides: str) -> dict[str, str]:
+    """A web process whose runs go to Celery on this run's Redis, on a queue of its own."""
+    require("redis")
+    return process_env(
+        REDIS_URL=settings.REDIS_URL or TEST_REDIS_URL,
+        RUN_EXECUTION="celery",
+        CELERY_QUEUE=private_queue(),
+        **overrides,
+    )
+
+
+def _worker_consuming(env: dict[str, str]) -> None:
+    """Return once the worker takes tasks from its queue: it has executed the health task."""
+    client = Celery("healthz-test", broker=env["REDIS_URL"], backend=env["REDIS_URL"])
+    client.send_task("superbiz.health", queue=env["CELERY_QUEUE"]).get(timeout=60)
+
+
+def _checks(response: httpx.Response, status_code: int) -> dict[str, dict]:
+    assert response.status_code == status_code, response.text
+    body = response.json()
+    assert body["status"] == ("ok" if status_code == 200 else "unavailable")
+    return body["checks"]
+
+
+def _assert_up(check: dict) -> None:
+    assert check["ok"] is True, check
+    assert check["error"] == ""
+    assert isinstance(check["latency_ms"], int) and check["latency_ms"] >= 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_is_up_with_redis_and_a_celery_worker_on_the_queue():
+    env = _celery_env()
+
+    with celery_worker(env):
+        _worker_consuming(env)
+        response = _healthz(env)
+
+    checks = _checks(response, 200)
+    assert set(checks) == {"database", "redis", "worker"}
+    for check in checks.values():
+        _assert_up(check)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_is_up_with_the_embedded_executor():
+    response = _healthz(process_env(RUN_EXECUTION="embedded"))
+
+    checks = _checks(response, 200)
+    # Redis is checked whenever it is configured (in this pass's production-style run it is).
+    assert set(checks) == {"database", "worker"} | ({"redis"} if settings.REDIS_URL else set())
+    for check in checks.values():
+        _assert_up(check)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("worker_elsewhere", [False, True], ids=["no-worker", "worker-on-another-queue"])
+def test_it_answers_503_without_a_worker_on_the_run_queue(worker_elsewhere):
+    env = _celery_env()
+
+    if worker_elsewhere:
+        elsewhere = {**env, "CELERY_QUEUE": private_queue()}
+        with celery_worker(elsewhere):
+            _worker_consuming(elsewhere)
+            response = _healthz(env)
+    else:
+        response = _healthz(env)
+
+    checks = _checks(response, 503)
+    _assert_up(checks["database"])
+    _assert_up(checks["redis"])
+    assert (checks["worker"]["ok"], checks["worker"]["error"]) == (False, NO_WORKER)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("execution", ["celery", "embedded"])
+def test_it_answers_503_when_redis_is_down_and_shows_neither_host_nor_password(execution):
+    env = process_env(
+        REDIS_URL=f"redis://:{PASSWORD}@127.0.0.1:{free_port()}/0",
+        RUN_EXECUTION=execution,
+        CELERY_QUEUE=private_queue(),
+    )
+
+    response = _healthz(env)
+
+    checks = _checks(response, 503)
+    _assert_up(checks["database"])
+    assert checks["redis"]["ok"] is False
+    assert checks["redis"]["error"] == "ConnectionError"
+    if execution == "celery":
+        assert checks["worker"] == {"ok": False, "latency_ms": 0, "error": "not asked: its broker (redis) is down"}
+    else:
+        _assert_up(checks["worker"])
+    assert PASSWORD not in response.text
+    assert "127.0.0.1" not in response.text
+
+
+def test_it_answers_503_when_the_database_is_down():
+    env = process_env(
+        DATABASE_URL=f"mysql://superbiz:{PASSWORD}@127.0.0.1:{free_port()}/superbiz", RUN_EXECUTION="embedded"
+    )
+    env.pop("REDIS_URL", None)
+
+    response = _healthz(env)
+
+    checks = _checks(response, 503)
+    assert checks["database"]["ok"] is False
+    assert checks["database"]["error"] == "OperationalError"
+    _assert_up(checks["worker"])
+    assert PASSWORD not in response.text
+    assert "127.0.0.1" not in response.text

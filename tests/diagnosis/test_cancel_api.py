@@ -125,7 +125,16 @@ def test_it_lets_staff_with_the_permission_cancel_anyones_run(who, request, clai
     assert cancel_requests(claimed) == [{"by": "staff"}]
 
 
-@pytest.mark.parametrize("who", ["other_user", "auditor", "plain_staff"])
+def test_an_auditor_is_refused_as_read_only_and_changes_nothing(auditor, claimed):
+    response = signed_in(auditor).post(url(claimed.pk))
+
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "read_only"
+    claimed.refresh_from_db()
+    assert (claimed.status, claimed.cancel_requested_at) == (RunStatus.RUNNING, None)
+
+
+@pytest.mark.parametrize("who", ["other_user", "plain_staff"])
 def test_it_answers_404_to_anyone_else_and_changes_nothing(who, request, claimed):
     response = signed_in(request.getfixturevalue(who)).post(url(claimed.pk))
 

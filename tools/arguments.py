@@ -23,6 +23,8 @@ Shape = dict[str, str] | str
 
 @dataclass(frozen=True)
 class RecordedArguments:
+    """``canonical`` goes to the invocation store; ``sha256`` and ``shape`` go to the row."""
+
     canonical: bytes
     sha256: str
     shape: Shape

@@ -6,6 +6,7 @@ from django.contrib import admin
 
 from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tools.models import KnowledgeDocument, ToolInvocation
+from tools.store import load_arguments
 
 INVOCATION_FIELDS = (
     "seq",
@@ -13,7 +14,7 @@ INVOCATION_FIELDS = (
     "tool_name",
     "status",
     "error_code",
-    "args_summary",
+    "args_shape",
     "row_count",
     "payload_bytes",
     "latency_ms",
@@ -33,6 +34,15 @@ class ToolInvocationAdmin(ReadOnlyModelAdmin):
     list_select_related = ("run",)
     search_fields = ("=id", "=run__id")
     ordering = ("-created_at",)
+    readonly_fields = ("arguments",)
+
+    @admin.display(description="arguments")
+    def arguments(self, invocation: ToolInvocation) -> str:
+        """The call's arguments while the invocation store keeps them (and they match ``args_sha256``)."""
+        text = load_arguments(invocation)
+        if text is None:
+            return "not in the invocation store: expired, or recorded before the store kept arguments"
+        return text
 
 
 @admin.register(KnowledgeDocument)

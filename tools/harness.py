@@ -10,8 +10,9 @@ tool error the model can read — never as an exception into the agent loop. For
    ``call_budget_exhausted``);
 3. runs the handler with a row budget and a deadline (FAILED ``timeout`` past ``TOOL_TIMEOUT_SECONDS``);
 4. cuts a payload over ``TOOL_MAX_PAYLOAD_BYTES`` to fit, or BLOCKS it (``payload_too_large``);
-5. stores the canonical payload, then records the ``tool_invocation`` row (metadata only) — both before
-   the model sees anything — and calls ``on_call(tool_name, status)``.
+5. stores the canonical arguments and payload (TTL), then records the ``tool_invocation`` row — metadata
+   only: digests, sizes, the arguments' shape, never their text — both before the model sees anything —
+   and calls ``on_call(tool_name, status)``.
 
 A bug in a handler (any other exception) is not disguised as a tool error: it propagates like any bug.
 
@@ -34,11 +35,12 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 
 from config.sequence import next_seq
+from tools.arguments import RecordedArguments, record_arguments
 from tools.errors import ToolError, ToolTimeout
 from tools.models import InvocationStatus, ToolInvocation
 from tools.projection import PROJECTION_MAX_CHARS, clip
 from tools.registry import CallContext, Tool, ToolOutput, ToolRegistry, default_registry
-from tools.store import canonical_json, put_payload, sha256_hex
+from tools.store import canonical_json, put_arguments, put_payload, sha256_hex
 from tools.truncation import fit_payload
 
 logger = logging.getLogger(__name__)
@@ -79,6 +81,8 @@ class ToolHarness:
         started = time.monotonic()
         invocation_id = uuid.uuid4()
         parsed, outcome = self._parse(arguments)
+        # What did not parse is recorded as it came.
+        recorded = record_arguments(parsed if outcome is None else arguments)
         tool = self.registry.get(tool_name)
         if outcome is None:
             if tool is None:
@@ -86,9 +90,10 @@ class ToolHarness:
                 outcome = _blocked("unknown_tool", f"there is no tool {tool_name!r}; the tools are {known}")
             else:
                 outcome = self._run(tool, parsed, started)
+        put_arguments(invocation_id, recorded.canonical)
         if outcome.payload is not None:
             put_payload(invocation_id, outcome.canonical)
-        self._record(invocation_id, tool_name, _summarise(parsed, arguments), outcome, started)
+        self._record(invocation_id, tool_name, recorded, outcome, started)
         if self.on_call is not None:
             self.on_call(tool_name, outcome.status.value)
         projection = self._project(invocation_id, tool_name, tool, outcome)
@@ -136,7 +141,7 @@ class ToolHarness:
         return _fit(tool, output)
 
     def _record(
-        self, invocation_id: uuid.UUID, tool_name: str, args_summary: str, outcome: _Outcome, started: float
+        self, invocation_id: uuid.UUID, tool_name: str, arguments: RecordedArguments, outcome: _Outcome, started: float
     ) -> None:
         with transaction.atomic():
             ToolInvocation.objects.create(
@@ -144,7 +149,8 @@ class ToolHarness:
                 run_id=self.run_id,
                 seq=next_seq(ToolInvocation, self.run_id),
                 tool_name=tool_name[: ToolInvocation._meta.get_field("tool_name").max_length],
-                args_summary=args_summary,
+                args_sha256=arguments.sha256,
+                args_shape=arguments.shape,
                 status=outcome.status,
                 error_code=outcome.error_code,
                 row_count=outcome.row_count,
@@ -178,12 +184,3 @@ def _fit(tool: Tool, output: ToolOutput) -> _Outcome:
             f"the result is {len(canonical)} bytes, over the {limit}-byte budget; narrow the window or the query",
         )
     return _Outcome(InvocationStatus.READY, payload=fitted.payload, canonical=fitted.canonical, row_count=fitted.items)
-
-
-def _summarise(parsed: dict[str, Any], raw: dict[str, Any] | str) -> str:
-    """The bounded ``args_summary``: the arguments as JSON with sorted keys (the raw text if they did not parse)."""
-    if isinstance(raw, str) and not parsed:
-        return clip(raw, ToolInvocation.ARGS_SUMMARY_MAX_CHARS)
-    # default=str: an in-process caller may pass a non-JSON value; the schema has refused it already.
-    text = json.dumps(parsed, ensure_ascii=False, sort_keys=True, default=str)
-    return clip(text, ToolInvocation.ARGS_SUMMARY_MAX_CHARS)

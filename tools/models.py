@@ -17,17 +17,27 @@ class InvocationStatus(models.TextChoices):
 class ToolInvocation(models.Model):
     """Metadata of one tool call. Its id is the ``source_invocation_id`` agents cite.
 
-    The canonical payload lives in the invocation store (TTL) keyed by this id; ``payload_sha256`` lets the
-    Gatekeeper refuse a payload that was altered after it was recorded.
+    Bounded metadata only (seed 003 §4): the canonical arguments and payload live in the invocation store
+    (TTL) keyed by this id. ``payload_sha256`` lets the Gatekeeper refuse a payload that was altered after it
+    was recorded; ``args_sha256`` and ``args_shape`` say what was asked without its text (``arguments.py``).
     """
-
-    ARGS_SUMMARY_MAX_CHARS = 500
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="tool_invocations")
     seq = models.PositiveIntegerField(help_text="Order within the run, from 1 (scripts cite {{inv:N}}).")
     tool_name = models.CharField(max_length=40)
-    args_summary = models.CharField(max_length=ARGS_SUMMARY_MAX_CHARS, blank=True, default="")
+    args_sha256 = models.CharField(
+        max_length=64,
+        blank=True,
+        default="",
+        help_text="sha256 of the canonical arguments; empty for calls recorded before digests.",
+    )
+    args_shape = models.JSONField(
+        null=True,
+        blank=True,
+        default=None,
+        help_text='Keys with value types and lengths, e.g. {"sql": "str(84)"}; null when not known.',
+    )
     status = models.CharField(max_length=10, choices=InvocationStatus.choices)
     error_code = models.CharField(max_length=60, blank=True, default="")
     row_count = models.PositiveIntegerField(default=0)

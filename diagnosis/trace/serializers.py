@@ -54,6 +54,21 @@ class OrchestrationTraceField(serializers.JSONField):
     """The stored route summary, verbatim: it is the contract, so the API does not re-shape it."""
 
 
+@extend_schema_field(
+    {
+        "oneOf": [{"type": "object", "additionalProperties": {"type": "string"}}, {"type": "string"}],
+        "nullable": True,
+        "description": (
+            'Each argument with its type and length ({"sql": "str(84)", "limit": "int"}); a string such as '
+            '"str(7)" for arguments that were not a JSON object; null for calls recorded before shapes.'
+        ),
+        "example": {"service": "str(15)", "level": "str(5)", "limit": "int"},
+    }
+)
+class ArgumentsShapeField(serializers.JSONField):
+    """``tool_invocation.args_shape``: the arguments' keys, types and lengths, never their values."""
+
+
 class BlankAsNullChoiceField(serializers.ChoiceField):
     """A choice stored as "" when absent (a run without a verdict) and answered as null."""
 
@@ -116,7 +131,10 @@ class ToolInvocationSerializer(serializers.Serializer):
     invocationId = serializers.UUIDField(source="id")
     seq = serializers.IntegerField()
     toolName = serializers.CharField(source="tool_name")
-    argsSummary = serializers.CharField(source="args_summary")
+    # Bounded metadata only (seed 003 §4): what was asked, never its text. ``argsSummary`` (up to 500
+    # characters of the arguments) was replaced by these two; see docs/audit.md.
+    argsSha256 = serializers.CharField(source="args_sha256")
+    argsShape = ArgumentsShapeField(source="args_shape")
     status = serializers.ChoiceField(choices=InvocationStatus.choices)
     errorCode = serializers.CharField(source="error_code")
     rowCount = serializers.IntegerField(source="row_count")

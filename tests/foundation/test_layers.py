@@ -60,7 +60,7 @@ def test_every_import_contract_is_kept(capsys):
 def test_the_contracts_cover_the_layers_cycles_and_the_graph(configuration):
     contracts = {c["id"]: c for c in configuration["contracts_options"]}
 
-    assert set(contracts) == {"layers", "acyclic", "lifecycle", "graph-without-django"}
+    assert set(contracts) == {"layers", "acyclic", "lifecycle", "graph-without-django", "sqlite-process-stdlib"}
     assert contracts["layers"]["layers"] == ["diagnosis", "tracing", "tools", "config"]
     assert contracts["lifecycle"]["layers"] == [
         f"diagnosis.{link}" for link in ("submission", "dispatch", "tasks", "execution", "services")

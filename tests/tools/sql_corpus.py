@@ -3,10 +3,17 @@
 The same statements are run *around* the guard, straight into the read-only connections (SQLite always,
 MariaDB through the ``superbiz_ro`` user in CI), to prove that nothing is written even if the guard fails.
 They target the tiny pack's tables (``deploys``, ``orders``); the files they try to write live in /tmp.
+
+``EXHAUSTING_SQL`` are reads the guard lets through (or not) that spend their time inside one function
+call, where neither SQLite's progress handler nor MariaDB's ``max_statement_time`` looks: each must end
+BLOCKED or FAILED by the call's deadline, through the guard and around it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from tools.models import InvocationStatus
 from tools.sql.guard import Refusal
 
 OUTFILE = "/tmp/superbiz-hostile-outfile.txt"
@@ -91,3 +98,64 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     ("   ", Refusal.EMPTY),
     (";", Refusal.EMPTY),
 ]
+
+
+Outcome = tuple[InvocationStatus, str]
+
+TIMEOUT: Outcome = (InvocationStatus.FAILED, "timeout")
+SQL_ERROR: Outcome = (InvocationStatus.FAILED, "sql_error")
+FORBIDDEN: Outcome = (InvocationStatus.BLOCKED, "sql_forbidden_function")
+
+
+@dataclass(frozen=True)
+class Exhausting:
+    """A statement (MySQL, as the model writes it) and how ``query_mysql`` ends it on each database.
+
+    ``None``: not run on that database — there it is either harmless (fast) or, on MariaDB, would keep a
+    server thread busy for minutes after the call ended (a server finishes the function call it is in).
+    """
+
+    name: str
+    sql: str
+    sqlite: Outcome | None
+    mariadb: Outcome | None
+
+
+def grown(seed: str, times: int) -> str:
+    """An expression that grows ``seed`` (of ``a``s) tenfold ``times`` times by nested REPLACE calls."""
+    expression = f"'{seed}'"
+    for _ in range(times):
+        expression = f"REPLACE({expression}, 'a', 'aaaaaaaaaa')"
+    return expression
+
+
+# fmt: off
+EXHAUSTING_SQL: list[Exhausting] = [
+    # printf loops once per character of the precision, out of reach of any interrupt (MariaDB has none).
+    Exhausting("printf-width-per-row", "SELECT PRINTF('%.*c', 1000000000 + id - id, 'x') FROM orders LIMIT 4",
+               sqlite=TIMEOUT, mariadb=SQL_ERROR),
+    Exhausting("printf-width-one-call", "SELECT PRINTF('%.*c', 2147483647, 'x')", sqlite=TIMEOUT, mariadb=SQL_ERROR),
+    # Giant blobs: refused by the guard; around it, SQLite's length limit refuses them at once.
+    Exhausting("zeroblob", "SELECT LENGTH(ZEROBLOB(2000000000)) FROM orders", sqlite=FORBIDDEN, mariadb=FORBIDDEN),
+    Exhausting("randomblob", "SELECT LENGTH(HEX(RANDOMBLOB(600000)))", sqlite=FORBIDDEN, mariadb=FORBIDDEN),
+    # A megabyte of zeros searched for what is not there: seconds in one instr call.
+    Exhausting("zeroblob-search", "SELECT INSTR(HEX(ZEROBLOB(499999)), CONCAT(HEX(ZEROBLOB(200000)), 'g'))",
+               sqlite=FORBIDDEN, mariadb=FORBIDDEN),
+    # REPLACE growth past the length limit (10 MB): SQLite refuses it at once, MariaDB returns it.
+    Exhausting("replace-growth", f"SELECT LENGTH({grown('aaaaaaaaaa', 6)}) FROM orders", sqlite=SQL_ERROR, mariadb=None),
+    # REPLACE growth to a megabyte, then a search that compares for seconds in one call.
+    Exhausting("replace-growth-search",
+               f"SELECT LOCATE(CONCAT({grown('aaaa', 5)}, 'b'), {grown('aaaaaaaaaa', 5)})",
+               sqlite=TIMEOUT, mariadb=None),
+    # The same at a fifth of the size: SQLite (memcmp) answers at once, MariaDB compares for seconds.
+    Exhausting("replace-growth-search-smaller", f"SELECT LOCATE(CONCAT({grown('a', 5)}, 'b'), {grown('aa', 5)})",
+               sqlite=None, mariadb=TIMEOUT),
+    # Recursion without end (MariaDB stops at 1000 iterations, so each one multiplies the rows).
+    Exhausting("recursive-cte", "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n, orders) "
+               "SELECT COUNT(*) FROM n", sqlite=TIMEOUT, mariadb=TIMEOUT),
+    # Recursion that doubles a string: past SQLite's length limit, past the column MariaDB derived.
+    Exhausting("recursive-cte-growth", "WITH RECURSIVE s(n, x) AS (SELECT 1, 'a' UNION ALL "
+               "SELECT n + 1, CONCAT(x, x) FROM s WHERE n < 40) SELECT MAX(LENGTH(x)) FROM s",
+               sqlite=SQL_ERROR, mariadb=SQL_ERROR),
+]
+# fmt: on

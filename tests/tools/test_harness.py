@@ -6,15 +6,17 @@ import json
 import time
 
 import pytest
+from django.core.cache import cache
 from django.db import DatabaseError
 
+from tools.arguments import MAX_KEY_CHARS, MAX_SHAPE_KEYS
 from tools.errors import ToolBackendError, ToolInputError
 from tools.harness import ToolHarness
 from tools.jsonpath import format_path, resolve
 from tools.models import InvocationStatus, ToolInvocation
 from tools.projection import PROJECTION_MAX_CHARS, listing, size_of
 from tools.registry import CallContext, Tool, ToolOutput, ToolRegistry
-from tools.store import canonical_json, load_verified_payload, sha256_hex
+from tools.store import arguments_key, canonical_json, load_arguments, load_verified_payload, sha256_hex
 from tools.truncation import Truncation
 
 pytestmark = pytest.mark.django_db
@@ -65,7 +67,7 @@ def test_it_records_a_ready_call_with_its_payload_digest(run):
     assert (invocation.status, invocation.error_code, invocation.row_count) == (InvocationStatus.READY, "", 3)
     assert invocation.payload_sha256 == sha256_hex(canonical)
     assert invocation.payload_bytes == len(canonical)
-    assert invocation.args_summary == '{"n": 3}'
+    assert (invocation.args_sha256, invocation.args_shape) == (sha256_hex(b'{"n":3}'), {"n": "int"})
     assert result.status == InvocationStatus.READY
     assert load_verified_payload(run.id, result.invocation_id).payload == json.loads(canonical)
 
@@ -128,18 +130,76 @@ def test_it_blocks_an_unknown_tool_and_lists_the_known_ones(run):
     assert ToolInvocation.objects.get(pk=result.invocation_id).tool_name == "drop_database"
 
 
-def test_it_clips_a_long_tool_name_and_arguments_for_the_row(run):
-    result = harness_with(run).call("x" * 300, json.dumps({"n": 1, "text": "y" * 5000}))
+def test_it_clips_a_long_tool_name_for_the_row(run):
+    result = harness_with(run).call("x" * 300, {"n": 1})
+
+    assert ToolInvocation.objects.get(pk=result.invocation_id).tool_name == "x" * 40
+
+
+def test_it_records_the_digest_and_shape_of_the_arguments_never_their_text(run):
+    secret = "SELECT card_number FROM payments WHERE " + "y" * 5000
+
+    result = harness_with(run).call("items", json.dumps({"n": 1, "text": secret}))
+
+    row = ToolInvocation.objects.filter(pk=result.invocation_id).values().get()
+    canonical = canonical_json({"n": 1, "text": secret})
+    assert (row["args_sha256"], row["args_shape"]) == (
+        sha256_hex(canonical),
+        {"n": "int", "text": f"str({len(secret)})"},
+    )
+    assert not any("card_number" in str(value) for value in row.values())
+    # The text itself stays in the invocation store for its TTL, where the digest checks it.
+    assert load_arguments(ToolInvocation.objects.get(pk=result.invocation_id)) == canonical.decode()
+
+
+def test_equal_arguments_have_equal_digests_however_they_are_spaced(run):
+    spaced = harness_with(run).call("items", '{ "text" : "a",  "n": 2 }')
+    compact = harness_with(run).call("items", {"n": 2, "text": "a"})
+
+    digests = {ToolInvocation.objects.get(pk=result.invocation_id).args_sha256 for result in (spaced, compact)}
+    assert len(digests) == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "shape"),
+    [
+        ("{broken", "str(7)"),
+        ("[1, 2]", "str(6)"),
+        (["n", 1], "array(2)"),
+        ("", {}),
+        (
+            {"n": None, "flag": True, "ratio": 0.5, "tags": ["a"], "filter": {"a": 1}},
+            {"filter": "object(1)", "flag": "bool", "n": "null", "ratio": "float", "tags": "array(1)"},
+        ),
+    ],
+)
+def test_it_records_the_shape_of_any_arguments_and_keeps_unparsed_text_as_it_came(run, arguments, shape):
+    result = harness_with(run).call("items", arguments)
 
     invocation = ToolInvocation.objects.get(pk=result.invocation_id)
-    assert invocation.tool_name == "x" * 40
-    assert len(invocation.args_summary) == ToolInvocation.ARGS_SUMMARY_MAX_CHARS
+    assert invocation.args_shape == shape
+    if isinstance(arguments, str) and shape != {}:
+        assert invocation.args_sha256 == sha256_hex(arguments.encode())
+        assert load_arguments(invocation) == arguments
 
 
-def test_it_keeps_unparsable_arguments_verbatim_in_the_summary(run):
-    result = harness_with(run).call("items", "{broken")
+def test_it_bounds_the_shape_of_arguments_with_many_long_keys(run):
+    arguments = {f"{index:02d}" + "k" * 100: index for index in range(30)}
 
-    assert ToolInvocation.objects.get(pk=result.invocation_id).args_summary == "{broken"
+    shape = ToolInvocation.objects.get(pk=harness_with(run).call("items", arguments).invocation_id).args_shape
+
+    assert len(shape) == MAX_SHAPE_KEYS + 1
+    assert shape["…"] == "10 more keys"
+    assert all(len(key) <= MAX_KEY_CHARS for key in shape)
+
+
+def test_it_shows_no_arguments_once_the_store_lost_them_or_they_were_altered(run):
+    invocation = ToolInvocation.objects.get(pk=harness_with(run).call("items", {"n": 1}).invocation_id)
+
+    cache.set(arguments_key(invocation.pk), b'{"n":2}')
+    assert load_arguments(invocation) is None
+    cache.delete(arguments_key(invocation.pk))
+    assert load_arguments(invocation) is None
 
 
 def test_it_numbers_the_calls_of_a_run_across_harnesses(run, other_run):

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.contrib.auth.models import Group
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -21,6 +22,8 @@ from tests.tracing.factories import (
     make_run,
     make_session,
 )
+from tools.harness import ToolHarness
+from tools.store import arguments_key
 
 pytestmark = pytest.mark.django_db
 
@@ -75,6 +78,19 @@ def test_it_opens_every_audit_page_to_auditors(auditor, owned_run):
 
     for url in [*LIST_PAGES, REASONING, *change_pages(owned_run)]:
         assert client.get(url).status_code == 200, url
+
+
+def test_it_shows_an_invocations_arguments_only_while_the_store_keeps_them(auditor, owned_run):
+    called = ToolHarness(owned_run.pk).call("query_mysql", {"sql": "SELECT card_number FROM payments"})
+    page = f"/admin/tools/toolinvocation/{called.invocation_id}/change/"
+    client = client_for(auditor)
+
+    assert "card_number" in client.get(page).content.decode()
+    # The run page lists invocations by their durable row: the shape, not the text.
+    run = client.get(run_page(owned_run)).content.decode()
+    assert "str(32)" in run and "card_number" not in run
+    cache.delete(arguments_key(called.invocation_id))
+    assert "card_number" not in client.get(page).content.decode()
 
 
 def test_it_keeps_the_reasoning_audit_from_staff_without_the_permission(run_auditor, owned_run):

@@ -19,6 +19,8 @@ from tests.tracing.factories import (
     make_run,
     make_session,
 )
+from tools.harness import ToolHarness
+from tools.store import canonical_json, sha256_hex
 
 pytestmark = pytest.mark.django_db
 
@@ -66,6 +68,8 @@ def test_it_returns_the_exact_run_in_camel_case(api_client, owner):
     assert set(body["steps"][0]) >= {"node", "attempt", "outcome", "promptTokens", "latencyMs", "summary"}
     assert body["toolInvocations"][0]["toolName"] == "query_logs"
     assert body["toolInvocations"][0]["payloadSha256"] == "a" * 64
+    assert body["toolInvocations"][0]["argsSha256"] == "b" * 64
+    assert body["toolInvocations"][0]["argsShape"] == {"service": "str(15)"}
     assert [event["seq"] for event in body["timeline"]] == [1, 2, 3]
 
 
@@ -95,6 +99,21 @@ def test_it_never_returns_reasoning_or_assistant_text(api_client, auditor, owned
     assert REASONING_SECRET not in text
     assert ASSISTANT_SECRET not in text
     assert "reasoning" not in text.lower()
+
+
+def test_it_shows_what_a_tool_was_asked_without_the_arguments_text(api_client, owner, owned_run):
+    sql = "SELECT card_number FROM payments WHERE holder = 'Ada Lovelace'"
+    called = ToolHarness(owned_run.pk).call("query_mysql", {"sql": sql})
+
+    response = api_client(owner).get(trace_url(owned_run.session_id, owned_run.pk))
+
+    (invocation,) = [
+        row for row in response.json()["toolInvocations"] if row["invocationId"] == str(called.invocation_id)
+    ]
+    assert invocation["argsShape"] == {"sql": f"str({len(sql)})"}
+    assert invocation["argsSha256"] == sha256_hex(canonical_json({"sql": sql}))
+    assert "argsSummary" not in invocation
+    assert "card_number" not in response.content.decode() and "Lovelace" not in response.content.decode()
 
 
 def test_it_refuses_a_run_of_another_session(api_client, owner, owned_run):

@@ -5,19 +5,22 @@ from __future__ import annotations
 import datetime
 import hashlib
 import sqlite3
+import sys
 import time
 from contextlib import closing, suppress
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import sqlglot
 
 from tests.tools.conftest import TINY_PACK
-from tests.tools.sql_corpus import HOSTILE_SQL, WRITTEN_FILES
-from tools.errors import ToolBackendError, ToolTimeout
+from tests.tools.sql_corpus import EXHAUSTING_SQL, HOSTILE_SQL, WRITTEN_FILES
+from tools.errors import ToolBackendError, ToolError, ToolTimeout
 from tools.scenarios.loader import build_business_sqlite
 from tools.scenarios.pack import read_pack
-from tools.sql.connection import SQLiteReadOnlyConnection, json_safe, open_business_connection
+from tools.sql.connection import SQLiteReadOnlyConnection, open_business_connection
+from tools.sql.rows import json_safe
 
 
 @pytest.fixture
@@ -73,6 +76,37 @@ def test_it_interrupts_a_statement_at_the_deadline(database):
         connection.execute(endless, max_rows=10, deadline=started + 0.2)
 
     assert time.monotonic() - started < 2
+
+
+EMBEDDED_EXHAUSTING = [statement for statement in EXHAUSTING_SQL if statement.sqlite]
+
+
+@pytest.mark.parametrize("statement", EMBEDDED_EXHAUSTING, ids=[statement.name for statement in EMBEDDED_EXHAUSTING])
+def test_it_stops_a_statement_inside_one_function_call_even_without_the_guard(database, statement):
+    sql = sqlglot.transpile(statement.sql, read="mysql", write="sqlite")[0]
+
+    # Ending with rows would mean the statement ran to its end, past the deadline.
+    with closing(SQLiteReadOnlyConnection(database, max_bytes=65536)) as connection, pytest.raises(ToolError):
+        connection.execute(sql, max_rows=10, deadline=time.monotonic() + 1)
+
+
+@pytest.mark.parametrize("statement", EMBEDDED_EXHAUSTING, ids=[statement.name for statement in EMBEDDED_EXHAUSTING])
+def test_query_mysql_ends_a_statement_inside_one_function_call_blocked_or_failed(harness, loaded, settings, statement):
+    settings.TOOL_TIMEOUT_SECONDS = 1
+
+    result = harness.call("query_mysql", {"sql": statement.sql})
+
+    assert (result.status, result.error_code) == statement.sqlite
+
+
+def test_it_reports_a_failed_statement_process_as_a_backend_error(database, monkeypatch):
+    monkeypatch.setattr("tools.sql.connection._SQLITE_PROCESS", (sys.executable, "-c", "raise SystemExit(3)"))
+
+    with pytest.raises(ToolBackendError) as raised:
+        SQLiteReadOnlyConnection(database, max_bytes=65536).execute("SELECT 1", max_rows=10, deadline=far())
+
+    assert raised.value.code == "backend_error"
+    assert "exit status 3" in raised.value.message
 
 
 def test_it_never_builds_a_single_value_larger_than_the_payload_budget(database):

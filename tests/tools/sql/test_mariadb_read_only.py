@@ -16,8 +16,8 @@ import pytest
 
 from tests.services import require
 from tests.tools.conftest import TINY_PACK
-from tests.tools.sql_corpus import HOSTILE_SQL, WRITTEN_FILES
-from tools.errors import ToolBackendError, ToolTimeout
+from tests.tools.sql_corpus import EXHAUSTING_SQL, HOSTILE_SQL, WRITTEN_FILES
+from tools.errors import ToolBackendError, ToolError, ToolTimeout
 from tools.models import InvocationStatus
 from tools.scenarios.mysql_business import load_business_into_mysql
 from tools.scenarios.pack import read_pack
@@ -117,6 +117,41 @@ def test_it_interrupts_a_statement_at_the_deadline(mariadb_business):
         connection.execute("SELECT SLEEP(30) FROM orders", max_rows=10, deadline=started + 0.5)
 
     assert time.monotonic() - started < 5
+
+
+MARIADB_EXHAUSTING = [statement for statement in EXHAUSTING_SQL if statement.mariadb]
+
+
+@pytest.mark.parametrize("statement", MARIADB_EXHAUSTING, ids=[statement.name for statement in MARIADB_EXHAUSTING])
+def test_it_stops_a_statement_inside_one_function_call_even_without_the_guard(mariadb_business, statement):
+    with closing(read_only()) as connection, pytest.raises(ToolError):
+        connection.execute(statement.sql, max_rows=10, deadline=time.monotonic() + 1)
+
+
+def test_its_watchdog_ends_the_session_of_a_statement_inside_one_function_call(mariadb_business):
+    (statement,) = [statement for statement in EXHAUSTING_SQL if statement.name == "replace-growth-search-smaller"]
+
+    # A read timeout far away, so that only the watchdog can end the wait at the deadline.
+    with closing(MySQLReadOnlyConnection(READ_ONLY_URL, timeout_seconds=60, max_bytes=65536)) as connection:
+        with pytest.raises(ToolTimeout):
+            connection.execute(statement.sql, max_rows=10, deadline=time.monotonic() + 1)
+
+        # The server's statement timeout is looked at only once the function call returns, seconds later,
+        # and it leaves the session open; the watchdog ended the session at the deadline.
+        with pytest.raises(ToolBackendError, match="gone away"):
+            connection.execute("SELECT 1", max_rows=10, deadline=time.monotonic() + 5)
+
+
+@pytest.mark.parametrize("statement", MARIADB_EXHAUSTING, ids=[statement.name for statement in MARIADB_EXHAUSTING])
+def test_query_mysql_ends_a_statement_inside_one_function_call_blocked_or_failed(
+    mariadb_business, harness, loaded, settings, statement
+):
+    settings.BUSINESS_DATABASE_URL = READ_ONLY_URL
+    settings.TOOL_TIMEOUT_SECONDS = 1
+
+    result = harness.call("query_mysql", {"sql": statement.sql})
+
+    assert (result.status, result.error_code) == statement.mariadb
 
 
 def test_query_mysql_reads_mariadb_when_a_business_url_is_set(mariadb_business, harness, run, loaded, settings):

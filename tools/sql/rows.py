@@ -1,0 +1,66 @@
+"""Rows as ``query_mysql`` returns them, from either database: JSON-safe values, read within a budget.
+
+Standard library only: the embedded statement runs in a bare interpreter (``sqlite_process.py``) that
+imports this module too.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    columns: list[str]
+    rows: list[list[Any]]
+    truncated: bool
+
+    def payload(self) -> dict[str, Any]:
+        """The canonical ``query_mysql`` payload; ``row_count`` is the number of rows in it."""
+        return {"columns": self.columns, "rows": self.rows, "row_count": len(self.rows), "truncated": self.truncated}
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` as JSON can carry it without changing what it says.
+
+    Dates and times as ISO 8601 strings, ``Decimal`` as its exact string (a float could change the digits a
+    model cites), bytes as hex, non-finite floats as strings.
+    """
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        # MySQL TIME columns arrive as timedelta.
+        return str(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    return str(value)
+
+
+def fetch_rows(cursor: Any, *, max_rows: int, max_bytes: int) -> QueryResult:
+    """Rows one at a time until the row or byte budget is spent, so a huge result is never held whole.
+
+    A statement can make rows of any size (``REPEAT``, ``printf``); counting their text as they arrive
+    bounds memory at about one row past the payload limit instead of the whole result.
+    """
+    columns = [column[0] for column in cursor.description or []]
+    rows: list[list[Any]] = []
+    size = 0
+    truncated = False
+    while (row := cursor.fetchone()) is not None:
+        if len(rows) == max_rows or size > max_bytes:
+            truncated = True
+            break
+        values = [json_safe(value) for value in row]
+        size += sum(len(str(value)) for value in values)
+        rows.append(values)
+    return QueryResult(columns=columns, rows=rows, truncated=truncated)

@@ -6,6 +6,7 @@ code branches on a "demo" flag.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -236,6 +237,24 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 1
 EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
 if EMBEDDING_MODEL and not LLM_BASE_URL:
     raise env.ConfigError("EMBEDDING_MODEL: needs LLM_BASE_URL, the endpoint that serves the embeddings")
+
+# --- Observability backends ------------------------------------------------------------------------
+# Where query_metrics reads: the embedded metric_point table (filled by load_scenario) or a Prometheus
+# HTTP API (Prometheus, Mimir, Grafana Cloud, VictoriaMetrics). See docs/observability-backends.md.
+METRICS_BACKEND = env.choice("METRICS_BACKEND", ("embedded", "prometheus"), "embedded")
+PROMETHEUS_URL = env.url("PROMETHEUS_URL")
+PROMETHEUS_BEARER_TOKEN = env.string("PROMETHEUS_BEARER_TOKEN", "")
+PROMETHEUS_USERNAME = env.string("PROMETHEUS_USERNAME", "")
+PROMETHEUS_PASSWORD = env.string("PROMETHEUS_PASSWORD", "")
+PROMETHEUS_TLS_VERIFY = env.boolean("PROMETHEUS_TLS_VERIFY", True)
+# The label that names a service on your series (a pack's service column is written under it too).
+PROMETHEUS_SERVICE_LABEL = env.string("PROMETHEUS_SERVICE_LABEL", "service")
+if METRICS_BACKEND == "prometheus" and not PROMETHEUS_URL:
+    raise env.ConfigError("PROMETHEUS_URL: required when METRICS_BACKEND is prometheus")
+if PROMETHEUS_BEARER_TOKEN and PROMETHEUS_USERNAME:
+    raise env.ConfigError("PROMETHEUS_BEARER_TOKEN: set either it or PROMETHEUS_USERNAME, not both")
+if not re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", PROMETHEUS_SERVICE_LABEL):
+    raise env.ConfigError(f"PROMETHEUS_SERVICE_LABEL: {PROMETHEUS_SERVICE_LABEL!r} is not a Prometheus label name")
 
 # --- Run budget -----------------------------------------------------------------------------------
 # The run's model calls end this long before its soft time limit (in the process executing the run), so

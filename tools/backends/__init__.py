@@ -1,15 +1,18 @@
 """Where log and metric evidence comes from: the factory the tools call, and the interfaces behind it.
 
-Only the embedded backends exist today (tables filled by ``load_scenario``). A Loki- or Prometheus-style
-HTTP backend plugs in by implementing ``LogBackend`` / ``MetricBackend`` from ``protocols.py`` — e.g. a
-Loki ``query_range`` with ``{service="..."} |= "contains"`` mapped to canonical records, or a Prometheus
-``query_range`` with ``step`` mapped to points — and by returning it here when its setting (say a
-``LOKI_URL``) is present. The tool definitions, the harness and the payload shapes stay as they are.
+The embedded backends (tables filled by ``load_scenario``) are the default. ``METRICS_BACKEND=prometheus``
+reads metrics from a Prometheus HTTP API instead (``prometheus.py``). A backend implements ``LogBackend`` /
+``MetricBackend`` from ``protocols.py``; the tool definitions, the harness and the payload shapes stay as
+they are. ``deadline`` is the call's monotonic deadline, which an HTTP backend turns into its timeout.
 """
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from tools.backends.embedded import EmbeddedLogBackend, EmbeddedMetricBackend
+from tools.backends.http_json import HttpEndpoint
+from tools.backends.prometheus import PrometheusMetricBackend
 from tools.backends.protocols import LogBackend, MetricBackend
 
 
@@ -17,5 +20,20 @@ def log_backend() -> LogBackend:
     return EmbeddedLogBackend()
 
 
-def metric_backend() -> MetricBackend:
+def metric_backend(*, deadline: float) -> MetricBackend:
+    if settings.METRICS_BACKEND == "prometheus":
+        return PrometheusMetricBackend(
+            prometheus_endpoint(), service_label=settings.PROMETHEUS_SERVICE_LABEL, deadline=deadline
+        )
     return EmbeddedMetricBackend()
+
+
+def prometheus_endpoint() -> HttpEndpoint:
+    return HttpEndpoint(
+        name=f"Prometheus at {settings.PROMETHEUS_URL}",
+        base_url=settings.PROMETHEUS_URL or "",
+        bearer_token=settings.PROMETHEUS_BEARER_TOKEN,
+        username=settings.PROMETHEUS_USERNAME,
+        password=settings.PROMETHEUS_PASSWORD,
+        verify_tls=settings.PROMETHEUS_TLS_VERIFY,
+    )

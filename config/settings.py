@@ -249,6 +249,9 @@ PROMETHEUS_PASSWORD = env.string("PROMETHEUS_PASSWORD", "")
 PROMETHEUS_TLS_VERIFY = env.boolean("PROMETHEUS_TLS_VERIFY", True)
 # The label that names a service on your series (a pack's service column is written under it too).
 PROMETHEUS_SERVICE_LABEL = env.string("PROMETHEUS_SERVICE_LABEL", "service")
+# Where load_scenario writes a pack's metrics as TSDB blocks (promtool) when METRICS_BACKEND is prometheus:
+# that Prometheus' --storage.tsdb.path on this host. Empty: packs fill metric_point only.
+PROMETHEUS_BACKFILL_DIR = env.string("PROMETHEUS_BACKFILL_DIR", "")
 if METRICS_BACKEND == "prometheus" and not PROMETHEUS_URL:
     raise env.ConfigError("PROMETHEUS_URL: required when METRICS_BACKEND is prometheus")
 if PROMETHEUS_BEARER_TOKEN and PROMETHEUS_USERNAME:

@@ -1,19 +1,15 @@
-"""A real Prometheus on a free loopback port, its TSDB backfilled with scenario samples by ``promtool``."""
+"""A real Prometheus on a free loopback port over a TSDB folder (backfilled by ``promtool`` beforehand)."""
 
 from __future__ import annotations
 
 import socket
 import subprocess
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-
-from tests.services import require
-from tools.scenarios.pack import MetricSample
-from tools.scenarios.prometheus_backfill import backfill
 
 READY_WAIT_SECONDS = 60
 
@@ -25,11 +21,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def running_prometheus(samples: Iterable[MetricSample], folder: Path) -> Iterator[str]:
-    """The URL of a Prometheus serving ``samples``; stopped (only the process started here) on exit."""
-    require("prometheus")
-    data = folder / "tsdb"
-    backfill(samples, data, service_label="service")
+def running_prometheus(data: Path) -> Iterator[str]:
+    """The URL of a Prometheus serving the blocks in ``data``; stopped (only the process started here) on exit."""
+    folder = data.parent
     config = folder / "prometheus.yml"
     config.write_text("scrape_configs: []\n")
     url = f"http://127.0.0.1:{free_port()}"

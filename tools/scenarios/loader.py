@@ -27,6 +27,7 @@ from tools.knowledge.ingest import replace_scenario_documents
 from tools.models import LoadedScenario, LogRecord, MetricPoint
 from tools.scenarios.mysql_business import load_business_into_mysql
 from tools.scenarios.pack import PackError, ScenarioPack, execute_statements, read_pack
+from tools.scenarios.prometheus_backfill import BackfillError, backfill
 
 BATCH_SIZE = 1000
 
@@ -46,7 +47,8 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
     """Validate the pack at ``path`` and make it the loaded scenario; ``PackError`` leaves all as it was.
 
     With ``mysql_admin_url`` the business tables are loaded into that MySQL database first (see
-    ``mysql_business``), before anything embedded is touched. Inside a caller's transaction the business
+    ``mysql_business``), and with ``METRICS_BACKEND=prometheus`` and ``PROMETHEUS_BACKFILL_DIR`` the metrics
+    are backfilled into Prometheus (see ``prometheus_backfill``), before anything embedded is touched. Inside a caller's transaction the business
     file is swapped when this function's own block ends, not when the caller's transaction commits.
     """
     report = progress or (lambda message: None)
@@ -58,6 +60,7 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
     if mysql_admin_url:
         load_business_into_mysql(pack, mysql_admin_url)
         report(f"loaded the business tables into MySQL at {mysql_admin_url.rpartition('@')[2]}")
+    _backfill_prometheus(pack, report)
     target = Path(settings.BUSINESS_SQLITE_PATH)
     staging = _staging_file(target.parent)
     try:
@@ -73,6 +76,22 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
         # After the rename there is nothing left to remove; after a failure, the half-built file goes.
         staging.unlink(missing_ok=True)
     return LoadSummary(pack.name, len(pack.logs), len(pack.metrics), documents, pack.business_tables)
+
+
+def _backfill_prometheus(pack: ScenarioPack, report: Progress) -> None:
+    """With Prometheus as the metrics backend and a backfill folder, write the pack's metrics there as blocks.
+
+    Done before anything embedded is touched, so a refused export leaves the old scenario in place; blocks
+    already written stay in Prometheus (it has no transaction), beside those of earlier loads.
+    """
+    if settings.METRICS_BACKEND != "prometheus" or not settings.PROMETHEUS_BACKFILL_DIR:
+        return
+    folder = Path(settings.PROMETHEUS_BACKFILL_DIR)
+    try:
+        backfill(pack.metrics, folder, service_label=settings.PROMETHEUS_SERVICE_LABEL)
+    except BackfillError as error:
+        raise PackError(pack.root / "metrics.csv", None, str(error)) from None
+    report(f"backfilled {len(pack.metrics)} metric samples into Prometheus blocks in {folder}")
 
 
 def _staging_file(folder: Path) -> Path:

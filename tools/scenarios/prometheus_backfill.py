@@ -43,9 +43,13 @@ def openmetrics_text(samples: Iterable[MetricSample], service_label: str) -> str
 
 def backfill(samples: Iterable[MetricSample], directory: Path, *, service_label: str) -> None:
     """Write the samples as TSDB blocks into ``directory``."""
-    directory.mkdir(parents=True, exist_ok=True)
+    text = openmetrics_text(samples, service_label)
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BackfillError(f"cannot create the block folder {directory}: {error}") from None
     with tempfile.NamedTemporaryFile("w", suffix=".om", encoding="utf-8") as export:
-        export.write(openmetrics_text(samples, service_label))
+        export.write(text)
         export.flush()
         try:
             finished = subprocess.run(

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tests.services import require
 from tests.support.prometheus import free_port, running_prometheus
 from tools.backends import metric_backend
 from tools.backends.embedded import EmbeddedMetricBackend
@@ -21,6 +22,7 @@ from tools.errors import ToolBackendError, ToolInputError, ToolTimeout
 from tools.harness import ToolHarness
 from tools.models import InvocationStatus, MetricPoint
 from tools.scenarios.pack import read_pack, resolve_pack
+from tools.scenarios.prometheus_backfill import backfill
 
 PACK = read_pack(resolve_pack("payment-db-pool"))
 START = datetime(2026, 10, 14, 9, 30, tzinfo=UTC)
@@ -30,7 +32,10 @@ INJECTION = 'x"} or vector(1) #'
 
 @pytest.fixture(scope="module")
 def prometheus_url(tmp_path_factory) -> Iterator[str]:
-    with running_prometheus(PACK.metrics, tmp_path_factory.mktemp("prometheus")) as url:
+    require("prometheus")
+    data = tmp_path_factory.mktemp("prometheus") / "tsdb"
+    backfill(PACK.metrics, data, service_label="service")
+    with running_prometheus(data) as url:
         yield url
 
 

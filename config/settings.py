@@ -246,6 +246,8 @@ PROMETHEUS_URL = env.url("PROMETHEUS_URL")
 PROMETHEUS_BEARER_TOKEN = env.string("PROMETHEUS_BEARER_TOKEN", "")
 PROMETHEUS_USERNAME = env.string("PROMETHEUS_USERNAME", "")
 PROMETHEUS_PASSWORD = env.string("PROMETHEUS_PASSWORD", "")
+# Mimir's (and Cortex's) tenant, sent as X-Scope-OrgID; empty sends no tenant header.
+PROMETHEUS_TENANT_ID = env.string("PROMETHEUS_TENANT_ID", "")
 PROMETHEUS_TLS_VERIFY = env.boolean("PROMETHEUS_TLS_VERIFY", True)
 # The label that names a service on your series (a pack's service column is written under it too).
 PROMETHEUS_SERVICE_LABEL = env.string("PROMETHEUS_SERVICE_LABEL", "service")

@@ -36,4 +36,5 @@ def prometheus_endpoint() -> HttpEndpoint:
         username=settings.PROMETHEUS_USERNAME,
         password=settings.PROMETHEUS_PASSWORD,
         verify_tls=settings.PROMETHEUS_TLS_VERIFY,
+        headers=(("X-Scope-OrgID", settings.PROMETHEUS_TENANT_ID),) if settings.PROMETHEUS_TENANT_ID else (),
     )

@@ -158,10 +158,24 @@ def test_the_factory_builds_the_prometheus_backend_from_settings(settings):
     settings.PROMETHEUS_URL = "https://prometheus.example"
     settings.PROMETHEUS_SERVICE_LABEL = "app"
     settings.PROMETHEUS_BEARER_TOKEN = "secret"
+    settings.PROMETHEUS_TENANT_ID = "team-a"
 
     chosen = metric_backend(deadline=math.inf)
 
     assert isinstance(chosen, PrometheusMetricBackend)
     assert chosen.service_label == "app"
-    assert chosen.endpoint.client_headers() == {"Authorization": "Bearer secret"}
+    assert chosen.endpoint.client_headers() == {"Authorization": "Bearer secret", "X-Scope-OrgID": "team-a"}
     assert chosen.endpoint.verify_tls
+
+
+def test_basic_auth_and_no_tenant_by_default(settings):
+    settings.METRICS_BACKEND = "prometheus"
+    settings.PROMETHEUS_URL = "https://prometheus.example"
+    settings.PROMETHEUS_USERNAME = "12345"
+    settings.PROMETHEUS_PASSWORD = "token"
+
+    chosen = metric_backend(deadline=math.inf)
+
+    assert isinstance(chosen, PrometheusMetricBackend)
+    assert chosen.endpoint.client_headers() == {}
+    assert chosen.endpoint.auth() is not None

@@ -254,12 +254,36 @@ PROMETHEUS_SERVICE_LABEL = env.string("PROMETHEUS_SERVICE_LABEL", "service")
 # Where load_scenario writes a pack's metrics as TSDB blocks (promtool) when METRICS_BACKEND is prometheus:
 # that Prometheus' --storage.tsdb.path on this host. Empty: packs fill metric_point only.
 PROMETHEUS_BACKFILL_DIR = env.string("PROMETHEUS_BACKFILL_DIR", "")
-if METRICS_BACKEND == "prometheus" and not PROMETHEUS_URL:
-    raise env.ConfigError("PROMETHEUS_URL: required when METRICS_BACKEND is prometheus")
-if PROMETHEUS_BEARER_TOKEN and PROMETHEUS_USERNAME:
-    raise env.ConfigError("PROMETHEUS_BEARER_TOKEN: set either it or PROMETHEUS_USERNAME, not both")
-if not re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", PROMETHEUS_SERVICE_LABEL):
-    raise env.ConfigError(f"PROMETHEUS_SERVICE_LABEL: {PROMETHEUS_SERVICE_LABEL!r} is not a Prometheus label name")
+# Where query_logs reads: the embedded log_record table or a Loki HTTP API (same variables as Prometheus').
+LOGS_BACKEND = env.choice("LOGS_BACKEND", ("embedded", "loki"), "embedded")
+LOKI_URL = env.url("LOKI_URL")
+LOKI_BEARER_TOKEN = env.string("LOKI_BEARER_TOKEN", "")
+LOKI_USERNAME = env.string("LOKI_USERNAME", "")
+LOKI_PASSWORD = env.string("LOKI_PASSWORD", "")
+LOKI_TENANT_ID = env.string("LOKI_TENANT_ID", "")
+LOKI_TLS_VERIFY = env.boolean("LOKI_TLS_VERIFY", True)
+LOKI_SERVICE_LABEL = env.string("LOKI_SERVICE_LABEL", "service")
+
+
+def _check_http_backend(prefix: str, chosen: bool, url: str | None, bearer: str, username: str, label: str) -> None:
+    """One HTTP backend's settings hang together: a URL when chosen, one kind of auth, a valid label name."""
+    if chosen and not url:
+        raise env.ConfigError(f"{prefix}_URL: required when the {prefix.lower()} backend is chosen")
+    if bearer and username:
+        raise env.ConfigError(f"{prefix}_BEARER_TOKEN: set either it or {prefix}_USERNAME, not both")
+    if not re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", label):
+        raise env.ConfigError(f"{prefix}_SERVICE_LABEL: {label!r} is not a label name")
+
+
+_check_http_backend(
+    "PROMETHEUS",
+    METRICS_BACKEND == "prometheus",
+    PROMETHEUS_URL,
+    PROMETHEUS_BEARER_TOKEN,
+    PROMETHEUS_USERNAME,
+    PROMETHEUS_SERVICE_LABEL,
+)
+_check_http_backend("LOKI", LOGS_BACKEND == "loki", LOKI_URL, LOKI_BEARER_TOKEN, LOKI_USERNAME, LOKI_SERVICE_LABEL)
 
 # --- Run budget -----------------------------------------------------------------------------------
 # The run's model calls end this long before its soft time limit (in the process executing the run), so

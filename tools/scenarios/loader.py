@@ -22,9 +22,12 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
+from tools.backends import http_endpoint
+from tools.errors import ToolError
 from tools.knowledge.errors import DocumentRejected
 from tools.knowledge.ingest import replace_scenario_documents
 from tools.models import LoadedScenario, LogRecord, MetricPoint
+from tools.scenarios.loki_push import push_logs
 from tools.scenarios.mysql_business import load_business_into_mysql
 from tools.scenarios.pack import PackError, ScenarioPack, execute_statements, read_pack
 from tools.scenarios.prometheus_backfill import BackfillError, backfill
@@ -48,7 +51,8 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
 
     With ``mysql_admin_url`` the business tables are loaded into that MySQL database first (see
     ``mysql_business``), and with ``METRICS_BACKEND=prometheus`` and ``PROMETHEUS_BACKFILL_DIR`` the metrics
-    are backfilled into Prometheus (see ``prometheus_backfill``), before anything embedded is touched. Inside a caller's transaction the business
+    are backfilled into Prometheus (see ``prometheus_backfill``), and with ``LOGS_BACKEND=loki`` the logs
+    are pushed to Loki (see ``loki_push``), before anything embedded is touched. Inside a caller's transaction the business
     file is swapped when this function's own block ends, not when the caller's transaction commits.
     """
     report = progress or (lambda message: None)
@@ -61,6 +65,7 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
         load_business_into_mysql(pack, mysql_admin_url)
         report(f"loaded the business tables into MySQL at {mysql_admin_url.rpartition('@')[2]}")
     _backfill_prometheus(pack, report)
+    _push_to_loki(pack, report)
     target = Path(settings.BUSINESS_SQLITE_PATH)
     staging = _staging_file(target.parent)
     try:
@@ -92,6 +97,20 @@ def _backfill_prometheus(pack: ScenarioPack, report: Progress) -> None:
     except BackfillError as error:
         raise PackError(pack.root / "metrics.csv", None, str(error)) from None
     report(f"backfilled {len(pack.metrics)} metric samples into Prometheus blocks in {folder}")
+
+
+def _push_to_loki(pack: ScenarioPack, report: Progress) -> None:
+    """With Loki as the logs backend, push the pack's lines to it, before anything embedded is touched.
+
+    Lines already pushed stay in Loki when a later batch is refused (Loki has no transaction).
+    """
+    if settings.LOGS_BACKEND != "loki":
+        return
+    try:
+        pushed = push_logs(pack.logs, http_endpoint("LOKI", "Loki"), service_label=settings.LOKI_SERVICE_LABEL)
+    except ToolError as error:
+        raise PackError(pack.root / "logs.jsonl", None, f"pushing to Loki failed: {error.message}") from None
+    report(f"pushed {pushed} log lines to Loki at {settings.LOKI_URL}")
 
 
 def _staging_file(folder: Path) -> Path:

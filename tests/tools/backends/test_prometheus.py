@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -13,6 +11,7 @@ import pytest
 
 from tests.services import require
 from tests.support.prometheus import free_port, running_prometheus
+from tests.support.silent_server import running_silent_server
 from tools.backends import metric_backend
 from tools.backends.embedded import EmbeddedMetricBackend
 from tools.backends.http_json import HttpEndpoint
@@ -106,27 +105,8 @@ def test_a_prometheus_that_is_down_is_a_backend_error():
 
 @pytest.fixture
 def silent_server() -> Iterator[str]:
-    """A loopback server that accepts connections and never answers: a hung Prometheus."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        listener.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                accepted.append(listener.accept()[0])
-            except TimeoutError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    stop.set()
-    thread.join()
-    for connection in accepted:
-        connection.close()
-    listener.close()
+    with running_silent_server() as url:
+        yield url
 
 
 def test_a_silent_prometheus_is_cut_off_at_the_call_deadline(silent_server):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
+from config.env import redacted
 from tools.backends.embedded import EmbeddedLogBackend, EmbeddedMetricBackend
 from tools.backends.http_json import HttpEndpoint
 from tools.backends.loki import LokiLogBackend
@@ -41,7 +42,7 @@ def http_endpoint(prefix: str, name: str) -> HttpEndpoint:
     url = getattr(settings, f"{prefix}_URL") or ""
     tenant = getattr(settings, f"{prefix}_TENANT_ID")
     return HttpEndpoint(
-        name=f"{name} at {url}",
+        name=f"{name} at {redacted(url)}",
         base_url=url,
         bearer_token=getattr(settings, f"{prefix}_BEARER_TOKEN"),
         username=getattr(settings, f"{prefix}_USERNAME"),

@@ -106,11 +106,12 @@ def _push_to_loki(pack: ScenarioPack, report: Progress) -> None:
     """
     if settings.LOGS_BACKEND != "loki":
         return
+    endpoint = http_endpoint("LOKI", "Loki")
     try:
-        pushed = push_logs(pack.logs, http_endpoint("LOKI", "Loki"), service_label=settings.LOKI_SERVICE_LABEL)
+        pushed = push_logs(pack.logs, endpoint, service_label=settings.LOKI_SERVICE_LABEL)
     except ToolError as error:
         raise PackError(pack.root / "logs.jsonl", None, f"pushing to Loki failed: {error.message}") from None
-    report(f"pushed {pushed} log lines to Loki at {settings.LOKI_URL}")
+    report(f"pushed {pushed} log lines to {endpoint.name}")
 
 
 def _staging_file(folder: Path) -> Path:

@@ -6,6 +6,7 @@ code branches on a "demo" flag.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -236,6 +237,53 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 1
 EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
 if EMBEDDING_MODEL and not LLM_BASE_URL:
     raise env.ConfigError("EMBEDDING_MODEL: needs LLM_BASE_URL, the endpoint that serves the embeddings")
+
+# --- Observability backends ------------------------------------------------------------------------
+# Where query_metrics reads: the embedded metric_point table (filled by load_scenario) or a Prometheus
+# HTTP API (Prometheus, Mimir, Grafana Cloud, VictoriaMetrics). See docs/observability-backends.md.
+METRICS_BACKEND = env.choice("METRICS_BACKEND", ("embedded", "prometheus"), "embedded")
+PROMETHEUS_URL = env.url("PROMETHEUS_URL")
+PROMETHEUS_BEARER_TOKEN = env.string("PROMETHEUS_BEARER_TOKEN", "")
+PROMETHEUS_USERNAME = env.string("PROMETHEUS_USERNAME", "")
+PROMETHEUS_PASSWORD = env.string("PROMETHEUS_PASSWORD", "")
+# Mimir's (and Cortex's) tenant, sent as X-Scope-OrgID; empty sends no tenant header.
+PROMETHEUS_TENANT_ID = env.string("PROMETHEUS_TENANT_ID", "")
+PROMETHEUS_TLS_VERIFY = env.boolean("PROMETHEUS_TLS_VERIFY", True)
+# The label that names a service on your series (a pack's service column is written under it too).
+PROMETHEUS_SERVICE_LABEL = env.string("PROMETHEUS_SERVICE_LABEL", "service")
+# Where load_scenario writes a pack's metrics as TSDB blocks (promtool) when METRICS_BACKEND is prometheus:
+# that Prometheus' --storage.tsdb.path on this host. Empty: packs fill metric_point only.
+PROMETHEUS_BACKFILL_DIR = env.string("PROMETHEUS_BACKFILL_DIR", "")
+# Where query_logs reads: the embedded log_record table or a Loki HTTP API (same variables as Prometheus').
+LOGS_BACKEND = env.choice("LOGS_BACKEND", ("embedded", "loki"), "embedded")
+LOKI_URL = env.url("LOKI_URL")
+LOKI_BEARER_TOKEN = env.string("LOKI_BEARER_TOKEN", "")
+LOKI_USERNAME = env.string("LOKI_USERNAME", "")
+LOKI_PASSWORD = env.string("LOKI_PASSWORD", "")
+LOKI_TENANT_ID = env.string("LOKI_TENANT_ID", "")
+LOKI_TLS_VERIFY = env.boolean("LOKI_TLS_VERIFY", True)
+LOKI_SERVICE_LABEL = env.string("LOKI_SERVICE_LABEL", "service")
+
+
+def _check_http_backend(prefix: str, chosen: bool, url: str | None, bearer: str, username: str, label: str) -> None:
+    """One HTTP backend's settings hang together: a URL when chosen, one kind of auth, a valid label name."""
+    if chosen and not url:
+        raise env.ConfigError(f"{prefix}_URL: required when the {prefix.lower()} backend is chosen")
+    if bearer and username:
+        raise env.ConfigError(f"{prefix}_BEARER_TOKEN: set either it or {prefix}_USERNAME, not both")
+    if not re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]*", label):
+        raise env.ConfigError(f"{prefix}_SERVICE_LABEL: {label!r} is not a label name")
+
+
+_check_http_backend(
+    "PROMETHEUS",
+    METRICS_BACKEND == "prometheus",
+    PROMETHEUS_URL,
+    PROMETHEUS_BEARER_TOKEN,
+    PROMETHEUS_USERNAME,
+    PROMETHEUS_SERVICE_LABEL,
+)
+_check_http_backend("LOKI", LOGS_BACKEND == "loki", LOKI_URL, LOKI_BEARER_TOKEN, LOKI_USERNAME, LOKI_SERVICE_LABEL)
 
 # --- Run budget -----------------------------------------------------------------------------------
 # The run's model calls end this long before its soft time limit (in the process executing the run), so

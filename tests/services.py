@@ -1,4 +1,4 @@
-"""Reachability of the external services some tests need (MariaDB, Redis, Chromium).
+"""Reachability of the external services some tests need (MariaDB, Redis, Chromium, Prometheus).
 
 Outside CI a test whose service is missing is skipped with the reason; in CI (``CI=true``) it fails,
 so a CI run can never go green without them. ``python -m tests.services mariadb redis`` exits 1 when
@@ -48,7 +48,12 @@ def _chromium_up() -> bool:
     return shutil.which(CHROMIUM_PATH) is not None
 
 
-CHECKS = {"mariadb": _mariadb_up, "redis": _redis_up, "chromium": _chromium_up}
+def _prometheus_up() -> bool:
+    """The Debian ``prometheus`` package's binaries; tests start their own server on loopback."""
+    return shutil.which("prometheus") is not None and shutil.which("promtool") is not None
+
+
+CHECKS = {"mariadb": _mariadb_up, "redis": _redis_up, "chromium": _chromium_up, "prometheus": _prometheus_up}
 
 
 def require(service: str) -> None:

@@ -57,8 +57,8 @@ class EmbeddedMetricBackend:
     """Aggregates samples into step-wide buckets ``[start + k*step, start + (k+1)*step)``.
 
     A point is the mean of the samples in its bucket, stamped with the bucket's start; buckets without
-    samples are left out rather than invented. A Prometheus backend would instead return the value at each
-    step of ``query_range`` — same shape, its own documented semantics.
+    samples are left out rather than invented. The Prometheus backend asks Prometheus for the same means
+    (``prometheus.py``), so either backend verifies the same citations.
     """
 
     def query(self, *, service: str, metric: str, start: datetime, end: datetime, step: int) -> dict[str, Any]:

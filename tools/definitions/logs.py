@@ -52,7 +52,7 @@ PARAMETERS: dict[str, Any] = {
 def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
     window = parse_window(arguments["start"], arguments["end"])
     direction = arguments.get("direction", FORWARD)
-    payload = log_backend().query(
+    payload = log_backend(deadline=context.deadline).query(
         service=arguments["service"],
         level=arguments.get("level"),
         contains=arguments.get("contains"),

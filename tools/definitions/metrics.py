@@ -40,7 +40,7 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
             "too_many_points",
             f"{points} points of {step}s exceed the budget of {context.max_rows}; use step >= {smallest}",
         )
-    payload = metric_backend().query(
+    payload = metric_backend(deadline=context.deadline).query(
         service=arguments["service"], metric=arguments["metric"], start=window.start, end=window.end, step=step
     )
     return ToolOutput(payload, row_count=sum(len(series["points"]) for series in payload["series"]))

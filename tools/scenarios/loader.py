@@ -22,11 +22,15 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
+from tools.backends import http_endpoint
+from tools.errors import ToolError
 from tools.knowledge.errors import DocumentRejected
 from tools.knowledge.ingest import replace_scenario_documents
 from tools.models import LoadedScenario, LogRecord, MetricPoint
+from tools.scenarios.loki_push import push_logs
 from tools.scenarios.mysql_business import load_business_into_mysql
 from tools.scenarios.pack import PackError, ScenarioPack, execute_statements, read_pack
+from tools.scenarios.prometheus_backfill import BackfillError, backfill
 
 BATCH_SIZE = 1000
 
@@ -46,7 +50,9 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
     """Validate the pack at ``path`` and make it the loaded scenario; ``PackError`` leaves all as it was.
 
     With ``mysql_admin_url`` the business tables are loaded into that MySQL database first (see
-    ``mysql_business``), before anything embedded is touched. Inside a caller's transaction the business
+    ``mysql_business``), and with ``METRICS_BACKEND=prometheus`` and ``PROMETHEUS_BACKFILL_DIR`` the metrics
+    are backfilled into Prometheus (see ``prometheus_backfill``), and with ``LOGS_BACKEND=loki`` the logs
+    are pushed to Loki (see ``loki_push``), before anything embedded is touched. Inside a caller's transaction the business
     file is swapped when this function's own block ends, not when the caller's transaction commits.
     """
     report = progress or (lambda message: None)
@@ -58,6 +64,8 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
     if mysql_admin_url:
         load_business_into_mysql(pack, mysql_admin_url)
         report(f"loaded the business tables into MySQL at {mysql_admin_url.rpartition('@')[2]}")
+    _backfill_prometheus(pack, report)
+    _push_to_loki(pack, report)
     target = Path(settings.BUSINESS_SQLITE_PATH)
     staging = _staging_file(target.parent)
     try:
@@ -73,6 +81,37 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
         # After the rename there is nothing left to remove; after a failure, the half-built file goes.
         staging.unlink(missing_ok=True)
     return LoadSummary(pack.name, len(pack.logs), len(pack.metrics), documents, pack.business_tables)
+
+
+def _backfill_prometheus(pack: ScenarioPack, report: Progress) -> None:
+    """With Prometheus as the metrics backend and a backfill folder, write the pack's metrics there as blocks.
+
+    Done before anything embedded is touched, so a refused export leaves the old scenario in place; blocks
+    already written stay in Prometheus (it has no transaction), beside those of earlier loads.
+    """
+    if settings.METRICS_BACKEND != "prometheus" or not settings.PROMETHEUS_BACKFILL_DIR:
+        return
+    folder = Path(settings.PROMETHEUS_BACKFILL_DIR)
+    try:
+        backfill(pack.metrics, folder, service_label=settings.PROMETHEUS_SERVICE_LABEL)
+    except BackfillError as error:
+        raise PackError(pack.root / "metrics.csv", None, str(error)) from None
+    report(f"backfilled {len(pack.metrics)} metric samples into Prometheus blocks in {folder}")
+
+
+def _push_to_loki(pack: ScenarioPack, report: Progress) -> None:
+    """With Loki as the logs backend, push the pack's lines to it, before anything embedded is touched.
+
+    Lines already pushed stay in Loki when a later batch is refused (Loki has no transaction).
+    """
+    if settings.LOGS_BACKEND != "loki":
+        return
+    endpoint = http_endpoint("LOKI", "Loki")
+    try:
+        pushed = push_logs(pack.logs, endpoint, service_label=settings.LOKI_SERVICE_LABEL)
+    except ToolError as error:
+        raise PackError(pack.root / "logs.jsonl", None, f"pushing to Loki failed: {error.message}") from None
+    report(f"pushed {pushed} log lines to {endpoint.name}")
 
 
 def _staging_file(folder: Path) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 import pytest
@@ -34,7 +35,7 @@ def logs(db) -> None:
 
 def query_logs(**overrides):
     arguments = {"service": "api", "level": None, "contains": None, "start": START, "end": END, "limit": 10}
-    return log_backend().query(**(arguments | overrides))
+    return log_backend(deadline=math.inf).query(**(arguments | overrides))
 
 
 def test_it_returns_the_records_of_a_service_oldest_first(logs):
@@ -102,7 +103,7 @@ def metrics(db) -> None:
 
 
 def test_it_averages_samples_per_step_and_skips_empty_steps(metrics):
-    payload = metric_backend().query(service="api", metric="p99_ms", start=START, end=END, step=60)
+    payload = metric_backend(deadline=math.inf).query(service="api", metric="p99_ms", start=START, end=END, step=60)
 
     assert payload == {
         "series": [
@@ -119,10 +120,14 @@ def test_it_averages_samples_per_step_and_skips_empty_steps(metrics):
 
 
 def test_it_aligns_steps_to_the_window_start(metrics):
-    payload = metric_backend().query(service="api", metric="p99_ms", start=at(0, 15), end=END, step=120)
+    payload = metric_backend(deadline=math.inf).query(
+        service="api", metric="p99_ms", start=at(0, 15), end=END, step=120
+    )
 
     assert payload["series"][0]["points"] == [{"ts": "2024-05-01T10:00:15Z", "value": 100.166667}]
 
 
 def test_it_returns_no_series_for_an_unknown_metric(metrics):
-    assert metric_backend().query(service="api", metric="nope", start=START, end=END, step=60) == {"series": []}
+    assert metric_backend(deadline=math.inf).query(service="api", metric="nope", start=START, end=END, step=60) == {
+        "series": []
+    }

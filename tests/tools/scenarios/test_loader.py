@@ -103,6 +103,31 @@ def test_an_invalid_pack_leaves_everything_as_it_was(loaded, tiny_pack, business
     assert snapshot(business_sqlite) == before
 
 
+def test_a_metric_prometheus_cannot_name_leaves_everything_as_it_was(
+    loaded, tiny_pack, business_sqlite, settings, tmp_path
+):
+    settings.METRICS_BACKEND = "prometheus"
+    settings.PROMETHEUS_BACKFILL_DIR = str(tmp_path / "tsdb")
+    before = snapshot(business_sqlite)
+    (tiny_pack / "metrics.csv").write_text("ts,service,metric,value\n2024-05-01T10:00:00Z,api,p99-ms,1\n")
+
+    with pytest.raises(PackError, match=r"metrics\.csv: metric 'p99-ms' is not a Prometheus metric name"):
+        load_scenario(tiny_pack)
+
+    assert snapshot(business_sqlite) == before
+
+
+def test_without_a_backfill_folder_prometheus_is_left_alone(db, business_sqlite, settings):
+    settings.METRICS_BACKEND = "prometheus"
+    settings.PROMETHEUS_BACKFILL_DIR = ""
+    messages: list[str] = []
+
+    load_scenario(TINY_PACK, progress=messages.append)
+
+    assert MetricPoint.objects.exists()
+    assert not [message for message in messages if "Prometheus" in message]
+
+
 def test_a_failure_inside_the_load_rolls_everything_back(loaded, tiny_pack, business_sqlite, monkeypatch):
     before = snapshot(business_sqlite)
 

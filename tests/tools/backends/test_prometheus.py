@@ -1,0 +1,161 @@
+"""query_metrics on a real Prometheus (Debian's 2.42 on loopback), backfilled with a shipped pack's metrics."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.services import require
+from tests.support.prometheus import free_port, running_prometheus
+from tests.support.silent_server import running_silent_server
+from tools.backends import metric_backend
+from tools.backends.embedded import EmbeddedMetricBackend
+from tools.backends.http_json import HttpEndpoint
+from tools.backends.prometheus import PrometheusMetricBackend
+from tools.backends.promql import selector
+from tools.errors import ToolBackendError, ToolInputError, ToolTimeout
+from tools.harness import ToolHarness
+from tools.models import InvocationStatus, MetricPoint
+from tools.scenarios.pack import read_pack, resolve_pack
+from tools.scenarios.prometheus_backfill import backfill
+
+PACK = read_pack(resolve_pack("payment-db-pool"))
+START = datetime(2026, 10, 14, 9, 30, tzinfo=UTC)
+END = datetime(2026, 10, 14, 10, 46, tzinfo=UTC)
+INJECTION = 'x"} or vector(1) #'
+
+
+@pytest.fixture(scope="module")
+def prometheus_url(tmp_path_factory) -> Iterator[str]:
+    require("prometheus")
+    data = tmp_path_factory.mktemp("prometheus") / "tsdb"
+    backfill(PACK.metrics, data, service_label="service")
+    with running_prometheus(data) as url:
+        yield url
+
+
+def backend(url: str, *, seconds: float = 10) -> PrometheusMetricBackend:
+    """The backend of a call with ``seconds`` left before its deadline."""
+    endpoint = HttpEndpoint(name=f"Prometheus at {url}", base_url=url)
+    return PrometheusMetricBackend(endpoint, service_label="service", deadline=time.monotonic() + seconds)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("service", "metric", "step"),
+    [
+        ("payment-service", "p99_latency_ms", 60),
+        ("api-gateway", "http_5xx_rate", 300),
+        ("fraud-check-service", "cpu_percent", 420),
+    ],
+)
+def test_it_answers_the_payload_the_embedded_backend_answers(prometheus_url, service, metric, step):
+    MetricPoint.objects.bulk_create(
+        MetricPoint(ts=sample.ts, service=sample.service, metric=sample.metric, value=sample.value)
+        for sample in PACK.metrics
+    )
+    arguments = {"service": service, "metric": metric, "start": START, "end": END, "step": step}
+    embedded = EmbeddedMetricBackend().query(**arguments)
+
+    assert embedded["series"][0]["points"]
+    assert backend(prometheus_url).query(**arguments) == embedded
+
+
+def test_an_unknown_series_is_an_empty_payload(prometheus_url):
+    payload = backend(prometheus_url).query(service="payment-service", metric="nope", start=START, end=END, step=60)
+    assert payload == {"series": []}
+
+
+def test_a_quote_in_the_service_is_escaped_so_the_injected_vector_matches_nothing(prometheus_url):
+    # Unescaped, `or vector(1)` would answer a point at every step.
+    payload = backend(prometheus_url).query(service=INJECTION, metric="cpu_percent", start=START, end=END, step=60)
+    assert payload == {"series": []}
+    assert selector("cpu_percent", "service", INJECTION) == 'cpu_percent{service="x\\"} or vector(1) #"}'
+
+
+@pytest.mark.parametrize("service", ["api\n} or vector(1)", "api\r", "api\x00"])
+def test_control_characters_in_the_service_are_refused(service):
+    with pytest.raises(ToolInputError, match="control characters"):
+        backend("http://127.0.0.1:9").query(service=service, metric="cpu_percent", start=START, end=END, step=60)
+
+
+@pytest.mark.parametrize("metric", ["cpu_percent{}", "up or vector(1)", "1up", "cpu-percent"])
+def test_a_metric_that_is_not_a_metric_name_is_refused(metric):
+    with pytest.raises(ToolInputError, match="not a Prometheus metric name"):
+        backend("http://127.0.0.1:9").query(service="api", metric=metric, start=START, end=END, step=60)
+
+
+def test_a_query_prometheus_refuses_is_a_backend_error_with_its_message(prometheus_url):
+    # More than Prometheus' 11,000 points per series (4 hours of 1s steps): it answers 400 bad_data.
+    end = START + timedelta(hours=4)
+    with pytest.raises(ToolBackendError, match="HTTP 400: bad_data: exceeded maximum resolution") as raised:
+        backend(prometheus_url).query(service="api-gateway", metric="cpu_percent", start=START, end=end, step=1)
+    assert raised.value.code == "backend_error"
+
+
+def test_a_prometheus_that_is_down_is_a_backend_error():
+    with pytest.raises(ToolBackendError, match="could not be reached") as raised:
+        backend(f"http://127.0.0.1:{free_port()}").query(service="api", metric="up", start=START, end=END, step=60)
+    assert raised.value.code == "backend_unavailable"
+
+
+@pytest.fixture
+def silent_server() -> Iterator[str]:
+    with running_silent_server() as url:
+        yield url
+
+
+def test_a_silent_prometheus_is_cut_off_at_the_call_deadline(silent_server):
+    with pytest.raises(ToolTimeout, match="did not answer"):
+        backend(silent_server, seconds=0.5).query(service="api", metric="up", start=START, end=END, step=60)
+
+
+@pytest.mark.django_db
+def test_through_the_harness_a_hung_prometheus_is_a_failed_call(settings, run, silent_server):
+    settings.METRICS_BACKEND = "prometheus"
+    settings.PROMETHEUS_URL = silent_server
+    settings.TOOL_TIMEOUT_SECONDS = 0.5
+    arguments = {
+        "service": "api",
+        "metric": "up",
+        "start": "2026-10-14T09:30:00Z",
+        "end": "2026-10-14T10:00:00Z",
+        "step": 60,
+    }
+
+    result = ToolHarness(run.id).call("query_metrics", arguments)
+
+    assert (result.status, result.error_code) == (InvocationStatus.FAILED, "timeout")
+    assert "did not answer" in result.projection["error"]
+
+
+def test_the_factory_builds_the_prometheus_backend_from_settings(settings):
+    settings.METRICS_BACKEND = "prometheus"
+    settings.PROMETHEUS_URL = "https://prometheus.example"
+    settings.PROMETHEUS_SERVICE_LABEL = "app"
+    settings.PROMETHEUS_BEARER_TOKEN = "secret"
+    settings.PROMETHEUS_TENANT_ID = "team-a"
+
+    chosen = metric_backend(deadline=math.inf)
+
+    assert isinstance(chosen, PrometheusMetricBackend)
+    assert chosen.service_label == "app"
+    assert chosen.endpoint.client_headers() == {"Authorization": "Bearer secret", "X-Scope-OrgID": "team-a"}
+    assert chosen.endpoint.verify_tls
+
+
+def test_basic_auth_and_no_tenant_by_default(settings):
+    settings.METRICS_BACKEND = "prometheus"
+    settings.PROMETHEUS_URL = "https://prometheus.example"
+    settings.PROMETHEUS_USERNAME = "12345"
+    settings.PROMETHEUS_PASSWORD = "token"
+
+    chosen = metric_backend(deadline=math.inf)
+
+    assert isinstance(chosen, PrometheusMetricBackend)
+    assert chosen.endpoint.client_headers() == {}
+    assert chosen.endpoint.auth() is not None

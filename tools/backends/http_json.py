@@ -1,0 +1,80 @@
+"""One JSON request to an observability backend, every failure turned into a FAILED tool call.
+
+A backend that is down, slow, refuses the query or answers something that is not its documented JSON must
+end the call with a message the model (and the operator reading the trace) can act on — never crash the run.
+The HTTP timeout is what is left of the call's deadline, so a slow backend is cut off within the tool timeout.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from tools.errors import ToolBackendError, ToolTimeout
+
+# Below this a request cannot usefully start: the call is already as good as late.
+MINIMUM_REQUEST_SECONDS = 0.05
+
+
+@dataclass(frozen=True)
+class HttpEndpoint:
+    """Where a backend lives and how to authenticate to it (bearer token, or basic user/password)."""
+
+    name: str
+    base_url: str
+    bearer_token: str = ""
+    username: str = ""
+    password: str = ""
+    verify_tls: bool = True
+    headers: tuple[tuple[str, str], ...] = ()
+
+    def client_headers(self) -> dict[str, str]:
+        headers = dict(self.headers)
+        if self.bearer_token:
+            headers["Authorization"] = f"Bearer {self.bearer_token}"
+        return headers
+
+    def auth(self) -> httpx.BasicAuth | None:
+        return httpx.BasicAuth(self.username, self.password) if self.username else None
+
+
+def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: float, **request: Any) -> dict[str, Any]:
+    """The JSON object answered by ``method path`` (``request`` as for ``httpx.request``), or a tool error."""
+    remaining = deadline - time.monotonic()
+    if remaining < MINIMUM_REQUEST_SECONDS:
+        raise ToolTimeout(f"no time left to ask {endpoint.name}")
+    try:
+        with httpx.Client(
+            base_url=endpoint.base_url,
+            headers=endpoint.client_headers(),
+            auth=endpoint.auth(),
+            verify=endpoint.verify_tls,
+            timeout=remaining,
+        ) as client:
+            response = client.request(method, path, **request)
+    except httpx.TimeoutException:
+        raise ToolTimeout(f"{endpoint.name} did not answer within {remaining:.1f}s") from None
+    except httpx.HTTPError as error:
+        raise ToolBackendError("backend_unavailable", f"{endpoint.name} could not be reached: {error}") from None
+    if response.status_code == 204:
+        return {}
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if response.is_error:
+        detail = _error_detail(body) or response.text[:300].strip() or response.reason_phrase
+        raise ToolBackendError("backend_error", f"{endpoint.name} answered HTTP {response.status_code}: {detail}")
+    if not isinstance(body, dict):
+        raise ToolBackendError("backend_bad_response", f"{endpoint.name} answered something that is not a JSON object")
+    return body
+
+
+def _error_detail(body: Any) -> str:
+    """The ``errorType: error`` of Prometheus' and Loki's JSON error shape, when the body has it."""
+    if not isinstance(body, dict) or not isinstance(body.get("error"), str):
+        return ""
+    return f"{body.get('errorType', 'error')}: {body['error']}"

@@ -1,0 +1,116 @@
+"""``query_logs`` over a Loki HTTP API: ``/loki/api/v1/query_range`` for the records, ``/query`` for the total.
+
+Loki returns at most ``limit`` entries, the oldest with ``direction=forward`` and the newest with
+``backward`` (the tool's own ``direction``), from ``start`` inclusive to ``end`` exclusive; they are listed
+oldest first across streams, each stream's order kept for equal timestamps. ``total`` is Loki's
+``count_over_time`` of the same query over the window. A record's ``level`` is the ``level`` label; its
+other stream labels (structured metadata included, which Loki folds into the labels unless asked not to)
+follow the core fields, as a pack's extra fields do in the embedded backend.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tools.backends.http_json import HttpEndpoint, request_json
+from tools.backends.logql import LEVEL_LABEL, log_query
+from tools.backends.protocols import FORWARD
+from tools.errors import ToolBackendError
+from tools.timestamps import format_timestamp
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICROSECOND = timedelta(microseconds=1)
+
+
+def nanoseconds(moment: datetime) -> int:
+    return (moment - EPOCH) // MICROSECOND * 1000
+
+
+class LokiLogBackend:
+    def __init__(self, endpoint: HttpEndpoint, *, service_label: str, deadline: float) -> None:
+        self.endpoint = endpoint
+        self.service_label = service_label
+        self.deadline = deadline
+
+    def query(
+        self,
+        *,
+        service: str,
+        level: str | None,
+        contains: str | None,
+        start: datetime,
+        end: datetime,
+        limit: int,
+        direction: str = FORWARD,
+    ) -> dict[str, Any]:
+        query = log_query(self.service_label, service, level, contains)
+        body = request_json(
+            self.endpoint,
+            "GET",
+            "/loki/api/v1/query_range",
+            deadline=self.deadline,
+            params={
+                "query": query,
+                "start": str(nanoseconds(start)),
+                "end": str(nanoseconds(end)),
+                "limit": str(limit),
+                "direction": direction,
+            },
+        )
+        records = self._records(_result(self.endpoint.name, body, "streams"))
+        span = (end - start) // timedelta(milliseconds=1)
+        counted = request_json(
+            self.endpoint,
+            "GET",
+            "/loki/api/v1/query",
+            deadline=self.deadline,
+            params={"query": f"sum(count_over_time({query} [{span}ms]))", "time": str(nanoseconds(end))},
+        )
+        # The count and the listing are two reads; never report fewer matches than the records listed.
+        total = max(_vector_total(self.endpoint.name, counted), len(records))
+        return {"records": records, "total": total, "truncated": total > len(records)}
+
+    def _records(self, streams: list[Any]) -> list[dict[str, Any]]:
+        entries = []
+        for stream in streams:
+            labels = stream.get("stream") if isinstance(stream, dict) else None
+            values = stream.get("values") if isinstance(stream, dict) else None
+            if not isinstance(labels, dict) or not isinstance(values, list):
+                raise ToolBackendError("backend_bad_response", f"{self.endpoint.name} answered a malformed stream")
+            for value in values:
+                try:
+                    entries.append((int(value[0]), str(value[1]), labels))
+                except (TypeError, ValueError, IndexError):
+                    raise ToolBackendError(
+                        "backend_bad_response", f"{self.endpoint.name} answered a malformed entry {value!r}"
+                    ) from None
+        entries.sort(key=lambda entry: entry[0])
+        return [self._record(*entry) for entry in entries]
+
+    def _record(self, stamp: int, line: str, labels: dict[str, Any]) -> dict[str, Any]:
+        core = {
+            "ts": format_timestamp(EPOCH + timedelta(microseconds=stamp // 1000)),
+            "service": labels.get(self.service_label, ""),
+            "level": str(labels.get(LEVEL_LABEL, "")).upper(),
+            "message": line,
+        }
+        return core | {key: value for key, value in labels.items() if key not in (self.service_label, LEVEL_LABEL)}
+
+
+def _result(name: str, body: dict[str, Any], kind: str) -> list[Any]:
+    data = body.get("data")
+    if body.get("status") != "success" or not isinstance(data, dict) or data.get("resultType") != kind:
+        raise ToolBackendError("backend_bad_response", f"{name} did not answer successful {kind}")
+    result = data.get("result")
+    if not isinstance(result, list):
+        raise ToolBackendError("backend_bad_response", f"{name} answered {kind} without a result list")
+    return result
+
+
+def _vector_total(name: str, body: dict[str, Any]) -> int:
+    """The one sample of ``sum(count_over_time(...))``; no sample when nothing matched."""
+    try:
+        return sum(int(float(sample["value"][1])) for sample in _result(name, body, "vector"))
+    except (TypeError, ValueError, IndexError, KeyError):
+        raise ToolBackendError("backend_bad_response", f"{name} answered a malformed count") from None

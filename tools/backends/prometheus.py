@@ -1,0 +1,85 @@
+"""``query_metrics`` over a Prometheus HTTP API (``/api/v1/query_range``).
+
+Points keep the embedded backend's meaning — the mean of the samples in ``[start + k*step, start +
+(k+1)*step)``, stamped with the step's start — so a diagnosis verifies the same whichever backend answered.
+Prometheus evaluates ``sum(sum_over_time(s[step])) / sum(count_over_time(s[step]))`` one millisecond before
+each step's end: the mean of every sample of every matching series in the step. Prometheus 3 ranges are
+left-open, so that range is exactly the step; Prometheus 2 ranges are closed, so there a sample lying exactly
+one millisecond before a step's start is counted in it too. A last partial step (a window that is not a
+whole number of steps) covers a whole step on Prometheus. Steps without samples are left out, as embedded.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tools.backends.embedded import VALUE_DECIMALS
+from tools.backends.http_json import HttpEndpoint, request_json
+from tools.backends.promql import selector
+from tools.errors import ToolBackendError
+from tools.timestamps import format_timestamp
+
+MILLISECOND = timedelta(milliseconds=1)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+class PrometheusMetricBackend:
+    def __init__(self, endpoint: HttpEndpoint, *, service_label: str, deadline: float) -> None:
+        self.endpoint = endpoint
+        self.service_label = service_label
+        self.deadline = deadline
+
+    def query(self, *, service: str, metric: str, start: datetime, end: datetime, step: int) -> dict[str, Any]:
+        series = selector(metric, self.service_label, service)
+        width = f"{step}s"
+        expression = f"sum(sum_over_time({series}[{width}])) / sum(count_over_time({series}[{width}]))"
+        steps = math.ceil((end - start).total_seconds() / step)
+        first = start + timedelta(seconds=step) - MILLISECOND
+        body = request_json(
+            self.endpoint,
+            "POST",
+            "/api/v1/query_range",
+            deadline=self.deadline,
+            data={
+                "query": expression,
+                "start": _seconds(first),
+                "end": _seconds(first + timedelta(seconds=step * (steps - 1))),
+                "step": str(step),
+            },
+        )
+        points = [
+            {"ts": format_timestamp(evaluated + MILLISECOND - timedelta(seconds=step)), "value": value}
+            for evaluated, value in _matrix_points(self.endpoint.name, body)
+        ]
+        if not points:
+            return {"series": []}
+        return {"series": [{"service": service, "metric": metric, "points": points}]}
+
+
+def _seconds(moment: datetime) -> str:
+    """Unix seconds with milliseconds, exactly (no float rounding of the instant)."""
+    milliseconds = round(moment.timestamp() * 1000)
+    return f"{milliseconds // 1000}.{milliseconds % 1000:03d}"
+
+
+def _matrix_points(name: str, body: dict[str, Any]) -> list[tuple[datetime, float]]:
+    """The ``(time, value)`` pairs of the one series a ``matrix`` answer holds (none when nothing matched)."""
+    data = body.get("data")
+    if body.get("status") != "success" or not isinstance(data, dict) or data.get("resultType") != "matrix":
+        raise ToolBackendError("backend_bad_response", f"{name} did not answer a successful matrix")
+    result = data.get("result")
+    if not isinstance(result, list) or len(result) > 1:
+        raise ToolBackendError("backend_bad_response", f"{name} answered an unexpected matrix result")
+    points = []
+    for series in result:
+        for pair in series.get("values", []) if isinstance(series, dict) else []:
+            try:
+                moment = EPOCH + timedelta(milliseconds=round(float(pair[0]) * 1000))
+                value = float(pair[1])
+            except (TypeError, ValueError, IndexError):
+                raise ToolBackendError("backend_bad_response", f"{name} answered a malformed point {pair!r}") from None
+            if math.isfinite(value):
+                points.append((moment, round(value, VALUE_DECIMALS)))
+    return points

@@ -33,7 +33,7 @@ from diagnosis.language import Language, language_of
 from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip
 from diagnosis.providers.offline.timing import clock, parse_ts
-from diagnosis.providers.offline.vocabulary import CHANGE_WORDS, announces_change, fault_score, name_words
+from diagnosis.providers.offline.vocabulary import announces_change, fault_score, reads_like_change_record
 from tools.names import ToolName
 
 SAME_CHANGE = timedelta(minutes=10)
@@ -145,7 +145,7 @@ class Story:
                 event = _event(claim.logged_at[0], claim)
                 if event is not None:
                     (changes if _announces_change(claim) else failures).append(event)
-            elif claim.tool == ToolName.QUERY_MYSQL and _is_change_record(claim):
+            elif claim.tool == ToolName.QUERY_MYSQL and reads_like_change_record(claim.columns.values()):
                 stamps = [event for text in claim.cells.values() if (event := _event(text, claim)) is not None]
                 if stamps:
                     changes.append(max(stamps, key=lambda event: event.at))
@@ -194,10 +194,6 @@ def _in_order(events: list[Event]) -> list[Event]:
 def _announces_change(claim: ClaimEvidence) -> bool:
     """A log line announcing a change and naming no fault: "feature flag enabled", not "restart failed"."""
     return any(announces_change(message) and fault_score(message) == 0 for message in claim.messages)
-
-
-def _is_change_record(claim: ClaimEvidence) -> bool:
-    return any(name_words(column) & CHANGE_WORDS for column in claim.columns.values())
 
 
 def _service(claim: ClaimEvidence) -> str:

@@ -64,6 +64,7 @@ def analyse_results(
     exchanges: list[ToolExchange], *, question: str, onset: datetime | None, focus: list[str]
 ) -> Findings:
     logs = analyse(records_of(exchanges), onset, focus)
+    every_level = records_of(exchanges, levels=None)
     evidence_terms = _evidence_terms(logs, question)
     chunks = chunks_of(exchanges)
     passage = explanation(chunks, evidence_terms)
@@ -84,22 +85,22 @@ def analyse_results(
         rows=corroborating_rows(rows_of(exchanges), change_terms, cause_before)[:MAX_ROWS],
         row_terms=row_terms,
         change_cutoff=cause_before,
-        change=_announced_change(exchanges, logs, change_terms, cause_before),
-        confined_host=_confined_host(exchanges, logs),
+        change=_announced_change(every_level, logs, change_terms, cause_before),
+        confined_host=_confined_host(every_level, logs),
     )
 
 
-def _confined_host(exchanges: list[ToolExchange], logs: LogFindings) -> str | None:
+def _confined_host(records: list[LogRecord], logs: LogFindings) -> str | None:
     """A fault confined to one host (a skewed clock, a full disk) shows as errors from that host only."""
     failing = {record.host for template in logs.root_templates for record in template.records}
     if len(failing) != 1 or None in failing:
         return None
-    logging = {record.host for record in records_of(exchanges, levels=None) if record.service == logs.root_service}
+    logging = {record.host for record in records if record.service == logs.root_service}
     return next(iter(failing)) if len(logging - {None}) > 1 else None
 
 
 def _announced_change(
-    exchanges: list[ToolExchange], logs: LogFindings, failure_terms: set[str], onset: datetime | None
+    records: list[LogRecord], logs: LogFindings, failure_terms: set[str], onset: datetime | None
 ) -> LogRecord | None:
     if onset is None:
         return None
@@ -112,7 +113,7 @@ def _announced_change(
         terms=frozenset(failure_terms),
         records=frozenset(own),
     )
-    return announced_change(records_of(exchanges, levels=None), failure)
+    return announced_change(records, failure)
 
 
 def _evidence_terms(logs: LogFindings, question: str) -> set[str]:

@@ -8,6 +8,7 @@ provider has never seen; they only weigh evidence, they never decide an answer o
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 # Word stems that mark a message as describing a fault (matched on lower-case text, as prefixes of words).
@@ -334,6 +335,11 @@ _NAME_WORD = re.compile(r"[a-z]+")
 def name_words(name: str) -> set[str]:
     """The words of a table or column name (``changed_at`` gives ``changed`` and ``at``)."""
     return set(_NAME_WORD.findall(name.lower()))
+
+
+def reads_like_change_record(columns: Iterable[str]) -> bool:
+    """Whether a table's columns read like a change record (deploys, configuration, versions, flags...)."""
+    return any(name_words(column) & CHANGE_WORDS for column in columns)
 
 
 def symptoms_in(question: str) -> list[Symptom]:

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
 from diagnosis.providers.offline.text import clip, looks_like_instruction, normalise, terms
 from diagnosis.providers.offline.timing import parse_ts
-from diagnosis.providers.offline.vocabulary import CHANGE_WORDS, name_words
+from diagnosis.providers.offline.vocabulary import reads_like_change_record
 from tools.names import ToolName
 
 # Closeness before the onset halves at one hour; it weighs as much as two shared words at most.
@@ -77,7 +77,7 @@ def corroborating_rows(rows: list[Row], evidence_terms: set[str], onset: datetim
         if overlap == 0 or only_after_onset:
             continue
         closeness = 0.0 if distance is None else 1 / (1 + distance / RECENCY_SCALE.total_seconds())
-        change = CHANGE_RECORD_BONUS if _is_change_record(row) else 0.0
+        change = CHANGE_RECORD_BONUS if reads_like_change_record(row.columns) else 0.0
         key = (min(overlap, FULL_RELATEDNESS) + RECENCY_WEIGHT * closeness + change, overlap, -position)
         if row.invocation_id not in best or key > best[row.invocation_id][0]:
             best[row.invocation_id] = (key, row)
@@ -123,8 +123,3 @@ def _distance_before(row: Row, onset: datetime | None) -> float | None:
         return None
     before = [onset - stamp for stamp in _stamps(row) if stamp <= onset]
     return min(delta.total_seconds() for delta in before) if before else None
-
-
-def _is_change_record(row: Row) -> bool:
-    """Whether the row's columns read like a change record (deploys, configuration, versions)."""
-    return any(name_words(column) & CHANGE_WORDS for column in row.columns)

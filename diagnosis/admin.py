@@ -19,6 +19,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from config.readonly_admin import ReadOnlyModelAdmin
+from diagnosis.feedback.admin import FeedbackInline, RunFeedbackFilter
 from diagnosis.graph.drawing import render_run_path, render_transitions
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.selectors import sessions_visible_to
@@ -79,11 +80,11 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
         "owner",
         "query_excerpt",
     )
-    list_filter = ("status", "degraded", "effective_verdict", "intent", "started_at")
+    list_filter = ("status", "degraded", "effective_verdict", "intent", RunFeedbackFilter, "started_at")
     list_select_related = ("session__owner",)
     search_fields = ("=id", "=session__id", "query")
     ordering = ("-started_at",)
-    inlines = (AgentStepInline, ToolInvocationInline, TimelineInline)
+    inlines = (AgentStepInline, ToolInvocationInline, TimelineInline, FeedbackInline)
     fieldsets = (
         (
             None,

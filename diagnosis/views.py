@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db.models import Prefetch
 from django.views.generic import TemplateView
 
-from diagnosis.models import DiagnosisRun
+from diagnosis.models import DiagnosisRun, RunFeedback
 from diagnosis.rendering import render_answer
 from diagnosis.selectors import session_owned_by
 from diagnosis.sse import events_url
@@ -31,6 +32,8 @@ class RunCard:
     effective_verdict: str
     answer_html: str
     events_url: str
+    # The signed-in user's rating of the answer (``_feedback.html``), from the ``my_feedback`` prefetch.
+    feedback: RunFeedback | None = None
 
     @classmethod
     def of(cls, run: DiagnosisRun) -> RunCard:
@@ -45,6 +48,7 @@ class RunCard:
             effective_verdict=run.effective_verdict,
             answer_html=render_answer(run.final_answer),
             events_url=events_url(run.pk),
+            feedback=next(iter(getattr(run, "my_feedback", [])), None),
         )
 
 
@@ -57,7 +61,10 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
         # LoginRequiredMixin answers anonymous requests before this runs; the assert narrows the type.
         assert user.is_authenticated
         current = session_owned_by(user, self.request.GET["session"]) if self.request.GET.get("session") else None
-        runs = [RunCard.of(run) for run in current.runs.order_by("started_at")] if current else []
+        mine = Prefetch("feedback", queryset=RunFeedback.objects.filter(user=user), to_attr="my_feedback")
+        runs = (
+            [RunCard.of(run) for run in current.runs.prefetch_related(mine).order_by("started_at")] if current else []
+        )
         context.update(
             sessions=user.chat_sessions.order_by("-updated_at")[:SIDEBAR_SESSIONS], current=current, runs=runs
         )

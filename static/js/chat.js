@@ -130,6 +130,8 @@
       view.meta.appendChild(link("/api/diagnosis/" + data.session_id + "/trace?runId=" + data.run_id, "trace"));
       if (isStaff) view.meta.appendChild(link("/admin/diagnosis/diagnosisrun/" + data.run_id + "/change/", "audit"));
       sendButton.disabled = false;
+      // Other scripts of the page (feedback.js) attach their parts to a finished card.
+      view.card.dispatchEvent(new CustomEvent("run-done", { bubbles: true, detail: { runId: data.run_id } }));
     });
     source.addEventListener("stream-error", function (event) {
       source.close();

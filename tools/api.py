@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
@@ -97,7 +98,9 @@ class DocumentUploadApi(APIView):
     )
     def post(self, request: Request) -> Response:
         if len(request.FILES.getlist("file")) > 1:
-            return error_response("too_many_files", _("this endpoint takes one file; POST /api/upload takes several"))
+            return error_response(
+                "too_many_files", gettext("this endpoint takes one file; POST /api/upload takes several")
+            )
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         upload = serializer.validated_data["file"]

@@ -6,6 +6,8 @@ Imported by ``diagnosis/admin.py``, which Django's admin autodiscovery loads.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -13,6 +15,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise as StrOrPromise
 
 from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from diagnosis.models import DiagnosisRun, FeedbackRating, RunFeedback
@@ -58,7 +63,7 @@ class RunFeedbackFilter(admin.SimpleListFilter):
     title = _("feedback")
     parameter_name = "feedback"
 
-    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, str]]:
+    def lookups(self, request: HttpRequest, model_admin: admin.ModelAdmin) -> list[tuple[str, StrOrPromise]]:
         return [*FeedbackRating.choices, (UNRATED, _("No feedback"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[DiagnosisRun]) -> QuerySet[DiagnosisRun]:

@@ -45,6 +45,8 @@ REJECTION_STATUS = {
     "file_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "unsupported_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
 }
+#: What an upload may answer besides 201: a bad request or file, a read-only caller, a file too large, a wrong type.
+UPLOAD_ERRORS = {status_code: ErrorSerializer for status_code in (400, 403, 413, 415)}
 DOCUMENT_ID = OpenApiParameter("document_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 
 
@@ -88,13 +90,7 @@ class DocumentUploadApi(APIView):
         operation_id="documents_upload",
         summary="Upload a markdown or text document; it is searchable at once",
         request={"multipart/form-data": InputSerializer},
-        responses={
-            201: DocumentSerializer,
-            400: ErrorSerializer,
-            403: ErrorSerializer,
-            413: ErrorSerializer,
-            415: ErrorSerializer,
-        },
+        responses={201: DocumentSerializer, **UPLOAD_ERRORS},
     )
     def post(self, request: Request) -> Response:
         if len(request.FILES.getlist("file")) > 1:
@@ -144,13 +140,7 @@ class FilesUploadApi(APIView):
         operation_id="upload_files",
         summary="Upload one or more documents with the same labels; all are searchable at once, or none is stored",
         request={"multipart/form-data": InputSerializer},
-        responses={
-            201: OutputSerializer,
-            400: ErrorSerializer,
-            403: ErrorSerializer,
-            413: ErrorSerializer,
-            415: ErrorSerializer,
-        },
+        responses={201: OutputSerializer, **UPLOAD_ERRORS},
     )
     def post(self, request: Request) -> Response:
         serializer = self.InputSerializer(data=request.data)

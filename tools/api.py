@@ -283,7 +283,7 @@ class DocumentDetailApi(APIView):
         if not can_manage_document(request.user, document):
             return error_response(
                 "forbidden",
-                "only the uploader or staff may change this document",
+                gettext("only the uploader or staff may change this document"),
                 status_code=status.HTTP_403_FORBIDDEN,
             )
         changes = self.ChangeSerializer(data=request.data)

@@ -50,9 +50,13 @@ class KnowledgePageView(LoginRequiredMixin, TemplateView):
         search = DocumentSearchForm(self.request.GET)
         filters = {key: value for key, value in search.cleaned_data.items() if value} if search.is_valid() else {}
         page = Paginator(document_list(**filters), DOCUMENTS_PER_PAGE).get_page(self.request.GET.get("page"))
+        # The search, kept in the links to other pages: "q=…&status=…&", or nothing.
+        kept = self.request.GET.copy()
+        kept.pop("page", None)
         context.update(
             search=search,
             page=page,
+            page_query=f"{kept.urlencode()}&" if kept else "",
             rows=[DocumentRow(document, not read_only and can_manage_document(user, document)) for document in page],
             can_upload=not read_only,
             accepted=",".join(ALLOWED_SUFFIXES),

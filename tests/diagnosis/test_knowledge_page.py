@@ -128,3 +128,17 @@ def test_the_header_links_to_the_page(client, owner):
     client.force_login(owner)
 
     assert 'href="/knowledge/"' in client.get("/").content.decode()
+
+
+def test_it_pages_the_list_keeping_the_search(client, owner, documents, monkeypatch):
+    monkeypatch.setattr("diagnosis.knowledge_page.DOCUMENTS_PER_PAGE", 1)
+    client.force_login(owner)
+
+    first = client.get(PAGE, {"q": "runbook"}).content.decode()
+    second = client.get(PAGE, {"q": "runbook", "page": 2}).content.decode()
+
+    assert "Page 1 of 2" in first and 'href="?q=runbook&amp;page=2"' in first
+    assert "Page 2 of 2" in second and 'href="?q=runbook&amp;page=1"' in second
+    assert (f'data-document="{documents["theirs"].pk}"' in first) != (
+        f'data-document="{documents["theirs"].pk}"' in second
+    )

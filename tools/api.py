@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -261,13 +261,7 @@ class DocumentDetailApi(APIView):
         responses={204: None, 403: ErrorSerializer, 404: ErrorSerializer},
     )
     def delete(self, request: Request, document_id: str) -> Response:
-        document = _document_or_404(document_id)
-        if not can_manage_document(request.user, document):
-            return error_response(
-                "forbidden",
-                "only the uploader or staff may delete this document",
-                status_code=status.HTTP_403_FORBIDDEN,
-            )
+        document = _manageable_document(request, document_id, "only the uploader or staff may delete this document")
         delete_document(document=document)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -279,13 +273,9 @@ class DocumentDetailApi(APIView):
         responses={200: DocumentSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
     )
     def patch(self, request: Request, document_id: str) -> Response:
-        document = _document_or_404(document_id)
-        if not can_manage_document(request.user, document):
-            return error_response(
-                "forbidden",
-                gettext("only the uploader or staff may change this document"),
-                status_code=status.HTTP_403_FORBIDDEN,
-            )
+        document = _manageable_document(
+            request, document_id, gettext("only the uploader or staff may change this document")
+        )
         changes = self.ChangeSerializer(data=request.data)
         changes.is_valid(raise_exception=True)
         return Response(DocumentSerializer(update_document(document=document, **changes.validated_data)).data)
@@ -295,4 +285,12 @@ def _document_or_404(document_id: str, *, with_chunks: bool = False) -> Knowledg
     document = document_get(document_id, with_chunks=with_chunks)
     if document is None:
         raise NotFound("no such document")
+    return document
+
+
+def _manageable_document(request: Request, document_id: str, refusal: str) -> KnowledgeDocument:
+    """The document if the caller may delete or change it; 404 when unknown, 403 ``forbidden`` with ``refusal``."""
+    document = _document_or_404(document_id)
+    if not can_manage_document(request.user, document):
+        raise PermissionDenied(refusal, code="forbidden")
     return document

@@ -22,6 +22,7 @@ from config.readonly_admin import ReadOnlyModelAdmin
 from diagnosis.graph.drawing import render_run_path, render_transitions
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.selectors import sessions_visible_to
+from diagnosis.usage_filters import CostFilter, TokensFilter
 from tools.admin import ToolInvocationInline
 from tracing.admin import AgentStepInline, TimelineInline
 from tracing.models import AgentReasoningAudit
@@ -78,8 +79,10 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
         "final_node",
         "owner",
         "query_excerpt",
+        "total_tokens",
+        "cost",
     )
-    list_filter = ("status", "degraded", "effective_verdict", "intent", "started_at")
+    list_filter = ("status", "degraded", "effective_verdict", "intent", "started_at", TokensFilter, CostFilter)
     list_select_related = ("session__owner",)
     search_fields = ("=id", "=session__id", "query")
     ordering = ("-started_at",)
@@ -113,6 +116,9 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
                     "tool_count",
                     "prompt_tokens",
                     "completion_tokens",
+                    "reasoning_tokens",
+                    "total_tokens",
+                    "cost",
                     "started_at",
                     "claimed_by",
                     "cancel_requested_at",

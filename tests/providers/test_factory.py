@@ -43,6 +43,9 @@ def test_config_comes_from_settings():
         timeout_seconds=12.5,
         max_retries=4,
         script_path="/srv/script.json",
+        output_tokens={"planner": 2048, "executor": 4096, "verifier": 2048, "composer": 2048, "semantic_guard": 1024},
+        max_tokens_param="max_tokens",
+        max_prompt_tokens=32_000,
     )
 
 

@@ -30,6 +30,9 @@ def llm_settings(settings):
     settings.LLM_TIMEOUT_SECONDS = 12.5
     settings.LLM_MAX_RETRIES = 4
     settings.LLM_SCRIPT_PATH = "/srv/script.json"
+    settings.LLM_OUTPUT_TOKENS = {"planner": 300, "executor": 900, "verifier": 400, "composer": 500, "semantic_guard": 60}
+    settings.LLM_MAX_TOKENS_PARAM = "max_completion_tokens"
+    settings.LLM_MAX_PROMPT_TOKENS = 9000
     return settings
 
 
@@ -43,9 +46,9 @@ def test_config_comes_from_settings():
         timeout_seconds=12.5,
         max_retries=4,
         script_path="/srv/script.json",
-        output_tokens={"planner": 2048, "executor": 4096, "verifier": 2048, "composer": 2048, "semantic_guard": 1024},
-        max_tokens_param="max_tokens",
-        max_prompt_tokens=32_000,
+        output_tokens={"planner": 300, "executor": 900, "verifier": 400, "composer": 500, "semantic_guard": 60},
+        max_tokens_param="max_completion_tokens",
+        max_prompt_tokens=9000,
     )
 
 

@@ -116,9 +116,7 @@ def format_report(samples: dict[str, PackSample]) -> str:
         cost = f"{sum(sample.run_costs) / len(sample.run_costs):.6f}" if sample.run_costs else "-"
         tokens = sample.run_tokens
         endings = ", ".join(f"{name} {sample.endings.count(name)}" for name in sorted(set(sample.endings)))
-        lines.append(
-            f"{pack:<22}{len(tokens):>6}{statistics.mean(tokens):>17.0f}{max(tokens):>9}{cost:>16}  {endings}"
-        )
+        lines.append(f"{pack:<22}{len(tokens):>6}{statistics.mean(tokens):>17.0f}{max(tokens):>9}{cost:>16}  {endings}")
     return "\n".join(lines)
 
 

@@ -108,7 +108,9 @@ def token_budget_spent(needed: int, left: int) -> ProviderError:
     whose ``termination_reason`` then names the budget (``fallback_<node>_model_token_budget``).
     """
     return ProviderError(
-        ErrorCode.TOKEN_BUDGET, f"the call needs up to {needed} tokens; the run's token budget has {left} left", attempts=0
+        ErrorCode.TOKEN_BUDGET,
+        f"the call needs up to {needed} tokens; the run's token budget has {left} left",
+        attempts=0,
     )
 
 

@@ -41,13 +41,13 @@ import openai
 from config.redaction import error_summary
 from diagnosis.providers.base import (
     ErrorCode,
-    Role,
     InvocationResolver,
     Message,
     ModelReply,
     ProviderConfig,
     ProviderConfigError,
     ProviderError,
+    Role,
     RoleModels,
     ToolSpec,
     budget_spent,
@@ -129,7 +129,9 @@ class OpenAIChatModel:
             self._token_budget.spend(reply.usage, estimated_prompt=estimate)
         return dataclasses.replace(reply, attempts=attempts, latency_ms=elapsed_ms(started))
 
-    def _fitted(self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None) -> tuple[list[dict[str, Any]], int]:
+    def _fitted(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None
+    ) -> tuple[list[dict[str, Any]], int]:
         """The messages to send, trimmed to the prompt's room, and their estimated prompt tokens.
 
         A prompt larger than ``LLM_MAX_PROMPT_TOKENS`` even when trimmed is refused as ``token_budget``:

@@ -115,7 +115,13 @@ def test_usage_totals_equal_the_sum_of_the_steps_everywhere(fake_model, settings
     assert usage["cost"] == "0.003297" and usage["reasoning_tokens"] == 240
     assert sum(step["prompt_tokens"] for step in usage["steps"]) == 8700
     assert sum(step["completion_tokens"] for step in usage["steps"]) == 862
-    assert [step["role"] for step in usage["steps"]] == ["planner", "executor", "verifier", "semantic_guard", "composer"]
+    assert [step["role"] for step in usage["steps"]] == [
+        "planner",
+        "executor",
+        "verifier",
+        "semantic_guard",
+        "composer",
+    ]
 
     run.session.owner = owner
     run.session.save()

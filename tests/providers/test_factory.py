@@ -30,7 +30,13 @@ def llm_settings(settings):
     settings.LLM_TIMEOUT_SECONDS = 12.5
     settings.LLM_MAX_RETRIES = 4
     settings.LLM_SCRIPT_PATH = "/srv/script.json"
-    settings.LLM_OUTPUT_TOKENS = {"planner": 300, "executor": 900, "verifier": 400, "composer": 500, "semantic_guard": 60}
+    settings.LLM_OUTPUT_TOKENS = {
+        "planner": 300,
+        "executor": 900,
+        "verifier": 400,
+        "composer": 500,
+        "semantic_guard": 60,
+    }
     settings.LLM_MAX_TOKENS_PARAM = "max_completion_tokens"
     settings.LLM_MAX_PROMPT_TOKENS = 9000
     return settings

@@ -153,8 +153,7 @@ class FakeOpenAIServer:
 
     @property
     def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://127.0.0.1:{self._httpd.server_port}/v1"
 
     def enqueue(self, *responses: FakeResponse | Responder) -> None:
         """Queue answers; a ``Responder`` builds its answer from the request (e.g. to cite a tool result)."""

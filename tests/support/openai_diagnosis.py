@@ -43,7 +43,9 @@ def reply(**kwargs: Any) -> FakeResponse:
 
 def tool_calls(*arguments: dict[str, Any], **usage: Any) -> FakeResponse:
     """One executor turn calling ``query_logs`` once per ``arguments``."""
-    calls = [{"id": f"call_{i}", "name": "query_logs", "arguments": json.dumps(args)} for i, args in enumerate(arguments)]
+    calls = [
+        {"id": f"call_{i}", "name": "query_logs", "arguments": json.dumps(args)} for i, args in enumerate(arguments)
+    ]
     return reply(tool_calls=calls, **usage)
 
 

@@ -7,7 +7,7 @@ status and the graph's retry matrix decides what happens next.
 
 Models are built per run and per role (``RoleModels``) rather than taking a ``role`` argument on every call:
 the scripted and rule-based providers must know which node is asking, per-run state (a script's cursor, the
-``{{inv:N}}`` resolver) must not outlive the run, and the ``openai`` provider simply ignores the role.
+``{{inv:N}}`` resolver) must not outlive the run, and the ``openai`` provider gives each role its own output cap.
 """
 
 from __future__ import annotations
@@ -191,15 +191,6 @@ class RoleModels:
     verifier: ChatModel
     composer: ChatModel
     semantic_guard: ChatModel
-
-    @classmethod
-    def shared(cls, model: ChatModel) -> RoleModels:
-        """For role-agnostic providers: the same model answers every role.
-
-        The guard stays isolated all the same: each of its calls is a fresh conversation holding only the
-        draft and the allowed claims, with no tools and no history of the run.
-        """
-        return cls(**{role.value: model for role in Role})
 
     def for_role(self, role: Role) -> ChatModel:
         return getattr(self, role.value)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import logging
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -59,6 +60,8 @@ from diagnosis.providers.prompt_fit import fit_prompt
 from diagnosis.providers.retry import RetryPolicy, retry_after_seconds
 from diagnosis.providers.token_budget import TokenBudget
 from diagnosis.providers.token_estimate import prompt_tokens
+
+logger = logging.getLogger(__name__)
 
 ClientFactory = Callable[[], openai.AsyncOpenAI]
 """Opens a new SDK client for one request (``build_models`` binds the endpoint, the key and ``max_retries=0``)."""
@@ -143,8 +146,10 @@ class OpenAIChatModel:
         bounds = [room for room in rooms if room is not None]
         if not bounds:
             return [dict(message) for message in messages], prompt_tokens(messages, tools)
-        sent, _ = fit_prompt(messages, min(bounds), tools)
+        sent, trimmed = fit_prompt(messages, min(bounds), tools)
         estimate = prompt_tokens(sent, tools)
+        if trimmed:
+            logger.info("prompt trimmed to about %d tokens: %d oldest tool results left out", estimate, trimmed)
         if self._max_prompt_tokens is not None and estimate > self._max_prompt_tokens:
             raise ProviderError(
                 ErrorCode.TOKEN_BUDGET,

@@ -123,7 +123,7 @@ def test_an_unknown_provider_is_a_config_error():
 
 def test_a_registered_provider_is_imported_only_when_chosen(monkeypatch):
     """How ``offline`` plugs in: a module with ``build_models`` at the registered path, no factory edit."""
-    built = RoleModels.shared(CannedModel())
+    built = RoleModels(**{role.value: CannedModel() for role in Role})
     received = []
 
     def build(config, *, resolve_invocation):

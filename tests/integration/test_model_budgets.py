@@ -16,8 +16,10 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.db.models import Sum
+from django_eventstream.models import Event
 from rest_framework.test import APIClient
 
+from diagnosis import sse
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.providers.token_estimate import prompt_tokens
 from tests.support.fake_openai import FakeOpenAIServer, runaway
@@ -72,6 +74,7 @@ def test_a_model_streaming_until_its_cap_is_cut_and_handled_as_invalid_output(fa
     assert (run.prompt_tokens, run.completion_tokens, run.total_tokens) == (1800, 80, 1880)
 
 
+@pytest.mark.django_db(transaction=True)  # the stream's events are stored on commit
 def test_a_budget_too_small_for_the_executor_ends_in_the_fallback_naming_it(fake_model, settings):
     settings.LLM_OUTPUT_TOKENS = {**CAPS, "executor": 50_000}
     settings.LLM_MAX_TOKENS_PER_RUN = 40_000
@@ -87,6 +90,9 @@ def test_a_budget_too_small_for_the_executor_ends_in_the_fallback_naming_it(fake
     executor_step = AgentStep.objects.get(run=run, node="executor")
     assert executor_step.outcome == "FAILED" and "token budget" in executor_step.summary
     assert executor_step.model_calls == 0
+    events = Event.objects.filter(channel=sse.channel_for(run.pk)).exclude(type="").order_by("eid")
+    assert [event.type for event in events][-2:] == ["content", "done"]
+    assert json.loads(json.loads(events.last().data))["outcome"] == "FALLBACK"  # stored as JSON text
 
 
 def test_usage_totals_equal_the_sum_of_the_steps_everywhere(fake_model, settings, owner):

@@ -8,6 +8,7 @@ the variable's name; ``manage.py``, the ASGI module and the Celery app turn it i
 from __future__ import annotations
 
 import os
+from decimal import Decimal, InvalidOperation
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -81,6 +82,20 @@ def number(name: str, default: float, *, minimum: float = 0.0) -> float:
         raise ConfigError(f"{name}: {value!r} is not a number") from None
     if parsed < minimum:
         raise ConfigError(f"{name}: {parsed} must be at least {minimum}")
+    return parsed
+
+
+def decimal(name: str) -> Decimal | None:
+    """An optional exact amount (a price), never a float: money must add up to the cent it is shown as."""
+    value = _raw(name)
+    if value is None:
+        return None
+    try:
+        parsed = Decimal(value)
+    except InvalidOperation:
+        raise ConfigError(f"{name}: {value!r} is not a decimal number") from None
+    if not parsed.is_finite() or parsed < 0:
+        raise ConfigError(f"{name}: {value} must be a finite amount of at least 0")
     return parsed
 
 

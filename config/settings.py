@@ -224,6 +224,26 @@ if "openai" in (LLM_PROVIDER, SEMANTIC_GUARD_PROVIDER):
 if "scripted" in (LLM_PROVIDER, SEMANTIC_GUARD_PROVIDER) and not LLM_SCRIPT_PATH:
     raise env.ConfigError("LLM_SCRIPT_PATH: required when LLM_PROVIDER or SEMANTIC_GUARD_PROVIDER is scripted")
 
+# Model budgets (docs/providers.md#budgets): each request's output cap per role, sent as the parameter the
+# endpoint wants (OpenAI's reasoning models and newer APIs take max_completion_tokens); a run's token budget
+# (prompt + completion, 0: none) and the prompt size of one request, to which the executor trims its context.
+LLM_MAX_TOKENS_PARAM = env.choice("LLM_MAX_TOKENS_PARAM", ("max_tokens", "max_completion_tokens"), "max_tokens")
+LLM_OUTPUT_TOKENS = {
+    "planner": env.integer("LLM_MAX_OUTPUT_TOKENS_PLANNER", 2048, minimum=16),
+    "executor": env.integer("LLM_MAX_OUTPUT_TOKENS_EXECUTOR", 4096, minimum=16),
+    "verifier": env.integer("LLM_MAX_OUTPUT_TOKENS_VERIFIER", 2048, minimum=16),
+    "composer": env.integer("LLM_MAX_OUTPUT_TOKENS_COMPOSER", 2048, minimum=16),
+    "semantic_guard": env.integer("LLM_MAX_OUTPUT_TOKENS_SEMANTIC_GUARD", 1024, minimum=16),
+}
+LLM_MAX_TOKENS_PER_RUN = env.integer("LLM_MAX_TOKENS_PER_RUN", 200_000)
+LLM_MAX_PROMPT_TOKENS = env.integer("LLM_MAX_PROMPT_TOKENS", 32_000, minimum=1024)
+# Optional prices per million tokens (any currency): with both set, every run gets a cost.
+LLM_PRICE_INPUT_PER_MTOK = env.decimal("LLM_PRICE_INPUT_PER_MTOK")
+LLM_PRICE_OUTPUT_PER_MTOK = env.decimal("LLM_PRICE_OUTPUT_PER_MTOK")
+if (LLM_PRICE_INPUT_PER_MTOK is None) != (LLM_PRICE_OUTPUT_PER_MTOK is None):
+    _missing = "LLM_PRICE_OUTPUT_PER_MTOK" if LLM_PRICE_OUTPUT_PER_MTOK is None else "LLM_PRICE_INPUT_PER_MTOK"
+    raise env.ConfigError(f"{_missing}: required with the other price, or leave both unset")
+
 # --- Tools ----------------------------------------------------------------------------------------
 TOOL_MAX_CALLS_PER_RUN = env.integer("TOOL_MAX_CALLS_PER_RUN", 24, minimum=1)
 TOOL_MAX_ROWS = env.integer("TOOL_MAX_ROWS", 200, minimum=1)

@@ -23,6 +23,7 @@ from diagnosis.feedback.admin import FeedbackInline, RunFeedbackFilter
 from diagnosis.graph.drawing import render_run_path, render_transitions
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.selectors import sessions_visible_to
+from diagnosis.usage_filters import CostFilter, TokensFilter
 from tools.admin import ToolInvocationInline
 from tracing.admin import AgentStepInline, TimelineInline
 from tracing.models import AgentReasoningAudit
@@ -79,8 +80,19 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
         "final_node",
         "owner",
         "query_excerpt",
+        "total_tokens",
+        "cost",
     )
-    list_filter = ("status", "degraded", "effective_verdict", "intent", RunFeedbackFilter, "started_at")
+    list_filter = (
+        "status",
+        "degraded",
+        "effective_verdict",
+        "intent",
+        RunFeedbackFilter,
+        "started_at",
+        TokensFilter,
+        CostFilter,
+    )
     list_select_related = ("session__owner",)
     search_fields = ("=id", "=session__id", "query")
     ordering = ("-started_at",)
@@ -114,6 +126,9 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
                     "tool_count",
                     "prompt_tokens",
                     "completion_tokens",
+                    "reasoning_tokens",
+                    "total_tokens",
+                    "cost",
                     "started_at",
                     "claimed_by",
                     "cancel_requested_at",

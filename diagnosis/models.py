@@ -78,6 +78,11 @@ class DiagnosisRun(models.Model):
     tool_count = models.PositiveIntegerField(default=0)
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
+    # Stored, not computed on read, so that the admin sorts and filters runs by them in the query.
+    reasoning_tokens = models.PositiveIntegerField(default=0)
+    total_tokens = models.PositiveIntegerField(default=0, help_text="Prompt plus completion tokens.")
+    # Null when no price is configured (LLM_PRICE_*_PER_MTOK): unknown, which is not the same as free.
+    cost = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
 
     started_at = models.DateTimeField(auto_now_add=True)
     # Set by the one worker that claims the run (conditional update on claimed_at IS NULL).
@@ -105,6 +110,9 @@ class DiagnosisRun(models.Model):
             models.Index(fields=["effective_verdict", "started_at"], name="run_verdict_started"),
             models.Index(fields=["intent", "started_at"], name="run_intent_started"),
             models.Index(fields=["started_at"], name="run_started"),
+            # The admin run list sorted or filtered by what a run spent: ORDER BY total_tokens / cost.
+            models.Index(fields=["total_tokens"], name="run_total_tokens"),
+            models.Index(fields=["cost"], name="run_cost"),
         ]
         constraints = [
             models.CheckConstraint(condition=models.Q(status__in=RunStatus.values), name="run_status_valid"),

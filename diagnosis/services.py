@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from diagnosis import sse
 from diagnosis.models import DiagnosisRun, RunStatus
+from diagnosis.pricing import run_cost
 from tracing.events import TimelineEvent
 from tracing.models import TraceEventKind
 from tracing.timeline import append_event
@@ -73,14 +74,22 @@ def run_heartbeat(run_id: uuid.UUID | str) -> bool:
 def _totals(run: DiagnosisRun) -> dict[str, Any]:
     """Counts, token totals and the answering model from the audit rows, so the summary cannot drift."""
     totals = run.steps.aggregate(
-        step_count=Count("id"), prompt_tokens=Sum("prompt_tokens"), completion_tokens=Sum("completion_tokens")
+        step_count=Count("id"),
+        prompt_tokens=Sum("prompt_tokens"),
+        completion_tokens=Sum("completion_tokens"),
+        reasoning_tokens=Sum("reasoning_tokens"),
     )
     summary: dict[str, Any] = {key: value or 0 for key, value in totals.items()}
+    summary |= _usage_totals(summary["prompt_tokens"], summary["completion_tokens"])
     summary["tool_count"] = run.tool_invocations.count()
     model = run.steps.exclude(model="").values_list("model", flat=True).first()
     if model:
         summary["model"] = model[:100]
     return summary
+
+
+def _usage_totals(prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
+    return {"total_tokens": prompt_tokens + completion_tokens, "cost": run_cost(prompt_tokens, completion_tokens)}
 
 
 def _finish(run: DiagnosisRun, status: RunStatus, **fields: Any) -> bool:

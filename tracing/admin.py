@@ -22,6 +22,7 @@ STEP_FIELDS = (
     "model_calls",
     "prompt_tokens",
     "completion_tokens",
+    "reasoning_tokens",
     "latency_ms",
     "summary",
 )

@@ -41,6 +41,8 @@ class AgentStep(models.Model):
     prompt_version = models.CharField(max_length=40, blank=True, default="")
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
+    # The part of completion_tokens the model spent reasoning, where the provider reports it (else 0).
+    reasoning_tokens = models.PositiveIntegerField(default=0)
     model_calls = models.PositiveSmallIntegerField(default=0)
     latency_ms = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=30, choices=StepOutcome.choices)

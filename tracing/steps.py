@@ -32,6 +32,7 @@ class StepRecord:
     prompt_version: str = ""
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasoning_tokens: int = 0
     model_calls: int = 0
     latency_ms: int = 0
     reasoning_content: str | None = None
@@ -52,6 +53,7 @@ def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
             prompt_version=record.prompt_version[:40],
             prompt_tokens=record.prompt_tokens,
             completion_tokens=record.completion_tokens,
+            reasoning_tokens=record.reasoning_tokens,
             model_calls=record.model_calls,
             latency_ms=record.latency_ms,
             outcome=record.outcome,

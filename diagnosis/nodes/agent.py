@@ -14,7 +14,7 @@ from diagnosis.contracts import InvalidOutput
 from diagnosis.graph.status import StageStatus
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.messages import prompt
-from diagnosis.providers.base import ChatModel, Message, ModelReply, ProviderError, ToolSpec
+from diagnosis.providers.base import ChatModel, Message, ModelReply, ProviderError, ToolSpec, Usage
 from tracing.steps import StepRecord, record_step
 
 JSON_OUTPUT = {"type": "json_object"}
@@ -27,7 +27,7 @@ class StepMeter:
         self.context, self.node, self.attempt = context, node, attempt
         self.role = role or node
         self.model = ""
-        self.prompt_tokens = self.completion_tokens = self.model_calls = self.latency_ms = 0
+        self.prompt_tokens = self.completion_tokens = self.reasoning_tokens = self.model_calls = self.latency_ms = 0
         self._reasoning: list[str] = []
         self._assistant: list[str] = []
 
@@ -39,7 +39,12 @@ class StepMeter:
         tools: Sequence[ToolSpec] | None = None,
         response_format: Mapping[str, Any] | None = JSON_OUTPUT,
     ) -> ModelReply:
-        """One model call, metered whether it succeeds or raises ``ProviderError``."""
+        """One model call, metered whether it succeeds or raises ``ProviderError``.
+
+        A reply cut by its output cap is metered (its tokens were spent) and then refused as
+        ``InvalidOutput``: a half-written JSON object or tool call must not reach the node's parser as if
+        it were whole, even where it happens to parse.
+        """
         try:
             reply = model.complete(messages, tools=tools, response_format=response_format)
         except ProviderError as error:
@@ -47,8 +52,7 @@ class StepMeter:
             self.latency_ms += error.latency_ms
             raise
         self.model = reply.model or self.model
-        self.prompt_tokens += reply.usage.prompt_tokens
-        self.completion_tokens += reply.usage.completion_tokens
+        self._add_usage(reply.usage)
         self.model_calls += reply.attempts
         self.latency_ms += reply.latency_ms
         if reply.reasoning_content:
@@ -58,7 +62,14 @@ class StepMeter:
             visible += "\n".join(f"[tool call] {call.name} {call.arguments}" for call in reply.tool_calls)
         if visible:
             self._assistant.append(visible)
+        if reply.truncated:
+            raise InvalidOutput("the reply was cut at the role's output cap (finish_reason length)")
         return reply
+
+    def _add_usage(self, usage: Usage) -> None:
+        self.prompt_tokens += usage.prompt_tokens
+        self.completion_tokens += usage.completion_tokens
+        self.reasoning_tokens += usage.reasoning_tokens
 
     def record(self, outcome: str, summary: str = "", *, findings: Sequence[Mapping[str, str]] = ()) -> None:
         """Write the attempt's step; ``findings`` (release findings, they quote the draft) go to the restricted audit."""
@@ -74,6 +85,7 @@ class StepMeter:
                 prompt_version=prompt(self.role)[1],
                 prompt_tokens=self.prompt_tokens,
                 completion_tokens=self.completion_tokens,
+                reasoning_tokens=self.reasoning_tokens,
                 model_calls=self.model_calls,
                 latency_ms=self.latency_ms,
                 reasoning_content="\n\n".join(self._reasoning)[:AUDIT_TEXT_MAX_CHARS] or None,

@@ -44,6 +44,9 @@ def execute(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
             reply = meter.complete(context.models.executor, messages, tools=specs, response_format=None)
         except ProviderError as error:
             return _failed(meter, error)
+        except InvalidOutput as error:
+            meter.record(ExecutorStatus.INVALID_OUTPUT, str(error))
+            return {"executor_status": ExecutorStatus.INVALID_OUTPUT}
         if not reply.tool_calls:
             return _report(meter, reply.content, blocked)
         messages.append(reply.as_message())

@@ -33,7 +33,7 @@ from diagnosis.nodes.release_review import release_summary
 from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
-from diagnosis.providers.factory import build_models, config_from_settings
+from diagnosis.providers.factory import build_models, config_from_settings, run_token_budget
 from diagnosis.providers.invocations import run_invocation_resolver
 from diagnosis.selectors import run_cancel_requested, session_history
 from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
@@ -112,7 +112,9 @@ def _conclusion(state: DiagnosisState, released_claims: list[dict[str, Any]], de
 
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
     config = dataclasses.replace(
-        config_from_settings(name=options.provider, script_path=options.script_path), deadline=options.model_deadline
+        config_from_settings(name=options.provider, script_path=options.script_path),
+        deadline=options.model_deadline,
+        token_budget=run_token_budget(),
     )
     models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk))
     run_record_provider(run.pk, provider=config.name)

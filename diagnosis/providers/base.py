@@ -7,7 +7,7 @@ status and the graph's retry matrix decides what happens next.
 
 Models are built per run and per role (``RoleModels``) rather than taking a ``role`` argument on every call:
 the scripted and rule-based providers must know which node is asking, per-run state (a script's cursor, the
-``{{inv:N}}`` resolver) must not outlive the run, and the ``openai`` provider simply ignores the role.
+``{{inv:N}}`` resolver) must not outlive the run, and the ``openai`` provider gives each role its own output cap.
 """
 
 from __future__ import annotations
@@ -16,10 +16,13 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from diagnosis.graph.status import StageStatus
 from diagnosis.providers.deadline import Deadline
+
+if TYPE_CHECKING:
+    from diagnosis.providers.token_budget import TokenBudget
 
 Message = Mapping[str, Any]
 """One chat message in the OpenAI format: ``role``, ``content``, and ``tool_calls`` / ``tool_call_id``."""
@@ -56,6 +59,8 @@ class ErrorCode(StrEnum):
     MALFORMED_RESPONSE = "malformed_response"
     SCRIPT_EXHAUSTED = "script_exhausted"
     SCRIPT_REFERENCE = "script_reference"
+    TOKEN_BUDGET = "token_budget"
+    """The call cannot fit in what is left of the run's token budget (``token_budget.py``): never sent."""
 
 
 # The single error table for every provider, so a scripted "rate_limit" fails exactly like a real 429.
@@ -96,6 +101,19 @@ def budget_spent() -> ProviderError:
     return ProviderError(ErrorCode.TIMEOUT, "the run's model budget is spent", attempts=0)
 
 
+def token_budget_spent(needed: int, left: int) -> ProviderError:
+    """The failure of a model call that would not fit in the run's token budget (``token_budget.py``).
+
+    Non-retryable: the same call would not fit a second time, so its stage goes straight to the fallback,
+    whose ``termination_reason`` then names the budget (``fallback_<node>_model_token_budget``).
+    """
+    return ProviderError(
+        ErrorCode.TOKEN_BUDGET,
+        f"the call needs up to {needed} tokens; the run's token budget has {left} left",
+        attempts=0,
+    )
+
+
 class ProviderConfigError(Exception):
     """The provider cannot be built (unknown name, missing setting, bad script): found before any model call.
 
@@ -113,8 +131,16 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Usage:
+    """What the provider reported for one reply; zeros where it reported nothing (the offline provider)."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasoning_tokens: int = 0
+    """The part of ``completion_tokens`` spent on hidden reasoning, where the endpoint reports it."""
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
 
 
 @dataclass(frozen=True)
@@ -128,6 +154,8 @@ class ModelReply:
     latency_ms: int = 0
     """Wall time of the whole ``complete`` call, retries and backoff included: what the run waited."""
     attempts: int = 1
+    truncated: bool = False
+    """The reply was cut by its output cap (``finish_reason == "length"``): the node treats it as INVALID_OUTPUT."""
 
     def as_message(self) -> dict[str, Any]:
         """The assistant turn to append to the conversation before the tool results (executor loop).
@@ -164,15 +192,6 @@ class RoleModels:
     composer: ChatModel
     semantic_guard: ChatModel
 
-    @classmethod
-    def shared(cls, model: ChatModel) -> RoleModels:
-        """For role-agnostic providers: the same model answers every role.
-
-        The guard stays isolated all the same: each of its calls is a fresh conversation holding only the
-        draft and the allowed claims, with no tools and no history of the run.
-        """
-        return cls(**{role.value: model for role in Role})
-
     def for_role(self, role: Role) -> ChatModel:
         return getattr(self, role.value)
 
@@ -192,6 +211,14 @@ class ProviderConfig:
     """Provider of the semantic guard when it differs from ``name`` (``offline``: the deterministic guard)."""
     deadline: Deadline | None = None
     """The run's model budget (``deadline.py``), set when the run starts; None outside a run (validation, tests)."""
+    output_tokens: Mapping[str, int] = field(default_factory=dict)
+    """Each role's output cap per request (``LLM_MAX_OUTPUT_TOKENS_<ROLE>``); a role missing here has none."""
+    max_tokens_param: str = "max_tokens"
+    """The request field that carries the cap: ``max_tokens`` or ``max_completion_tokens`` (``LLM_MAX_TOKENS_PARAM``)."""
+    max_prompt_tokens: int | None = None
+    """The largest prompt one request may send (``LLM_MAX_PROMPT_TOKENS``); None: unbounded."""
+    token_budget: TokenBudget | None = None
+    """The run's token budget (``token_budget.py``), set when the run starts; None: unmetered."""
 
 
 class ProviderBuilder(Protocol):

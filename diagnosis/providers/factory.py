@@ -21,6 +21,7 @@ from diagnosis.providers.base import (
     RoleModels,
     no_invocations,
 )
+from diagnosis.providers.token_budget import TokenBudget
 
 PROVIDER_BUILDERS: dict[str, str] = {
     "offline": "diagnosis.providers.offline.build_models",
@@ -40,7 +41,16 @@ def config_from_settings(*, name: str | None = None, script_path: str | None = N
         max_retries=settings.LLM_MAX_RETRIES,
         script_path=script_path or settings.LLM_SCRIPT_PATH,
         guard_provider=settings.SEMANTIC_GUARD_PROVIDER,
+        output_tokens=settings.LLM_OUTPUT_TOKENS,
+        max_tokens_param=settings.LLM_MAX_TOKENS_PARAM,
+        max_prompt_tokens=settings.LLM_MAX_PROMPT_TOKENS,
     )
+
+
+def run_token_budget() -> TokenBudget | None:
+    """A new run's token budget (``LLM_MAX_TOKENS_PER_RUN``); None when the setting is 0 (no budget)."""
+    limit = settings.LLM_MAX_TOKENS_PER_RUN
+    return TokenBudget(limit) if limit else None
 
 
 def build_models(config: ProviderConfig, *, resolve_invocation: InvocationResolver = no_invocations) -> RoleModels:

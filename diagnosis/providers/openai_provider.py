@@ -15,6 +15,13 @@ is (connecting, waiting for headers, reading the body), as httpx's maintainers a
 (encode/httpx#1450). The node calling ``complete`` stays synchronous: each request gets its own event
 loop, and its own client, since an async client's connections belong to the loop that opened them.
 
+Every request carries its role's output cap (``max_tokens``, or ``max_completion_tokens`` where the endpoint
+wants that, ``LLM_MAX_TOKENS_PARAM``), so a degenerate reply cannot run until the server's context is full;
+a reply the server cut there comes back ``truncated`` and its node treats it as INVALID_OUTPUT. Before a
+request is sent its prompt is fitted into the room it has (``prompt_fit.py``: the largest prompt
+``LLM_MAX_PROMPT_TOKENS`` allows and the run's token budget can still pay for with the full cap) and the
+run's ``TokenBudget`` admits it or fails it as ``token_budget``; the reply's usage is then spent.
+
 A failure is described by the SDK error's class and HTTP status only (``config.redaction.error_summary``),
 never by the server's text: an endpoint may echo the request, key and prompt included, in its error body.
 """
@@ -24,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import logging
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -40,6 +48,7 @@ from diagnosis.providers.base import (
     ProviderConfig,
     ProviderConfigError,
     ProviderError,
+    Role,
     RoleModels,
     ToolSpec,
     budget_spent,
@@ -47,7 +56,12 @@ from diagnosis.providers.base import (
 )
 from diagnosis.providers.deadline import Deadline
 from diagnosis.providers.openai_reply import MalformedResponseError, parse_completion
+from diagnosis.providers.prompt_fit import fit_prompt
 from diagnosis.providers.retry import RetryPolicy, retry_after_seconds
+from diagnosis.providers.token_budget import TokenBudget
+from diagnosis.providers.token_estimate import prompt_tokens
+
+logger = logging.getLogger(__name__)
 
 ClientFactory = Callable[[], openai.AsyncOpenAI]
 """Opens a new SDK client for one request (``build_models`` binds the endpoint, the key and ``max_retries=0``)."""
@@ -62,11 +76,21 @@ class OpenAIChatModel:
         retry: RetryPolicy,
         timeout_seconds: float,
         deadline: Deadline | None = None,
+        max_output_tokens: int | None = None,
+        max_tokens_param: str = "max_tokens",
+        max_prompt_tokens: int | None = None,
+        token_budget: TokenBudget | None = None,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
     ) -> None:
-        """``timeout_seconds``: the wall-clock limit of one request; ``deadline``: the run's model budget."""
+        """``timeout_seconds``: the wall-clock limit of one request; ``deadline``: the run's model budget;
+        ``max_output_tokens``: this role's cap, sent as ``max_tokens_param``; ``max_prompt_tokens`` and
+        ``token_budget``: what a prompt is fitted into and the run's token budget (None: unbounded)."""
         self._new_client = new_client
+        self._max_output_tokens = max_output_tokens
+        self._max_tokens_param = max_tokens_param
+        self._max_prompt_tokens = max_prompt_tokens
+        self._token_budget = token_budget
         self._model = model
         self._retry = retry
         self._timeout_seconds = timeout_seconds
@@ -80,7 +104,10 @@ class OpenAIChatModel:
         tools: Sequence[ToolSpec] | None = None,
         response_format: Mapping[str, Any] | None = None,
     ) -> ModelReply:
-        request: dict[str, Any] = {"model": self._model, "messages": [dict(message) for message in messages]}
+        sent, estimate = self._fitted(messages, tools)
+        request: dict[str, Any] = {"model": self._model, "messages": sent}
+        if self._max_output_tokens is not None:
+            request[self._max_tokens_param] = self._max_output_tokens
         if tools:
             request["tools"] = [dict(tool) for tool in tools]
         if response_format is not None:
@@ -89,6 +116,8 @@ class OpenAIChatModel:
         budget = self._deadline.remaining() if self._deadline is not None else None
         if budget == 0.0:
             raise budget_spent()
+        if self._token_budget is not None:
+            self._token_budget.admit(estimate, self._max_output_tokens or 0)
         for attempt in self._retry.retrying(sleep=self._sleep, rng=self._rng, within=budget):
             with attempt:
                 attempts = attempt.retry_state.attempt_number
@@ -99,7 +128,35 @@ class OpenAIChatModel:
             raise ProviderError(
                 ErrorCode.MALFORMED_RESPONSE, str(exc), attempts=attempts, latency_ms=elapsed_ms(started)
             ) from exc
+        if self._token_budget is not None:
+            self._token_budget.spend(reply.usage, estimated_prompt=estimate)
         return dataclasses.replace(reply, attempts=attempts, latency_ms=elapsed_ms(started))
+
+    def _fitted(
+        self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None
+    ) -> tuple[list[dict[str, Any]], int]:
+        """The messages to send, trimmed to the prompt's room, and their estimated prompt tokens.
+
+        A prompt larger than ``LLM_MAX_PROMPT_TOKENS`` even when trimmed is refused as ``token_budget``:
+        the server's context could not hold it with the reply anyway.
+        """
+        rooms = [self._max_prompt_tokens]
+        if self._token_budget is not None:
+            rooms.append(self._token_budget.prompt_room(self._max_output_tokens or 0))
+        bounds = [room for room in rooms if room is not None]
+        if not bounds:
+            return [dict(message) for message in messages], prompt_tokens(messages, tools)
+        sent, trimmed = fit_prompt(messages, min(bounds), tools)
+        estimate = prompt_tokens(sent, tools)
+        if trimmed:
+            logger.info("prompt trimmed to about %d tokens: %d oldest tool results left out", estimate, trimmed)
+        if self._max_prompt_tokens is not None and estimate > self._max_prompt_tokens:
+            raise ProviderError(
+                ErrorCode.TOKEN_BUDGET,
+                f"the prompt needs about {estimate} tokens, more than LLM_MAX_PROMPT_TOKENS={self._max_prompt_tokens}",
+                attempts=0,
+            )
+        return sent, estimate
 
     def _send(self, request: dict[str, Any], *, attempts: int, started: float) -> bytes:
         """One HTTP request within its deadline; the raw body, or a ``ProviderError`` the retry policy can judge."""
@@ -148,7 +205,8 @@ def _classify(exc: openai.APIConnectionError | openai.APIStatusError) -> tuple[E
 
 
 def build_models(config: ProviderConfig, *, resolve_invocation: InvocationResolver) -> RoleModels:
-    """One client and one model for every role: a real model is told its role by the node's prompt."""
+    """One client factory, one model per role: a real model is told its role by the node's prompt, and each
+    role's requests carry that role's output cap."""
     missing = [name for name, value in (("LLM_BASE_URL", config.base_url), ("LLM_MODEL", config.model)) if not value]
     if missing:
         raise ProviderConfigError(f"provider 'openai' needs {' and '.join(missing)}")
@@ -160,11 +218,18 @@ def build_models(config: ProviderConfig, *, resolve_invocation: InvocationResolv
         # Retries are retry.py's policy alone; the SDK's would multiply LLM_MAX_RETRIES (see retry.py).
         max_retries=0,
     )
-    model = OpenAIChatModel(
-        new_client,
-        model=config.model,
-        retry=RetryPolicy(config.max_retries),
-        timeout_seconds=config.timeout_seconds,
-        deadline=config.deadline,
-    )
-    return RoleModels.shared(model)
+    models = {
+        role.value: OpenAIChatModel(
+            new_client,
+            model=config.model,
+            retry=RetryPolicy(config.max_retries),
+            timeout_seconds=config.timeout_seconds,
+            deadline=config.deadline,
+            max_output_tokens=config.output_tokens.get(role.value),
+            max_tokens_param=config.max_tokens_param,
+            max_prompt_tokens=config.max_prompt_tokens,
+            token_budget=config.token_budget,
+        )
+        for role in Role
+    }
+    return RoleModels(**models)

@@ -15,6 +15,8 @@ from diagnosis.providers.base import ModelReply, ToolCall, Usage
 
 # DeepSeek (and vLLM before 0.10) name it ``reasoning_content``; vLLM since and OpenRouter say ``reasoning``.
 REASONING_KEYS = ("reasoning_content", "reasoning")
+# The finish reason of a reply the server stopped at the request's output cap (``max_tokens``).
+CUT_BY_CAP = "length"
 
 
 class MalformedResponseError(ValueError):
@@ -27,7 +29,7 @@ def parse_completion(body: bytes, *, configured_model: str) -> ModelReply:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MalformedResponseError(f"body is not JSON ({exc})") from exc
-    message = _first_message(data)
+    message, finish_reason = _first_message(data)
     content = message.get("content")
     if content is not None and not isinstance(content, str):
         raise MalformedResponseError("message.content is neither a string nor null")
@@ -38,10 +40,12 @@ def parse_completion(body: bytes, *, configured_model: str) -> ModelReply:
         usage=_usage(data.get("usage")),
         reasoning_content=_reasoning(message),
         model=model if isinstance(model, str) and model else configured_model,
+        truncated=finish_reason == CUT_BY_CAP,
     )
 
 
-def _first_message(data: Any) -> dict[str, Any]:
+def _first_message(data: Any) -> tuple[dict[str, Any], Any]:
+    """The first choice's message and its ``finish_reason`` (None or anything else when not reported)."""
     if not isinstance(data, dict):
         raise MalformedResponseError("body is not a JSON object")
     choices = data.get("choices")
@@ -51,7 +55,7 @@ def _first_message(data: Any) -> dict[str, Any]:
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):
         raise MalformedResponseError("choices[0].message is not an object")
-    return message
+    return message, choice.get("finish_reason")
 
 
 def _tool_calls(raw: Any) -> list[ToolCall]:
@@ -77,7 +81,13 @@ def _usage(raw: Any) -> Usage:
     """Token counts when reported; zeros otherwise, since a missing count must not fail a good answer."""
     if not isinstance(raw, dict):
         return Usage()
-    return Usage(prompt_tokens=_count(raw.get("prompt_tokens")), completion_tokens=_count(raw.get("completion_tokens")))
+    details = raw.get("completion_tokens_details")
+    return Usage(
+        prompt_tokens=_count(raw.get("prompt_tokens")),
+        completion_tokens=_count(raw.get("completion_tokens")),
+        # OpenAI, DeepSeek and vLLM report it here; servers that do not (llama.cpp, Ollama) leave it 0.
+        reasoning_tokens=_count(details.get("reasoning_tokens")) if isinstance(details, dict) else 0,
+    )
 
 
 def _count(value: Any) -> int:

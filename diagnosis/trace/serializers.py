@@ -104,6 +104,14 @@ class RunSerializer(RunSummarySerializer):
     model = serializers.CharField()
     promptTokens = serializers.IntegerField(source="prompt_tokens")
     completionTokens = serializers.IntegerField(source="completion_tokens")
+    reasoningTokens = serializers.IntegerField(source="reasoning_tokens")
+    totalTokens = serializers.IntegerField(source="total_tokens")
+    cost = serializers.DecimalField(
+        max_digits=14,
+        decimal_places=6,
+        allow_null=True,
+        help_text="At LLM_PRICE_INPUT_PER_MTOK / LLM_PRICE_OUTPUT_PER_MTOK, as a decimal string; null when no price is set.",
+    )
     orchestrationTrace = OrchestrationTraceField(source="orchestration_trace", allow_null=True)
     selfEvaluation = JsonObjectField(source="self_evaluation")
 
@@ -119,6 +127,7 @@ class StepSerializer(serializers.Serializer):
     promptVersion = serializers.CharField(source="prompt_version")
     promptTokens = serializers.IntegerField(source="prompt_tokens")
     completionTokens = serializers.IntegerField(source="completion_tokens")
+    reasoningTokens = serializers.IntegerField(source="reasoning_tokens")
     modelCalls = serializers.IntegerField(source="model_calls")
     latencyMs = serializers.IntegerField(source="latency_ms")
     outcome = serializers.ChoiceField(choices=StepOutcome.choices)

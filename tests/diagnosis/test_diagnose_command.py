@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import uuid
+from decimal import Decimal
 from io import StringIO
 from pathlib import Path
 
@@ -66,6 +67,7 @@ def test_it_prints_the_documented_json_for_an_honest_run(tmp_path):
         "orchestration_trace",
         "released_claim_ids",
         "tool_invocations",
+        "usage",
     }
     assert (result["status"], result["intent"], result["degraded"], result["effective_verdict"]) == (
         "SUCCESS",
@@ -92,6 +94,24 @@ def test_it_prints_the_documented_json_for_an_honest_run(tmp_path):
         {"attempt": 1, "decision": "released", "rule": "passed", "rules": []}
     ]
     assert run.step_count == 5 and run.tool_count == 1  # the semantic guard's review is a step of its own
+
+
+def test_an_offline_run_spends_no_tokens_and_costs_nothing_at_any_price(settings):
+    settings.LLM_PRICE_INPUT_PER_MTOK, settings.LLM_PRICE_OUTPUT_PER_MTOK = Decimal("2.50"), Decimal("10")
+    out = StringIO()
+
+    call_command("diagnose", QUESTION, "--provider", "offline", "--json", stdout=out)
+
+    usage = json.loads(out.getvalue())["usage"]
+    assert usage["total_tokens"] == usage["prompt_tokens"] == usage["completion_tokens"] == 0
+    assert usage["cost"] == "0.000000"
+    assert len(usage["steps"]) >= 4 and {step["prompt_tokens"] for step in usage["steps"]} == {0}
+
+
+def test_a_run_without_a_price_has_no_cost(tmp_path):
+    usage = diagnose(tmp_path, honest())["usage"]
+
+    assert usage["cost"] is None
 
 
 @pytest.mark.parametrize(

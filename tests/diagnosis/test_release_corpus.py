@@ -28,21 +28,13 @@ from django_eventstream.models import Event
 
 from diagnosis import sse, submission, tasks
 from diagnosis.models import DiagnosisRun
+from tests.support.openai_diagnosis import LOGS_ARGS, QUESTION
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db
 
-QUESTION = "payment-service p99 latency tripled since 10:05, why?"
-
 # --- The evidence: one query_logs call; its records 0 and 2 are cited (see tools/scenarios/packs/payment-db-pool/logs.jsonl).
-LOG_QUERY = {
-    "service": "payment-service",
-    "level": "ERROR",
-    "contains": "HikariPool-1",
-    "start": "2026-10-14T09:30:00Z",
-    "end": "2026-10-14T10:45:00Z",
-    "limit": 5,
-}
+LOG_QUERY = LOGS_ARGS
 POOL_MESSAGE = "connection pool exhausted (HikariPool-1 active=10/10, waiting=36) error_code=POOL_TIMEOUT"
 TIMEOUT_MESSAGE = "HikariPool-1 - Connection is not available, request timed out after 1000ms"
 FACTS = {

@@ -14,71 +14,18 @@ import pytest
 from django.core.management import call_command
 
 from diagnosis.models import DiagnosisRun
-from tests.support.fake_openai import FakeOpenAIServer, FakeResponse, RecordedRequest, chat_completion
+from tests.support.fake_openai import FakeOpenAIServer, FakeResponse
+from tests.support.openai_diagnosis import ANSWER, LOGS_ARGS, PLAN, QUESTION, RELEASE, VERDICT, executor_report, reply
 from tracing.models import AgentReasoningAudit, AgentStep
 
 pytestmark = pytest.mark.django_db
 
-QUESTION = "payment-service p99 latency tripled since 10:05, why?"
-LOGS_ARGS = {
-    "service": "payment-service",
-    "level": "ERROR",
-    "contains": "HikariPool-1",
-    "start": "2026-10-14T09:30:00Z",
-    "end": "2026-10-14T10:45:00Z",
-    "limit": 5,
-}
 SECRET_REASONING = "private chain of thought 7f3a"
-
-
-def reply(**kwargs) -> FakeResponse:
-    return FakeResponse(body=chat_completion(**kwargs))
-
-
-def executor_report(request: RecordedRequest) -> FakeResponse:
-    """Cite the first record of the tool result the client just sent back, as a real model would."""
-    tool_message = next(m for m in reversed(request.json["messages"]) if m["role"] == "tool")
-    projection = json.loads(tool_message["content"])
-    record = projection["records"][0]
-    report = {
-        "schema": "executor_evidence_v2",
-        "claims": [
-            {
-                "claim_id": "c1",
-                "statement": "payment-service runs out of connections",
-                "bindings": [
-                    {
-                        "source_invocation_id": projection["invocation_id"],
-                        "tool_name": "query_logs",
-                        "raw_path": record["raw_path"],
-                        "evidence_excerpt": "Connection is not available",
-                    }
-                ],
-            }
-        ],
-        "no_evidence_reason": None,
-        "completed_queries": ["query_logs payment-service ERROR"],
-    }
-    return reply(content=json.dumps(report))
 
 
 def test_it_diagnoses_through_the_openai_provider(settings):
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
-    plan = {
-        "mode": "NORMAL",
-        "hypotheses": ["pool exhausted"],
-        "steps": [{"tool": "query_logs", "purpose": "errors", "args": LOGS_ARGS}],
-    }
-    verdict = {
-        "verdict": "PASS",
-        "facts_checked": [
-            {"claim_id": "c1", "fact": "HikariPool-1 has no free connection", "verification": "supported"}
-        ],
-        "missing_info": [],
-        "evidence_gaps": [],
-        "recommended_actions": [],
-    }
-    answer = {"answer_markdown": "HikariPool-1 has no free connection [c1].", "cited_claim_ids": ["c1"]}
+    plan, verdict, answer = PLAN, VERDICT, ANSWER
     with FakeOpenAIServer() as server:
         server.enqueue(
             reply(content=json.dumps(plan), reasoning_content=SECRET_REASONING),
@@ -87,7 +34,7 @@ def test_it_diagnoses_through_the_openai_provider(settings):
             FakeResponse(status=429, body={"error": {"message": "slow down"}}, headers={"Retry-After": "0"}),
             reply(content=json.dumps(verdict)),
             reply(content=json.dumps(answer)),
-            reply(content=json.dumps({"verdict": "RELEASE", "unsupported": []})),
+            reply(content=json.dumps(RELEASE)),
         )
         settings.LLM_BASE_URL, settings.LLM_MODEL, settings.LLM_API_KEY = server.base_url, "fake-model", "sk-test"
         out = StringIO()

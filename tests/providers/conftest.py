@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import openai
 import pytest
@@ -48,7 +49,9 @@ def make_model(fake_openai: FakeOpenAIServer, sleep: RecordingSleep) -> Callable
         retry_after_cap: float = 20.0,
         deadline: Deadline | None = None,
         base_url: str = fake_openai.base_url,
+        **budgets: Any,
     ) -> OpenAIChatModel:
+        """``budgets``: the output cap, its parameter name, the prompt bound and the token budget, if any."""
         new_client = functools.partial(openai.AsyncOpenAI, base_url=base_url, api_key=TEST_API_KEY, max_retries=0)
         policy = RetryPolicy(max_retries=max_retries, max_retry_after_seconds=retry_after_cap)
         return OpenAIChatModel(
@@ -59,6 +62,7 @@ def make_model(fake_openai: FakeOpenAIServer, sleep: RecordingSleep) -> Callable
             deadline=deadline,
             sleep=sleep,
             rng=random.Random(7),
+            **budgets,
         )
 
     return make

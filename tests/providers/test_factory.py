@@ -30,6 +30,15 @@ def llm_settings(settings):
     settings.LLM_TIMEOUT_SECONDS = 12.5
     settings.LLM_MAX_RETRIES = 4
     settings.LLM_SCRIPT_PATH = "/srv/script.json"
+    settings.LLM_OUTPUT_TOKENS = {
+        "planner": 300,
+        "executor": 900,
+        "verifier": 400,
+        "composer": 500,
+        "semantic_guard": 60,
+    }
+    settings.LLM_MAX_TOKENS_PARAM = "max_completion_tokens"
+    settings.LLM_MAX_PROMPT_TOKENS = 9000
     return settings
 
 
@@ -43,6 +52,9 @@ def test_config_comes_from_settings():
         timeout_seconds=12.5,
         max_retries=4,
         script_path="/srv/script.json",
+        output_tokens={"planner": 300, "executor": 900, "verifier": 400, "composer": 500, "semantic_guard": 60},
+        max_tokens_param="max_completion_tokens",
+        max_prompt_tokens=9000,
     )
 
 
@@ -111,7 +123,7 @@ def test_an_unknown_provider_is_a_config_error():
 
 def test_a_registered_provider_is_imported_only_when_chosen(monkeypatch):
     """How ``offline`` plugs in: a module with ``build_models`` at the registered path, no factory edit."""
-    built = RoleModels.shared(CannedModel())
+    built = RoleModels(**{role.value: CannedModel() for role in Role})
     received = []
 
     def build(config, *, resolve_invocation):

@@ -70,3 +70,19 @@ def test_it_reads_unusable_usage_as_zero_tokens(usage):
 )
 def test_it_takes_reasoning_only_from_the_provider_fields(extra, expected):
     assert parse(with_message({"content": "answer", **extra})).reasoning_content == expected
+
+
+def test_it_reads_reasoning_tokens_and_a_cut_at_the_cap():
+    body = chat_completion(content="{", completion_tokens=64, reasoning_tokens=50)
+    body["choices"][0]["finish_reason"] = "length"
+
+    reply = parse_completion(json.dumps(body).encode(), configured_model="m")
+
+    assert reply.usage == Usage(prompt_tokens=11, completion_tokens=64, reasoning_tokens=50)
+    assert reply.truncated is True
+
+
+def test_a_reply_without_usage_details_has_no_reasoning_tokens_and_is_not_cut():
+    reply = parse_completion(json.dumps(chat_completion(content="ok")).encode(), configured_model="m")
+
+    assert reply.usage.reasoning_tokens == 0 and reply.truncated is False

@@ -5,8 +5,10 @@ and real HTTP (status codes, headers, slow bodies, broken JSON). This server bin
 ephemeral port, answers ``POST .../chat/completions`` from a queue of scripted responses, one per request,
 and records every request so tests can assert what the client sent. An exhausted queue answers 599 so a
 test that makes one call too many fails loudly instead of hanging. A response may also trickle its body
-after the headers (``trickle_seconds``), as a stalled model or a slow-loris proxy does, or echo the
-request back in an error (``echo_request``), as some gateways do.
+after the headers (``trickle_seconds``), as a stalled model or a slow-loris proxy does, echo the
+request back in an error (``echo_request``), as some gateways do, or generate a degenerate reply token by
+token, streaming it as it goes, until the request's output cap stops it (``runaway``) - or, when the
+request carries no cap, until the client gives up, as a small local model repeating itself does.
 
 Usage::
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -41,6 +43,10 @@ class FakeResponse:
     delay_seconds: float = 0.0
     trickle_seconds: float = 0.0
     """When set, the headers go out at once and then the body one byte per this many seconds."""
+    stream: Callable[[], Iterator[bytes]] | None = None
+    """When set, the body is generated while it is sent: these chunks, ``chunk_seconds`` apart, with no
+    ``Content-Length`` (the body ends when the connection closes), for as long as the generator yields."""
+    chunk_seconds: float = 0.001
 
 
 @dataclass(frozen=True)
@@ -58,9 +64,11 @@ def chat_completion(
     reasoning_content: str | None = None,
     prompt_tokens: int = 11,
     completion_tokens: int = 7,
+    reasoning_tokens: int | None = None,
     model: str = "fake-model",
 ) -> dict[str, Any]:
-    """A well-formed chat completion body; ``reasoning_content`` is added only when given (DeepSeek style)."""
+    """A well-formed chat completion body; ``reasoning_content`` is added only when given (DeepSeek style),
+    and so is ``usage.completion_tokens_details.reasoning_tokens`` (OpenAI style)."""
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if tool_calls:
         message["tool_calls"] = [
@@ -68,17 +76,20 @@ def chat_completion(
         ]
     if reasoning_content is not None:
         message["reasoning_content"] = reasoning_content
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
+        "total_tokens": prompt_tokens + completion_tokens,
+    }
+    if reasoning_tokens is not None:
+        usage["completion_tokens_details"] = {"reasoning_tokens": reasoning_tokens}
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": 1700000000,
         "model": model,
         "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if tool_calls else "stop"}],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
+        "usage": usage,
     }
 
 
@@ -100,6 +111,29 @@ def trickle(*, seconds_per_byte: float = 0.5) -> FakeResponse:
     return FakeResponse(body=chat_completion(content="too late"), trickle_seconds=seconds_per_byte)
 
 
+def runaway(*, word: str = "again ", prompt_tokens: int = 40, seconds_per_token: float = 0.001) -> Responder:
+    """A model that repeats ``word`` (one token) until the request's cap - ``max_tokens`` or
+    ``max_completion_tokens`` - stops it, streaming each token as it is generated; then it reports
+    ``finish_reason: "length"`` and the tokens it spent. Without a cap it never stops by itself."""
+
+    def respond(request: RecordedRequest) -> FakeResponse:
+        cap = (request.json or {}).get("max_tokens") or (request.json or {}).get("max_completion_tokens")
+
+        def chunks() -> Iterator[bytes]:
+            yield b'{"id": "chatcmpl-runaway", "object": "chat.completion", "created": 1700000000, '
+            yield b'"model": "fake-model", "choices": [{"index": 0, "message": {"role": "assistant", "content": "'
+            generated = 0
+            while cap is None or generated < cap:
+                yield word.encode()
+                generated += 1
+            usage = {"prompt_tokens": prompt_tokens, "completion_tokens": generated}
+            yield f'"}}, "finish_reason": "length"}}], "usage": {json.dumps(usage)}}}'.encode()
+
+        return FakeResponse(stream=chunks, chunk_seconds=seconds_per_token)
+
+    return respond
+
+
 class FakeOpenAIServer:
     """Threaded loopback server; use as a context manager so it always stops."""
 
@@ -119,8 +153,7 @@ class FakeOpenAIServer:
 
     @property
     def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://127.0.0.1:{self._httpd.server_port}/v1"
 
     def enqueue(self, *responses: FakeResponse | Responder) -> None:
         """Queue answers; a ``Responder`` builds its answer from the request (e.g. to cite a tool result)."""
@@ -164,6 +197,9 @@ class FakeOpenAIServer:
                 response = server._next_response(recorded)
                 if response.delay_seconds and server._stopping.wait(response.delay_seconds):
                     return
+                if response.stream is not None:
+                    self._stream(response)
+                    return
                 body = response.body if isinstance(response.body, bytes) else json.dumps(response.body).encode()
                 try:
                     self.send_response(response.status)
@@ -184,6 +220,21 @@ class FakeOpenAIServer:
                 except (BrokenPipeError, ConnectionResetError):
                     # The client gave up first (its timeout is shorter than our delay): nothing to answer.
                     return
+
+            def _stream(self, response: FakeResponse) -> None:
+                assert response.stream is not None
+                self.close_connection = True
+                try:
+                    self.send_response(response.status)
+                    self.send_header("Content-Type", response.content_type)
+                    self.end_headers()
+                    for chunk in response.stream():
+                        if server._stopping.wait(response.chunk_seconds):
+                            return
+                        self.wfile.write(chunk)
+                        self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    return  # the client stopped reading (its deadline): the model stops generating
 
             def log_message(self, format: str, *args: Any) -> None:
                 """Keep test output clean; requests are recorded in ``server.requests`` instead."""

@@ -43,6 +43,23 @@ def run_summary(run: DiagnosisRun) -> dict[str, Any]:
             {"id": str(invocation.pk), "tool_name": invocation.tool_name, "status": invocation.status}
             for invocation in run.tool_invocations.order_by("seq")
         ],
+        "usage": run_usage(run),
+    }
+
+
+def run_usage(run: DiagnosisRun) -> dict[str, Any]:
+    """The run's stored token totals and cost (a decimal string, null without prices) and each step's tokens."""
+    return {
+        "prompt_tokens": run.prompt_tokens,
+        "completion_tokens": run.completion_tokens,
+        "reasoning_tokens": run.reasoning_tokens,
+        "total_tokens": run.total_tokens,
+        "cost": None if run.cost is None else str(run.cost),
+        "steps": list(
+            run.steps.order_by("seq").values(
+                "seq", "node", "role", "attempt", "prompt_tokens", "completion_tokens", "reasoning_tokens"
+            )
+        ),
     }
 
 

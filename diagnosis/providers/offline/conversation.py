@@ -37,7 +37,6 @@ class ToolExchange:
 class Conversation:
     task: dict[str, Any]
     exchanges: list[ToolExchange]
-    prompt_chars: int
 
 
 def read(messages: Sequence[Message]) -> Conversation:
@@ -55,8 +54,7 @@ def read(messages: Sequence[Message]) -> Conversation:
             call_id = str(message.get("tool_call_id"))
             name, arguments = calls.get(call_id, ("", {}))
             exchanges.append(ToolExchange(call_id, name, arguments, _object(message.get("content"))))
-    prompt_chars = sum(len(str(message.get("content") or "")) for message in messages)
-    return Conversation(task=task, exchanges=exchanges, prompt_chars=prompt_chars)
+    return Conversation(task=task, exchanges=exchanges)
 
 
 def result_items(

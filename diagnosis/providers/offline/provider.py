@@ -4,15 +4,15 @@ Each role reads the node's JSON task exactly as a hosted model would and answers
 so the graph, the gatekeeper and the audit trail run unchanged with no model at all (``make run``, CI,
 benchmarks). Replies are deterministic: the same messages give the same reply.
 
-Usage is an estimate - characters divided by four, the usual rule of thumb for English tokens - so that
-run totals stay comparable in shape with a hosted model's; ``reasoning_content`` is always None because
-rules have no hidden reasoning to report, and inventing some would corrupt the reasoning audit.
+Usage is zero: rules read no tokens and cost nothing, and a run's token totals and cost are what a
+provider reported, never a guess (the prompt sizes a hosted model would see are measured by
+``bench/prompt_tokens.py``). ``reasoning_content`` is always None because rules have no hidden reasoning
+to report, and inventing some would corrupt the reasoning audit.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -29,10 +29,9 @@ from diagnosis.providers.base import (
     elapsed_ms,
 )
 from diagnosis.providers.offline import composer, executor, planner, semantic_guard, verifier
-from diagnosis.providers.offline.conversation import Conversation, read
+from diagnosis.providers.offline.conversation import read
 
 OFFLINE_MODEL_NAME = "offline-rules-v1"
-CHARS_PER_TOKEN = 4
 
 # A role that answers in one turn: the task in, the contract's JSON out.
 SingleTurnRole = Callable[[dict[str, Any]], dict[str, Any]]
@@ -65,22 +64,14 @@ class OfflineChatModel:
         else:
             content = json.dumps(_SINGLE_TURN_ROLES[self.role](conversation.task), ensure_ascii=False)
             tool_calls = []
-        written = len(content or "") + sum(len(call.name) + len(call.arguments) for call in tool_calls)
         return ModelReply(
             content=content,
             tool_calls=tool_calls,
-            usage=_usage(conversation, written),
+            usage=Usage(),
             reasoning_content=None,
             model=OFFLINE_MODEL_NAME,
             latency_ms=elapsed_ms(started),
         )
-
-
-def _usage(conversation: Conversation, written_chars: int) -> Usage:
-    return Usage(
-        prompt_tokens=math.ceil(conversation.prompt_chars / CHARS_PER_TOKEN),
-        completion_tokens=math.ceil(written_chars / CHARS_PER_TOKEN),
-    )
 
 
 def build_models(config: ProviderConfig, *, resolve_invocation: InvocationResolver) -> RoleModels:

@@ -1,0 +1,115 @@
+"""The run's token budget and the prompt fitting, on their own and through the ``openai`` provider."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from diagnosis.providers.base import ErrorCode, FailureKind, ProviderError, Usage
+from diagnosis.providers.prompt_fit import fit_prompt
+from diagnosis.providers.token_budget import TokenBudget
+from diagnosis.providers.token_estimate import MESSAGE_OVERHEAD_TOKENS, prompt_tokens, text_tokens
+from tests.support.fake_openai import FakeResponse, chat_completion
+
+PLAN = {"role": "user", "content": json.dumps({"task": "executor", "plan": {"steps": ["query_logs"]}})}
+SYSTEM = {"role": "system", "content": "You execute the plan."}
+
+
+def tool_turn(index: int, size: int) -> list[dict]:
+    call = {"id": f"call_{index}", "type": "function", "function": {"name": "query_logs", "arguments": "{}"}}
+    result = {"invocation_id": f"inv-{index}", "records": ["x" * size]}
+    return [
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": f"call_{index}", "content": json.dumps(result)},
+    ]
+
+
+def conversation(*sizes: int) -> list[dict]:
+    messages = [SYSTEM, PLAN]
+    for index, size in enumerate(sizes, 1):
+        messages += tool_turn(index, size)
+    return messages
+
+
+def test_the_estimate_counts_three_bytes_a_token_and_each_message_framing():
+    assert text_tokens("abcdef") == 2 and text_tokens("abcdefg") == 3
+    assert text_tokens("支付服务") == 4  # three UTF-8 bytes, one token each
+    assert prompt_tokens([{"role": "user", "content": "abc"}]) == MESSAGE_OVERHEAD_TOKENS + 1
+    tools = [{"type": "function", "function": {"name": "q"}}]
+    assert prompt_tokens([], tools) == text_tokens(json.dumps(tools))
+
+
+def test_a_call_is_admitted_only_if_its_prompt_and_whole_cap_fit():
+    budget = TokenBudget(1000)
+    budget.admit(900, 100)
+    budget.spend(Usage(prompt_tokens=300, completion_tokens=50), estimated_prompt=999)
+    assert (budget.spent, budget.remaining(), budget.prompt_room(100)) == (350, 650, 550)
+
+    with pytest.raises(ProviderError) as caught:
+        budget.admit(551, 100)
+
+    assert caught.value.code is ErrorCode.TOKEN_BUDGET
+    assert caught.value.kind is FailureKind.NON_RETRYABLE_FAILED and caught.value.attempts == 0
+
+
+def test_a_reply_without_reported_usage_spends_its_estimated_prompt():
+    budget = TokenBudget(1000)
+    budget.spend(Usage(), estimated_prompt=120)
+    assert budget.spent == 120
+
+
+def test_fitting_trims_the_oldest_tool_results_first_and_keeps_the_conversation_whole():
+    messages = conversation(3000, 3000, 3000)
+    full = prompt_tokens(messages)
+
+    fitted, trimmed = fit_prompt(messages, full - 500)
+
+    assert trimmed == 1
+    assert prompt_tokens(fitted) <= full - 500
+    assert fitted[:2] == [SYSTEM, PLAN]  # the task and its plan are never touched
+    assert json.loads(fitted[3]["content"])["invocation_id"] == "inv-1"
+    assert "trimmed" in json.loads(fitted[3]["content"])
+    assert fitted[5:] == messages[5:]  # the newer results are whole
+    # Every tool call still has its answer, so any OpenAI-compatible server accepts the conversation.
+    assert [m["tool_call_id"] for m in fitted if m["role"] == "tool"] == ["call_1", "call_2", "call_3"]
+    assert messages[3]["content"] != fitted[3]["content"], "the caller's messages are left as they were"
+
+
+def test_fitting_leaves_a_prompt_that_fits_alone_and_stops_at_the_task():
+    messages = conversation(10, 10)
+    assert fit_prompt(messages, prompt_tokens(messages)) == (messages, 0)
+
+    fitted, trimmed = fit_prompt(messages, 1)
+
+    assert trimmed == 2 and fitted[:2] == [SYSTEM, PLAN]
+
+
+def test_the_provider_refuses_a_call_that_cannot_fit_without_sending_it(fake_openai, make_model):
+    budget = TokenBudget(500)
+
+    with pytest.raises(ProviderError) as caught:
+        make_model(max_output_tokens=600, token_budget=budget).complete(conversation(10))
+
+    assert caught.value.code is ErrorCode.TOKEN_BUDGET
+    assert fake_openai.requests == [] and budget.spent == 0
+
+
+def test_the_provider_sends_a_trimmed_prompt_and_spends_the_reported_usage(fake_openai, make_model):
+    messages = conversation(3000, 3000)
+    budget = TokenBudget(prompt_tokens(messages) - 200 + 100)
+    fake_openai.enqueue(FakeResponse(body=chat_completion(content="{}", prompt_tokens=1500, completion_tokens=20)))
+
+    make_model(max_output_tokens=100, token_budget=budget).complete(messages)
+
+    sent = fake_openai.requests[0].json["messages"]
+    assert "trimmed" in json.loads(sent[3]["content"]) and sent[5] == messages[5]
+    assert budget.spent == 1520
+
+
+def test_the_provider_refuses_a_prompt_over_its_bound_even_when_trimmed(fake_openai, make_model):
+    with pytest.raises(ProviderError) as caught:
+        make_model(max_prompt_tokens=5).complete(conversation(10))
+
+    assert caught.value.code is ErrorCode.TOKEN_BUDGET and "LLM_MAX_PROMPT_TOKENS" in caught.value.message
+    assert fake_openai.requests == []

@@ -32,7 +32,9 @@ class RunMessage:
 def run_message(run: DiagnosisRun, *, alertname: str) -> RunMessage:
     base = settings.PUBLIC_BASE_URL or ""
     run_path = reverse("admin:diagnosis_diagnosisrun_change", args=[run.pk])
-    trace_path = reverse("trace", kwargs={"session_id": str(run.session_id)}) + "?" + urlencode({"runId": run.pk})
+    trace_path = (
+        reverse("tracing:trace", kwargs={"session_id": str(run.session_id)}) + "?" + urlencode({"runId": run.pk})
+    )
     if run.status == RunStatus.FAILED:
         answer = f"The diagnosis failed ({run.failure_reason or 'unknown reason'}); its trace says where."
     else:

@@ -1,10 +1,14 @@
 """The intake of one Alertmanager notification: record it, and start a run for a new firing group.
 
 A group starts at most one run per ``ALERT_DEDUP_WINDOW_SECONDS``, concurrent duplicate POSTs included:
-the group row is inserted under a unique constraint (``INSERT`` ignoring the conflict) and then read with
-``SELECT ... FOR UPDATE``, a locking read that sees the latest committed row even under MariaDB's
-REPEATABLE READ and holds every other notification of the group until this one commits. SQLite's
-IMMEDIATE transactions serialise the writers the same way.
+the group row is upserted under a unique constraint (``INSERT ... ON DUPLICATE KEY UPDATE``), which holds
+the row's exclusive lock until this transaction commits, and then read with ``SELECT ... FOR UPDATE``, a
+locking read that sees the latest committed row even under MariaDB's REPEATABLE READ. Every other
+notification of the group waits for the commit and then finds the run. SQLite's IMMEDIATE transactions
+serialise the writers the same way.
+
+The service user owning alert runs is created on the first firing notification, in its own transaction
+before the intake's (``intake_user``), so the ``manage.py migrate`` of a new deployment needs no setting.
 
 The run goes through ``diagnosis.submission.chat_submit`` like a chat message, inside this transaction, so
 its hand-off to the executor happens on this transaction's commit; when the broker is down it raises
@@ -19,7 +23,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from alerts.models import AlertGroup, AlertNotification, AlertStatus, IntakeAction
@@ -41,7 +45,15 @@ def intake_user() -> User:
 
 def _locked_group(group_key: str) -> AlertGroup:
     digest = hashlib.sha256(group_key.encode()).hexdigest()
-    AlertGroup.objects.bulk_create([AlertGroup(group_key=group_key, group_key_sha256=digest)], ignore_conflicts=True)
+    # An upsert, not INSERT IGNORE: on a duplicate key InnoDB's IGNORE takes a shared lock, and two requests
+    # holding it that both go on to lock the row exclusively deadlock; an upsert waits for the exclusive lock.
+    target = ["group_key_sha256"] if connection.features.supports_update_conflicts_with_target else None
+    AlertGroup.objects.bulk_create(
+        [AlertGroup(group_key=group_key, group_key_sha256=digest)],
+        update_conflicts=True,
+        update_fields=["group_key"],
+        unique_fields=target,
+    )
     return AlertGroup.objects.select_for_update().get(group_key_sha256=digest)
 
 
@@ -51,19 +63,26 @@ def _within_window(group: AlertGroup) -> bool:
     return timezone.now() - group.run_started_at < timedelta(seconds=settings.ALERT_DEDUP_WINDOW_SECONDS)
 
 
-@transaction.atomic
 def alert_notification_receive(*, payload: AlertmanagerPayload) -> AlertNotification:
     """Record one notification; a firing group outside its window also gets a new session and run."""
-    group = _locked_group(payload.group_key)
     firing = payload.status == AlertStatus.FIRING.value and bool(payload.firing_alerts)
+    # Before the transaction: get_or_create only recovers from a concurrent creation when its second read
+    # sees the other's commit, which a REPEATABLE READ snapshot taken earlier in a transaction would not.
+    user = intake_user() if firing else None
+    with transaction.atomic():
+        return _record(payload, user)
+
+
+def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotification:
+    group = _locked_group(payload.group_key)
     run = group.run
-    if not firing:
+    if user is None:
         action = IntakeAction.RESOLVED
     elif _within_window(group):
         action = IntakeAction.DUPLICATE
     else:
         action = IntakeAction.STARTED
-        run = chat_submit(user=intake_user(), message=alert_question(payload))
+        run = chat_submit(user=user, message=alert_question(payload))
         group.run, group.run_started_at = run, timezone.now()
         group.save(update_fields=["run", "run_started_at"])
     return AlertNotification.objects.create(

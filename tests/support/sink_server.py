@@ -32,8 +32,9 @@ class Sink:
 
 
 @contextmanager
-def running_sink(*script: tuple[int, Any]) -> Iterator[Sink]:
-    sink = Sink(script=list(script))
+def running_sink(*script: tuple[int, Any], then: tuple[int, Any] = (200, {"ok": True})) -> Iterator[Sink]:
+    """Its URL answers ``script`` in order, then ``then`` to every further post."""
+    sink = Sink(script=list(script), then=then)
     lock = threading.Lock()
 
     class Handler(BaseHTTPRequestHandler):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,6 +21,7 @@ class AlertmanagerIntakeApi(APIView):
     authentication_classes = [IntakeTokenAuthentication]
     permission_classes = [HasIntakeToken]
 
+    @extend_schema_serializer(component_name="AlertIntakeOutput")
     class OutputSerializer(serializers.Serializer):
         notification_id = serializers.IntegerField()
         action = serializers.ChoiceField(choices=IntakeAction.choices)

@@ -11,6 +11,7 @@ import hmac
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed, NotFound
 from rest_framework.permissions import BasePermission
@@ -40,3 +41,13 @@ class IntakeTokenAuthentication(BaseAuthentication):
 class HasIntakeToken(BasePermission):
     def has_permission(self, request: Request, view: APIView) -> bool:
         return request.auth == INTAKE_AUTH
+
+
+class IntakeTokenScheme(OpenApiAuthenticationExtension):
+    """The intake's security scheme in the OpenAPI schema (drf-spectacular registers it on import)."""
+
+    target_class = IntakeTokenAuthentication
+    name = "alertIntakeToken"
+
+    def get_security_definition(self, auto_schema: object) -> dict[str, str]:
+        return {"type": "http", "scheme": "bearer", "description": "ALERT_INTAKE_TOKEN"}

@@ -270,3 +270,7 @@ def test_auditors_see_the_deliveries_and_notifications_and_nobody_writes_them(se
         assert client.get(f"/admin/alerts/alertnotification/{notification.pk}/change/").status_code == 200
         assert client.post(f"/admin/alerts/notificationdelivery/{delivery.pk}/delete/").status_code == 403
     assert NotificationDelivery.objects.count() == 1
+
+
+def test_every_sink_kind_a_setting_names_has_a_format(settings):
+    assert set(BODIES) == set(settings.ALERT_SINK_KINDS)

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from alerts.models import AlertGroup, AlertNotification, IntakeAction
@@ -64,9 +65,12 @@ def test_it_refuses_a_missing_or_wrong_token_and_writes_nothing(intake, dispatch
 
 def test_a_signed_in_user_or_auditor_needs_the_token_too(intake, dispatched, owner, auditor, superuser):
     for user in (owner, auditor, superuser):
-        client = APIClient()
-        client.force_login(user)
-        assert client.post(URL, alertmanager_payload(), format="json").status_code == 401
+        by_session = APIClient()
+        by_session.force_login(user)
+        by_token = APIClient()
+        by_token.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        assert by_session.post(URL, alertmanager_payload(), format="json").status_code == 401
+        assert by_token.post(URL, alertmanager_payload(), format="json").status_code == 401
     assert written()[:4] == (0, 0, 0, 0)
 
 

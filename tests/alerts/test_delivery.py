@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from django.test import Client
 
@@ -9,6 +11,7 @@ from alerts import receivers
 from alerts.models import DeliveryStatus, NotificationDelivery
 from alerts.sinks import BODIES
 from alerts.tasks import deliver_run_notification
+from diagnosis import dispatch
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.services import RunResult, run_fail, run_finish
 from tests.alerts.conftest import alertmanager_payload
@@ -235,8 +238,17 @@ def test_a_long_answer_is_cut_for_the_robots(settings, alert_run):
     assert "the whole answer is on the run's page" in body["markdown"]["content"]
 
 
+@pytest.fixture
+def run_pool(monkeypatch):
+    """The embedded run pool, standing in for the one the ASGI app starts (without its stale-run reaper)."""
+    executor = ThreadPoolExecutor(max_workers=2)
+    monkeypatch.setattr(dispatch, "_pool", executor)
+    yield executor
+    executor.shutdown(wait=True)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_the_embedded_mode_delivers_on_its_own_threads(settings, intake, dispatched):
+def test_the_embedded_mode_delivers_on_its_own_threads(settings, intake, dispatched, run_pool):
     """No broker: the task is applied on the embedded pool, its retries at once (eager mode)."""
     settings.RUN_EXECUTION = "embedded"
     settings.PUBLIC_BASE_URL = BASE

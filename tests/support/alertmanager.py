@@ -7,17 +7,13 @@ its own, and runs without clustering (which would otherwise listen on port 9094 
 from __future__ import annotations
 
 import subprocess
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
-
-from tests.support.prometheus import free_port
+from tests.support.prometheus import free_port, wait_ready
 
 BINARY = "prometheus-alertmanager"
-READY_WAIT_SECONDS = 30
 
 
 def webhook_config(url: str, token: str) -> str:
@@ -63,18 +59,7 @@ def running_alertmanager(folder: Path, *, webhook_url: str, token: str) -> Itera
         stderr=(folder / "alertmanager.log").open("w"),
     )
     try:
-        deadline = time.monotonic() + READY_WAIT_SECONDS
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"{BINARY} exited with {process.returncode}: see {folder / 'alertmanager.log'}")
-            try:
-                if httpx.get(f"{url}/-/ready", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{BINARY} at {url} was not ready within {READY_WAIT_SECONDS}s")
-            time.sleep(0.2)
+        wait_ready(url, process, name=BINARY)
         yield url
     finally:
         process.terminate()

@@ -64,22 +64,24 @@ def running_prometheus(data: Path, *, rules: str = "", alertmanager: str = "", p
         stderr=(folder / "prometheus.log").open("w"),
     )
     try:
-        _wait_ready(url, process)
+        wait_ready(url, process, name="prometheus")
         yield url
     finally:
         process.terminate()
         process.wait(timeout=30)
 
 
-def _wait_ready(url: str, process: subprocess.Popen[bytes]) -> None:
+def wait_ready(url: str, process: subprocess.Popen[bytes], *, name: str) -> None:
+    """Until ``url``/-/ready answers 200 (Prometheus and Alertmanager both serve it); RuntimeError if the
+    process exits first or it takes over ``READY_WAIT_SECONDS``."""
     waited_until = time.monotonic() + READY_WAIT_SECONDS
     while time.monotonic() < waited_until:
         if process.poll() is not None:
-            raise RuntimeError(f"prometheus exited with {process.returncode}")
+            raise RuntimeError(f"{name} exited with {process.returncode}")
         try:
             if httpx.get(f"{url}/-/ready", timeout=1).status_code == 200:
                 return
         except httpx.HTTPError:
             pass
         time.sleep(0.2)
-    raise RuntimeError(f"prometheus at {url} was not ready within {READY_WAIT_SECONDS}s")
+    raise RuntimeError(f"{name} at {url} was not ready within {READY_WAIT_SECONDS}s")

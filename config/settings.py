@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "diagnosis",
     "tracing",
     "tools",
+    "alerts",
 ]
 
 MIDDLEWARE = [
@@ -306,6 +307,29 @@ _check_http_backend(
     PROMETHEUS_SERVICE_LABEL,
 )
 _check_http_backend("LOKI", LOGS_BACKEND == "loki", LOKI_URL, LOKI_BEARER_TOKEN, LOKI_USERNAME, LOKI_SERVICE_LABEL)
+
+# --- Alert intake and chat-ops notifications (the alerts app) -------------------------------------
+# The bearer token Alertmanager sends to POST /api/alerts/alertmanager; empty: that endpoint answers 404.
+ALERT_INTAKE_TOKEN = env.string("ALERT_INTAKE_TOKEN", "")
+if ALERT_INTAKE_TOKEN and len(ALERT_INTAKE_TOKEN) < 16:
+    raise env.ConfigError("ALERT_INTAKE_TOKEN: must be at least 16 characters")
+# A repeated notification of an alert group (same groupKey) within this many seconds of the run it started
+# starts no new run (Alertmanager repeats a firing group every repeat_interval, 4 h by default).
+ALERT_DEDUP_WINDOW_SECONDS = env.integer("ALERT_DEDUP_WINDOW_SECONDS", 3600)
+# The user that owns the sessions and runs alerts start; created on the first alert (no password, no login).
+ALERT_SERVICE_USERNAME = env.string("ALERT_SERVICE_USERNAME", "alertmanager")
+# Where people reach this site; the links in chat-ops notifications start with it.
+PUBLIC_BASE_URL = env.url("PUBLIC_BASE_URL")
+# Where a finished alert run's answer is posted: one URL per sink format (alerts/sinks.py), each optional.
+ALERT_SINK_KINDS = ("webhook", "slack", "wecom", "dingtalk", "feishu")
+ALERT_SINK_URLS = {
+    kind: url for kind in ALERT_SINK_KINDS if (url := env.url(f"ALERT_SINK_{kind.upper()}_URL")) is not None
+}
+if ALERT_SINK_URLS and not PUBLIC_BASE_URL:
+    raise env.ConfigError("PUBLIC_BASE_URL: required when an ALERT_SINK_*_URL is set (notifications link to runs)")
+ALERT_SINK_TIMEOUT_SECONDS = env.number("ALERT_SINK_TIMEOUT_SECONDS", 10.0, minimum=0.1)
+# Retries of one delivery after its first attempt, with exponential backoff (1 s, 2 s, 4 s... up to 10 min).
+ALERT_DELIVERY_MAX_RETRIES = env.integer("ALERT_DELIVERY_MAX_RETRIES", 5, maximum=20)
 
 # --- Run budget -----------------------------------------------------------------------------------
 # The run's model calls end this long before its soft time limit (in the process executing the run), so

@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/", include("diagnosis.urls")),
     path("api/", include("diagnosis.trace.urls")),
     path("api/", include("tools.urls")),
+    path("api/", include("alerts.urls")),
     # The OpenAPI schema and its docs page; the page's assets come from drf-spectacular-sidecar (no CDN).
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),

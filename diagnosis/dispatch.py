@@ -22,6 +22,7 @@ from functools import cache
 from typing import Any
 
 import redis
+from celery import Task
 from django.conf import settings
 from django.db import connections
 from kombu.exceptions import OperationalError
@@ -87,18 +88,31 @@ def start_embedded_runtime() -> None:
         _embedded_pool()
 
 
-def _execute_in_thread(run_id: str) -> None:
+def _apply_in_thread(task: Task, args: tuple[str, ...]) -> None:
     try:
-        execute_run.apply(args=(run_id,))
+        task.apply(args=args)
     finally:
-        # Threads of the pool outlive the run; close their connections so none is left half-open.
+        # Threads of the pool outlive the task; close their connections so none is left half-open.
         connections.close_all()
+
+
+def submit_task(task: Task, *args: str) -> None:
+    """Have ``task`` executed where runs execute: sent to the Celery workers, or applied on the embedded pool.
+
+    For other apps' follow-up work (the alerts app's deliveries). ``apply()`` runs a task's retries at once,
+    in the same thread: Celery's eager mode ignores a retry's countdown, so backoff only applies on workers.
+    Broker errors are the caller's (``kombu`` ``OperationalError``, ``redis.RedisError``).
+    """
+    if settings.RUN_EXECUTION == "embedded":
+        _embedded_pool().submit(_apply_in_thread, task, args)
+        return
+    task.apply_async(args=args)
 
 
 def dispatch_run(run_id: uuid.UUID | str) -> None:
     """Hand the run to its executor; ``BrokerUnavailable`` when Celery's broker cannot take it."""
     if settings.RUN_EXECUTION == "embedded":
-        _embedded_pool().submit(_execute_in_thread, str(run_id))
+        _embedded_pool().submit(_apply_in_thread, execute_run, (str(run_id),))
         return
     # No time limits in the message. Left out, Celery would copy this (web) process's settings into it, and a
     # worker applies a message's limits over its own. An explicit None clears the task's defaults (see

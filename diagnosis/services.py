@@ -25,6 +25,7 @@ from django.utils import timezone
 from diagnosis import sse
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.pricing import run_cost
+from diagnosis.signals import run_ended
 from tracing.events import TimelineEvent
 from tracing.models import TraceEventKind
 from tracing.timeline import append_event
@@ -111,6 +112,16 @@ def _publish_end(run: DiagnosisRun, event: sse.EventName, data: dict[str, Any]) 
         sse.publish(run.pk, "done", {"outcome": run.outcome, "run_id": str(run.pk)})
 
 
+def _announce_end(run: DiagnosisRun, event: sse.EventName, data: dict[str, Any]) -> None:
+    """After the commit that ended the run: ``run_ended`` for other apps, then its stream's last events.
+
+    The signal goes first and robustly (a failing receiver is logged), so that nothing it does can keep
+    the stream from its ``done``, and a failed publish cannot keep it from being sent.
+    """
+    transaction.on_commit(lambda: run_ended.send_robust(sender=DiagnosisRun, run=run), robust=True)
+    transaction.on_commit(lambda: _publish_end(run, event, data))
+
+
 def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
     """Persist a released answer (SUCCESS, degraded or not) and publish ``content`` and ``done``."""
     from diagnosis.rendering import render_answer  # markdown-it + nh3 are only needed on this path
@@ -136,7 +147,7 @@ def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
             "degraded": result.degraded,
             "effective_verdict": result.effective_verdict,
         }
-        transaction.on_commit(lambda: _publish_end(run, "content", content))
+        _announce_end(run, "content", content)
     return True
 
 
@@ -152,7 +163,7 @@ def run_fail(
             return False
         append_event(run.pk, TraceEventKind.RUN, TimelineEvent.FAILED, {"code": reason})
         failure = {"code": reason, "message": message}
-        transaction.on_commit(lambda: _publish_end(run, "failure", failure))
+        _announce_end(run, "failure", failure)
     return True
 
 

@@ -6,8 +6,9 @@ set -euo pipefail
 case "${1:-build}" in
   # venv and headers for a Debian python3, mysqlclient's build dependencies
   build) packages=(python3-venv python3-dev default-libmysqlclient-dev build-essential pkg-config) ;;
-  # CI's MariaDB and Redis, and Prometheus 2.42 + promtool (tests start their own server on loopback)
-  services) packages=(mariadb-server mariadb-client redis-server prometheus) ;;
+  # CI's MariaDB and Redis, Prometheus 2.42 + promtool and Alertmanager 0.25 + amtool (tests start their own
+  # servers on loopback)
+  services) packages=(mariadb-server mariadb-client redis-server prometheus prometheus-alertmanager) ;;
   browser) packages=(chromium chromium-driver) ;;                              # the browser test
   *) echo "usage: $0 build|browser|services" >&2; exit 2 ;;
 esac

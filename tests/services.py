@@ -1,4 +1,4 @@
-"""Reachability of the external services some tests need (MariaDB, Redis, Chromium, Prometheus).
+"""Reachability of the external services some tests need (MariaDB, Redis, Chromium, Prometheus, Alertmanager).
 
 Outside CI a test whose service is missing is skipped with the reason; in CI (``CI=true``) it fails,
 so a CI run can never go green without them. ``python -m tests.services mariadb redis`` exits 1 when
@@ -53,7 +53,18 @@ def _prometheus_up() -> bool:
     return shutil.which("prometheus") is not None and shutil.which("promtool") is not None
 
 
-CHECKS = {"mariadb": _mariadb_up, "redis": _redis_up, "chromium": _chromium_up, "prometheus": _prometheus_up}
+def _alertmanager_up() -> bool:
+    """The Debian ``prometheus-alertmanager`` package's binaries; tests start their own server on loopback."""
+    return shutil.which("prometheus-alertmanager") is not None and shutil.which("amtool") is not None
+
+
+CHECKS = {
+    "mariadb": _mariadb_up,
+    "redis": _redis_up,
+    "chromium": _chromium_up,
+    "prometheus": _prometheus_up,
+    "alertmanager": _alertmanager_up,
+}
 
 
 def require(service: str) -> None:

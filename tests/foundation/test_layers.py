@@ -1,6 +1,6 @@
 """The import contracts of ``.importlinter`` hold, and they would catch a break.
 
-Apps depend one way, diagnosis → tracing → tools → config (the diagram opens docs/architecture.md); no
+Apps depend one way, alerts → diagnosis → tracing → tools → config (the diagram opens docs/architecture.md); no
 package or module imports itself through others; the run lifecycle is a chain (submission → dispatch →
 task → execution → services); the graph runs without Django. import-linter and grimp
 are development requirements (requirements-dev.txt).
@@ -61,11 +61,11 @@ def test_the_contracts_cover_the_layers_cycles_and_the_graph(configuration):
     contracts = {c["id"]: c for c in configuration["contracts_options"]}
 
     assert set(contracts) == {"layers", "acyclic", "lifecycle", "graph-without-django", "sqlite-process-stdlib"}
-    assert contracts["layers"]["layers"] == ["diagnosis", "tracing", "tools", "config"]
+    assert contracts["layers"]["layers"] == ["alerts", "diagnosis", "tracing", "tools", "config"]
     assert contracts["lifecycle"]["layers"] == [
         f"diagnosis.{link}" for link in ("submission", "dispatch", "tasks", "execution", "services")
     ]
-    assert sorted(contracts["acyclic"]["ancestors"]) == ["config", "diagnosis", "tools", "tracing"]
+    assert sorted(contracts["acyclic"]["ancestors"]) == ["alerts", "config", "diagnosis", "tools", "tracing"]
 
 
 def test_no_module_imports_itself_through_others(import_graph):
@@ -85,6 +85,8 @@ def test_no_module_imports_itself_through_others(import_graph):
     ("contract_id", "importer", "imported"),
     [
         ("layers", "config.urls", "diagnosis.views"),
+        ("layers", "diagnosis.services", "alerts.receivers"),
+        ("layers", "diagnosis.models", "alerts.models"),
         ("layers", "tools.models", "diagnosis.models"),
         ("layers", "tracing.admin", "diagnosis.selectors"),
         ("layers", "tools.admin", "tracing.admin"),

@@ -1,0 +1,36 @@
+"""Read-only admin for the alert intake and the delivery attempts (auditors see them, nobody edits them)."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from alerts.models import AlertNotification, NotificationDelivery
+from config.readonly_admin import ReadOnlyModelAdmin
+
+
+@admin.register(AlertNotification)
+class AlertNotificationAdmin(ReadOnlyModelAdmin):
+    list_display = ("received_at", "alertname", "status", "action", "alert_count", "firing_count", "receiver", "run")
+    list_filter = ("action", "status", "received_at")
+    list_select_related = ("run",)
+    search_fields = ("alertname", "group__group_key")
+    fields = (
+        "received_at",
+        "group",
+        "status",
+        "receiver",
+        "alertname",
+        "alert_count",
+        "firing_count",
+        "common_labels",
+        "action",
+        "run",
+    )
+
+
+@admin.register(NotificationDelivery)
+class NotificationDeliveryAdmin(ReadOnlyModelAdmin):
+    list_display = ("created_at", "run", "sink", "attempt", "status", "http_status", "error", "latency_ms")
+    list_filter = ("status", "sink", "created_at")
+    list_select_related = ("run",)
+    fields = ("created_at", "run", "sink", "attempt", "status", "http_status", "error", "latency_ms")

@@ -1,0 +1,119 @@
+"""Alert groups, the notifications Alertmanager sent about them, and each attempt to post a run's answer.
+
+Runs are referenced by string (``"diagnosis.DiagnosisRun"``): the diagnosis app knows nothing of alerts.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class AlertStatus(models.TextChoices):
+    """Alertmanager's status of a group or an alert (webhook payload version 4)."""
+
+    FIRING = "firing", "Firing"
+    RESOLVED = "resolved", "Resolved"
+
+
+class AlertGroup(models.Model):
+    """One Alertmanager alert group, keyed by its ``groupKey``: the row repeated notifications are claimed on."""
+
+    group_key = models.TextField()
+    # groupKey has no length limit; its digest is what the unique constraint holds.
+    group_key_sha256 = models.CharField(max_length=64)
+    first_seen_at = models.DateTimeField(auto_now_add=True)
+    # When the last run for this group was started; none starts again within ALERT_DEDUP_WINDOW_SECONDS.
+    run_started_at = models.DateTimeField(null=True, blank=True)
+    run = models.ForeignKey(
+        "diagnosis.DiagnosisRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        db_table = "alert_group"
+        constraints = [
+            # Concurrent first notifications of a group insert one row; the rest lock it (services).
+            models.UniqueConstraint(fields=["group_key_sha256"], name="alert_group_key_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.group_key[:120]
+
+
+class IntakeAction(models.TextChoices):
+    """What a received notification led to."""
+
+    STARTED = "STARTED", "Started a run"
+    DUPLICATE = "DUPLICATE", "Repeat within the window (no run)"
+    RESOLVED = "RESOLVED", "Resolved (recorded only)"
+
+
+class AlertNotification(models.Model):
+    """Every accepted webhook notification, with what it led to; a bounded summary, not the payload."""
+
+    group = models.ForeignKey(AlertGroup, on_delete=models.CASCADE, related_name="notifications")
+    received_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=AlertStatus.choices)
+    receiver = models.CharField(max_length=200, blank=True, default="")
+    alertname = models.CharField(max_length=200, blank=True, default="")
+    alert_count = models.PositiveIntegerField()
+    firing_count = models.PositiveIntegerField()
+    common_labels = models.JSONField(default=dict, blank=True)
+    action = models.CharField(max_length=10, choices=IntakeAction.choices)
+    # The run this notification started, or for a repeat the run its group already has.
+    run = models.ForeignKey(
+        "diagnosis.DiagnosisRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="alert_notifications"
+    )
+
+    class Meta:
+        db_table = "alert_notification"
+        ordering = ["-received_at"]
+        indexes = [
+            # The admin's list, newest first, filtered by action or status.
+            models.Index(fields=["received_at"], name="alert_notification_received"),
+            models.Index(fields=["action", "received_at"], name="alert_notification_action"),
+            # Receivers of run_ended: was this run started by an alert? (run = %s AND action = 'STARTED')
+            models.Index(fields=["run", "action"], name="alert_notification_run"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(status__in=AlertStatus.values), name="alert_status_valid"),
+            models.CheckConstraint(condition=models.Q(action__in=IntakeAction.values), name="alert_action_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.alertname or self.group_id} {self.status} {self.action}"
+
+
+class DeliveryStatus(models.TextChoices):
+    DELIVERED = "DELIVERED", "Delivered"
+    FAILED = "FAILED", "Failed"
+
+
+class NotificationDelivery(models.Model):
+    """One attempt to post a run's answer to one sink (``settings.ALERT_SINK_KINDS``)."""
+
+    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="notification_deliveries")
+    sink = models.CharField(max_length=20)
+    attempt = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=DeliveryStatus.choices)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Why it failed: an HTTP status, a robot's error code and message, or an exception's class (never a URL).
+    error = models.CharField(max_length=300, blank=True, default="")
+    latency_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        db_table = "alert_delivery"
+        ordering = ["-created_at"]
+        indexes = [
+            # The delivery task: has this run's answer already reached this sink? (run, sink, status)
+            models.Index(fields=["run", "sink", "status"], name="alert_delivery_run_sink"),
+            # The admin's list, newest first, filtered by status or sink.
+            models.Index(fields=["created_at"], name="alert_delivery_created"),
+            models.Index(fields=["status", "created_at"], name="alert_delivery_status"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(status__in=DeliveryStatus.values), name="alert_delivery_valid")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.run_id} {self.sink} #{self.attempt} {self.status}"

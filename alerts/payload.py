@@ -1,0 +1,76 @@
+"""Alertmanager's webhook payload, version 4 (https://prometheus.io/docs/alerting/latest/configuration/#webhook_config).
+
+Validated with Pydantic rather than DRF serializers because its errors carry the full location of a bad
+value (``alerts[1].startsAt``), which is what the 400 must name. Unknown keys are ignored: Alertmanager
+may add fields within version 4.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from rest_framework import exceptions
+
+from alerts.models import AlertStatus
+
+Status = Literal["firing", "resolved"]
+#: Bounds on what one notification may carry (Alertmanager's own defaults send far less).
+MAX_ALERTS = 1000
+MAX_GROUP_KEY_CHARS = 10_000
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class Alert(_Model):
+    status: Status
+    labels: dict[str, str]
+    annotations: dict[str, str] = Field(default_factory=dict)
+    starts_at: AwareDatetime = Field(alias="startsAt")
+    # "0001-01-01T00:00:00Z" while the alert fires: a valid time, not an "unset" marker, so no bound here.
+    ends_at: datetime | None = Field(default=None, alias="endsAt")
+    generator_url: str = Field(default="", alias="generatorURL")
+    fingerprint: str = ""
+
+    @property
+    def firing(self) -> bool:
+        return self.status == AlertStatus.FIRING.value
+
+
+class AlertmanagerPayload(_Model):
+    version: Literal["4"]
+    group_key: str = Field(alias="groupKey", min_length=1, max_length=MAX_GROUP_KEY_CHARS)
+    truncated_alerts: int = Field(default=0, alias="truncatedAlerts", ge=0)
+    status: Status
+    receiver: str = ""
+    group_labels: dict[str, str] = Field(default_factory=dict, alias="groupLabels")
+    common_labels: dict[str, str] = Field(default_factory=dict, alias="commonLabels")
+    common_annotations: dict[str, str] = Field(default_factory=dict, alias="commonAnnotations")
+    external_url: str = Field(default="", alias="externalURL")
+    alerts: list[Alert] = Field(min_length=1, max_length=MAX_ALERTS)
+
+    @property
+    def firing_alerts(self) -> list[Alert]:
+        return [alert for alert in self.alerts if alert.firing]
+
+
+def _location(loc: tuple[int | str, ...]) -> str:
+    """``('alerts', 1, 'startsAt')`` as ``alerts[1].startsAt``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "body"
+
+
+def parse_payload(data: Any) -> AlertmanagerPayload:
+    """The validated payload; DRF's ``ValidationError`` naming the first bad field (the API's 400)."""
+    if not isinstance(data, dict):
+        raise exceptions.ValidationError({"body": ["must be a JSON object (Alertmanager's webhook payload)"]})
+    try:
+        return AlertmanagerPayload.model_validate(data)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        raise exceptions.ValidationError({_location(first["loc"]): [first["msg"]]}) from None

@@ -1,0 +1,53 @@
+"""The question an alert group asks the agent: what fired, where, since when, in the alert's own words.
+
+The incident time is the earliest ``startsAt`` of the group's firing alerts, written first and in UTC as
+``YYYY-MM-DD HH:MM:SS``: the offline provider takes the first clock time of a question that falls in the
+loaded environment's window as the onset (``diagnosis/providers/offline/timing.py``), and a model reads it
+as plainly. The service is the ``service`` label, else ``job``; ``instance`` is named when present.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC
+
+from alerts.payload import Alert, AlertmanagerPayload
+
+#: Each annotation is cut to this many characters: the question must stay well under the chat limit.
+ANNOTATION_CHARS = 1500
+
+
+def _sentence(text: str) -> str:
+    """One line, at most ``ANNOTATION_CHARS``, ending as a sentence so the next one does not run on."""
+    text = " ".join(text.split())
+    if len(text) > ANNOTATION_CHARS:
+        text = text[: ANNOTATION_CHARS - 1] + "…"
+    return text if text.endswith((".", "!", "?", "。", "！", "？")) else text + "."
+
+
+def incident_alert(payload: AlertmanagerPayload) -> Alert:
+    """The firing alert that started first (the group's incident); the first alert when none fires."""
+    firing = payload.firing_alerts or payload.alerts
+    return min(firing, key=lambda alert: alert.starts_at)
+
+
+def alert_question(payload: AlertmanagerPayload) -> str:
+    alert = incident_alert(payload)
+    labels = {**payload.common_labels, **alert.labels}
+    annotations = {**payload.common_annotations, **alert.annotations}
+    name = labels.get("alertname", "An alert")
+    service = labels.get("service") or labels.get("job")
+    where = f" for {service}" if service else ""
+    if labels.get("job") and labels.get("service") and labels["job"] != labels["service"]:
+        where += f" (job {labels['job']})"
+    if labels.get("instance"):
+        where += f" on instance {labels['instance']}"
+    since = alert.starts_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    sentences = [f"Alert {name} is firing{where} since {since} UTC."]
+    for key in ("summary", "description"):
+        if annotations.get(key):
+            sentences.append(f"{key.capitalize()}: {_sentence(annotations[key])}")
+    others = len(payload.firing_alerts) - 1
+    if others > 0:
+        sentences.append(f"{others} more alert(s) of the same group are firing.")
+    sentences.append("Why is this happening, and what is the root cause?")
+    return " ".join(sentences)

@@ -1,0 +1,98 @@
+"""The intake of one Alertmanager notification: record it, and start a run for a new firing group.
+
+A group starts at most one run per ``ALERT_DEDUP_WINDOW_SECONDS``, concurrent duplicate POSTs included:
+the group row is upserted under a unique constraint (``INSERT ... ON DUPLICATE KEY UPDATE``), which holds
+the row's exclusive lock until this transaction commits, and then read with ``SELECT ... FOR UPDATE``, a
+locking read that sees the latest committed row even under MariaDB's REPEATABLE READ. Every other
+notification of the group waits for the commit and then finds the run. SQLite's IMMEDIATE transactions
+serialise the writers the same way.
+
+The service user owning alert runs is created on the first firing notification, in its own transaction
+before the intake's (``intake_user``), so the ``manage.py migrate`` of a new deployment needs no setting.
+
+The run goes through ``diagnosis.submission.chat_submit`` like a chat message, inside this transaction, so
+its hand-off to the executor happens on this transaction's commit; when the broker is down it raises
+``SubmissionError`` (503) and everything here rolls back, so Alertmanager's retry can start the run later.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import connection, transaction
+from django.utils import timezone
+
+from alerts.models import AlertGroup, AlertNotification, AlertStatus, IntakeAction
+from alerts.payload import AlertmanagerPayload
+from alerts.questions import alert_question
+from diagnosis.submission import chat_submit
+
+
+def intake_user() -> User:
+    """The service user owning alert runs, created on first use: no password, so it can never sign in."""
+    user, created = get_user_model().objects.get_or_create(
+        username=settings.ALERT_SERVICE_USERNAME, defaults={"first_name": "Alertmanager"}
+    )
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def _locked_group(group_key: str) -> AlertGroup:
+    digest = hashlib.sha256(group_key.encode()).hexdigest()
+    # An upsert, not INSERT IGNORE: on a duplicate key InnoDB's IGNORE takes a shared lock, and two requests
+    # holding it that both go on to lock the row exclusively deadlock; an upsert waits for the exclusive lock.
+    target = ["group_key_sha256"] if connection.features.supports_update_conflicts_with_target else None
+    AlertGroup.objects.bulk_create(
+        [AlertGroup(group_key=group_key, group_key_sha256=digest)],
+        update_conflicts=True,
+        update_fields=["group_key"],
+        unique_fields=target,
+    )
+    return AlertGroup.objects.select_for_update().get(group_key_sha256=digest)
+
+
+def _within_window(group: AlertGroup) -> bool:
+    if group.run_started_at is None:
+        return False
+    return timezone.now() - group.run_started_at < timedelta(seconds=settings.ALERT_DEDUP_WINDOW_SECONDS)
+
+
+def alert_notification_receive(*, payload: AlertmanagerPayload) -> AlertNotification:
+    """Record one notification; a firing group outside its window also gets a new session and run."""
+    firing = payload.status == AlertStatus.FIRING.value and bool(payload.firing_alerts)
+    # Before the transaction: get_or_create only recovers from a concurrent creation when its second read
+    # sees the other's commit, which a REPEATABLE READ snapshot taken earlier in a transaction would not.
+    user = intake_user() if firing else None
+    with transaction.atomic():
+        return _record(payload, user)
+
+
+def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotification:
+    group = _locked_group(payload.group_key)
+    run = group.run
+    if user is None:
+        action = IntakeAction.RESOLVED
+    elif _within_window(group):
+        action = IntakeAction.DUPLICATE
+    else:
+        action = IntakeAction.STARTED
+        run = chat_submit(user=user, message=alert_question(payload))
+        group.run, group.run_started_at = run, timezone.now()
+        group.save(update_fields=["run", "run_started_at"])
+    return AlertNotification.objects.create(
+        group=group,
+        status=payload.status,
+        receiver=payload.receiver[:200],
+        alertname=payload.common_labels.get("alertname", "")[:200],
+        alert_count=len(payload.alerts),
+        firing_count=len(payload.firing_alerts),
+        common_labels=payload.common_labels,
+        action=action,
+        run=run,
+    )

@@ -1,0 +1,288 @@
+"""A finished alert run's answer posted to the sinks: formats, links, retries with backoff, one delivery."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from django.test import Client
+
+from alerts import receivers
+from alerts.models import DeliveryStatus, NotificationDelivery
+from alerts.sinks import BODIES
+from alerts.tasks import deliver_run_notification
+from diagnosis import dispatch
+from diagnosis.models import DiagnosisRun, RunStatus
+from diagnosis.services import RunResult, run_fail, run_finish
+from tests.alerts.conftest import alertmanager_payload
+from tests.support.live import closed_port
+from tests.support.sink_server import running_sink
+
+pytestmark = pytest.mark.django_db
+
+BASE = "https://superbiz.example.com"
+ANSWER = "payment-service's HikariPool is exhausted [C1]."
+OK_BODIES = {"webhook": {}, "slack": {}, "wecom": {"errcode": 0}, "dingtalk": {"errcode": 0}, "feishu": {"code": 0}}
+
+
+@pytest.fixture
+def alert_run(intake, dispatched) -> DiagnosisRun:
+    """A RUNNING run an alert started (not executed)."""
+    run_id = intake(alertmanager_payload()).json()["run_id"]
+    return DiagnosisRun.objects.select_related("session").get(pk=run_id)
+
+
+@pytest.fixture
+def handed_on(monkeypatch) -> list[tuple]:
+    """Delivery tasks the run_ended receiver handed to the executor (not executed)."""
+    calls: list[tuple] = []
+    monkeypatch.setattr(receivers, "submit_task", lambda task, *args: calls.append((task.name, *args)))
+    return calls
+
+
+def finish(run: DiagnosisRun, capture) -> DiagnosisRun:
+    with capture(execute=True):
+        run_finish(run, RunResult(final_answer=ANSWER, effective_verdict="PASS"))
+    run.refresh_from_db()
+    return run
+
+
+def deliver(run: DiagnosisRun, sink: str) -> None:
+    deliver_run_notification.apply(args=(str(run.pk), sink))
+
+
+def attempts(run: DiagnosisRun, sink: str) -> list[tuple]:
+    rows = NotificationDelivery.objects.filter(run=run, sink=sink).order_by("attempt", "pk")
+    return list(rows.values_list("attempt", "status", "http_status", "error"))
+
+
+def test_every_configured_sink_gets_a_delivery_when_an_alert_run_ends(
+    settings, alert_run, handed_on, django_capture_on_commit_callbacks
+):
+    settings.PUBLIC_BASE_URL = BASE
+    settings.ALERT_SINK_URLS = {"slack": "http://127.0.0.1:9/a", "feishu": "http://127.0.0.1:9/b"}
+
+    finish(alert_run, django_capture_on_commit_callbacks)
+
+    assert handed_on == [
+        ("alerts.deliver_run_notification", str(alert_run.pk), "slack"),
+        ("alerts.deliver_run_notification", str(alert_run.pk), "feishu"),
+    ]
+
+
+def test_a_failed_alert_run_is_announced_too(settings, alert_run, handed_on, django_capture_on_commit_callbacks):
+    settings.PUBLIC_BASE_URL = BASE
+    settings.ALERT_SINK_URLS = {"webhook": "http://127.0.0.1:9/a"}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        run_fail(alert_run, reason="time_limit", message="The run exceeded its time limit.")
+
+    assert handed_on == [("alerts.deliver_run_notification", str(alert_run.pk), "webhook")]
+
+
+def test_runs_no_alert_started_and_deployments_without_sinks_send_nothing(
+    settings, owner, alert_run, handed_on, django_capture_on_commit_callbacks
+):
+    from diagnosis.models import ChatSession
+
+    settings.PUBLIC_BASE_URL = BASE
+    settings.ALERT_SINK_URLS = {"webhook": "http://127.0.0.1:9/a"}
+    chat_run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=owner), query="why slow?")
+    finish(chat_run, django_capture_on_commit_callbacks)
+    settings.ALERT_SINK_URLS = {}
+    finish(alert_run, django_capture_on_commit_callbacks)
+
+    assert handed_on == []
+
+
+def test_a_receiver_that_fails_never_affects_the_run(
+    settings, alert_run, monkeypatch, django_capture_on_commit_callbacks
+):
+    settings.PUBLIC_BASE_URL = BASE
+    settings.ALERT_SINK_URLS = {"webhook": "http://127.0.0.1:9/a"}
+
+    def broker_down(task, *args):
+        raise ConnectionError("the broker went away")
+
+    monkeypatch.setattr(receivers, "submit_task", broker_down)
+    published: list[str] = []
+    monkeypatch.setattr("diagnosis.sse.publish", lambda run_id, event, data: published.append(event))
+
+    run = finish(alert_run, django_capture_on_commit_callbacks)
+
+    assert (run.status, run.final_answer) == (RunStatus.SUCCESS, ANSWER)
+    assert published == ["content", "done"]
+
+
+@pytest.mark.parametrize("sink", sorted(BODIES))
+def test_each_format_carries_the_answer_and_links_to_the_run_and_its_trace(settings, alert_run, sink):
+    settings.PUBLIC_BASE_URL = BASE
+    run = alert_run
+    run_finish(run, RunResult(final_answer=ANSWER, effective_verdict="PASS"))
+    run_url = f"{BASE}/admin/diagnosis/diagnosisrun/{run.pk}/change/"
+    trace_url = f"{BASE}/api/diagnosis/{run.session_id}/trace?runId={run.pk}"
+
+    with running_sink(then=(200, OK_BODIES[sink])) as server:
+        settings.ALERT_SINK_URLS = {sink: server.url}
+        deliver(run, sink)
+        [body] = server.received
+
+    assert attempts(run, sink) == [(1, DeliveryStatus.DELIVERED, 200, "")]
+    if sink == "webhook":
+        assert body["event"] == "diagnosis.finished"
+        assert (body["run_id"], body["session_id"], body["outcome"]) == (str(run.pk), str(run.session_id), "SUCCESS")
+        assert (body["answer_markdown"], body["alertname"]) == (ANSWER, "PaymentLatencyHigh")
+        assert (body["run_url"], body["trace_url"]) == (run_url, trace_url)
+        return
+    text = {
+        "slack": lambda: body["text"],
+        "wecom": lambda: body["markdown"]["content"],
+        "dingtalk": lambda: body["markdown"]["text"],
+        "feishu": lambda: body["content"]["text"],
+    }[sink]()
+    assert ANSWER in text
+    assert "Diagnosis SUCCESS: PaymentLatencyHigh" in text
+    assert run_url in text and trace_url in text
+    expected_keys = {
+        "slack": {"text"},
+        "wecom": {"msgtype", "markdown"},
+        "dingtalk": {"msgtype", "markdown"},
+        "feishu": {"msg_type", "content"},
+    }[sink]
+    assert set(body) == expected_keys
+    if sink == "dingtalk":
+        assert body["markdown"]["title"] == "Diagnosis SUCCESS: PaymentLatencyHigh"
+
+
+def test_a_sink_answering_500_then_200_is_retried_and_delivered_once(settings, alert_run):
+    settings.PUBLIC_BASE_URL = BASE
+    run_finish(alert_run, RunResult(final_answer=ANSWER))
+
+    with running_sink((500, {"error": "busy"})) as server:
+        settings.ALERT_SINK_URLS = {"webhook": server.url}
+        deliver(alert_run, "webhook")
+        deliver(alert_run, "webhook")  # a redelivered task message: the sink already has the answer
+        bodies = list(server.received)
+
+    assert len(bodies) == 2
+    assert bodies[0] == bodies[1]
+    assert attempts(alert_run, "webhook") == [
+        (1, DeliveryStatus.FAILED, 500, "HTTP 500"),
+        (2, DeliveryStatus.DELIVERED, 200, ""),
+    ]
+    alert_run.refresh_from_db()
+    assert alert_run.status == RunStatus.SUCCESS
+
+
+def test_an_unreachable_sink_is_retried_until_the_retries_run_out(settings, alert_run):
+    settings.PUBLIC_BASE_URL = BASE
+    settings.ALERT_SINK_URLS = {"slack": f"http://127.0.0.1:{closed_port()}/hook"}
+    run_finish(alert_run, RunResult(final_answer=ANSWER))
+
+    deliver(alert_run, "slack")
+
+    rows = attempts(alert_run, "slack")
+    assert [row[0] for row in rows] == list(range(1, deliver_run_notification.max_retries + 2))
+    assert {row[1:] for row in rows} == {(DeliveryStatus.FAILED, None, "ConnectError")}
+
+
+@pytest.mark.parametrize(
+    ("sink", "answer", "error"),
+    [
+        ("webhook", (404, {"error": "no such hook"}), "HTTP 404"),
+        ("wecom", (200, {"errcode": 93000, "errmsg": "invalid webhook url"}), "errcode 93000: invalid webhook url"),
+        (
+            "dingtalk",
+            (200, {"errcode": 310000, "errmsg": "keywords not in content"}),
+            "errcode 310000: keywords not in content",
+        ),
+        ("feishu", (200, {"code": 19021, "msg": "sign match fail"}), "code 19021: sign match fail"),
+        ("wecom", (200, "ok"), "the robot's answer is not a JSON object"),
+    ],
+)
+def test_a_refusal_a_retry_would_repeat_is_recorded_once(settings, alert_run, sink, answer, error):
+    settings.PUBLIC_BASE_URL = BASE
+    run_finish(alert_run, RunResult(final_answer=ANSWER))
+
+    with running_sink(then=answer) as server:
+        settings.ALERT_SINK_URLS = {sink: server.url}
+        deliver(alert_run, sink)
+        assert len(server.received) == 1
+
+    assert attempts(alert_run, sink) == [(1, DeliveryStatus.FAILED, answer[0], error)]
+
+
+def test_a_failed_run_is_announced_as_failed(settings, alert_run):
+    settings.PUBLIC_BASE_URL = BASE
+    run_fail(alert_run, reason="time_limit", message="The run exceeded its time limit.")
+
+    with running_sink() as server:
+        settings.ALERT_SINK_URLS = {"webhook": server.url}
+        deliver(alert_run, "webhook")
+        [body] = server.received
+
+    assert body["outcome"] == "FAILED"
+    assert body["answer_markdown"] == "The diagnosis failed (time_limit); its trace says where."
+
+
+def test_a_long_answer_is_cut_for_the_robots(settings, alert_run):
+    settings.PUBLIC_BASE_URL = BASE
+    run_finish(alert_run, RunResult(final_answer="连接池耗尽。" * 2000))
+
+    with running_sink(then=(200, {"errcode": 0})) as server:
+        settings.ALERT_SINK_URLS = {"wecom": server.url}
+        deliver(alert_run, "wecom")
+        [body] = server.received
+
+    assert len(body["markdown"]["content"].encode()) <= 4096
+    assert "the whole answer is on the run's page" in body["markdown"]["content"]
+
+
+@pytest.fixture
+def run_pool(monkeypatch):
+    """The embedded run pool, standing in for the one the ASGI app starts (without its stale-run reaper)."""
+    executor = ThreadPoolExecutor(max_workers=2)
+    monkeypatch.setattr(dispatch, "_pool", executor)
+    yield executor
+    executor.shutdown(wait=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_embedded_mode_delivers_on_its_own_threads(settings, intake, dispatched, run_pool):
+    """No broker: the task is applied on the embedded pool, its retries at once (eager mode)."""
+    settings.RUN_EXECUTION = "embedded"
+    settings.PUBLIC_BASE_URL = BASE
+    run = DiagnosisRun.objects.get(pk=intake(alertmanager_payload()).json()["run_id"])
+
+    with running_sink((503, {})) as server:
+        settings.ALERT_SINK_URLS = {"webhook": server.url}
+        run_finish(run, RunResult(final_answer=ANSWER))
+        bodies = server.wait(2, timeout=30)
+
+    assert [body["answer_markdown"] for body in bodies] == [ANSWER, ANSWER]
+    assert [row[1] for row in attempts(run, "webhook")] == [DeliveryStatus.FAILED, DeliveryStatus.DELIVERED]
+
+
+def test_auditors_see_the_deliveries_and_notifications_and_nobody_writes_them(settings, alert_run, auditor, superuser):
+    settings.PUBLIC_BASE_URL = BASE
+    run_finish(alert_run, RunResult(final_answer=ANSWER))
+    with running_sink() as server:
+        settings.ALERT_SINK_URLS = {"webhook": server.url}
+        deliver(alert_run, "webhook")
+    delivery = NotificationDelivery.objects.get()
+    notification = alert_run.alert_notifications.get()
+
+    for user in (auditor, superuser):
+        client = Client()
+        client.force_login(user)
+        for page in ("/admin/alerts/notificationdelivery/", "/admin/alerts/alertnotification/"):
+            assert client.get(page).status_code == 200
+            assert client.get(f"{page}add/").status_code == 403
+        assert client.get(f"/admin/alerts/notificationdelivery/{delivery.pk}/change/").status_code == 200
+        assert client.get(f"/admin/alerts/alertnotification/{notification.pk}/change/").status_code == 200
+        assert client.post(f"/admin/alerts/notificationdelivery/{delivery.pk}/delete/").status_code == 403
+    assert NotificationDelivery.objects.count() == 1
+
+
+def test_every_sink_kind_a_setting_names_has_a_format(settings):
+    assert set(BODIES) == set(settings.ALERT_SINK_KINDS)

@@ -1,0 +1,275 @@
+"""POST /api/alerts/alertmanager: bearer token, payload validation, one run per firing group and window."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from alerts.models import AlertGroup, AlertNotification, IntakeAction
+from diagnosis import submission
+from diagnosis.models import ChatSession, DiagnosisRun, Intent
+from tests.alerts.conftest import TOKEN, URL, alertmanager_payload
+
+pytestmark = pytest.mark.django_db
+
+
+def written() -> tuple[int, ...]:
+    return (
+        AlertGroup.objects.count(),
+        AlertNotification.objects.count(),
+        ChatSession.objects.count(),
+        DiagnosisRun.objects.count(),
+        get_user_model().objects.filter(username="alertmanager").count(),
+    )
+
+
+def error_of(response) -> dict:
+    return response.json()["error"]
+
+
+# --- Authentication -------------------------------------------------------------------------------
+
+
+def test_it_does_not_exist_without_a_token(settings, dispatched):
+    settings.ALERT_INTAKE_TOKEN = ""
+
+    response = APIClient().post(URL, alertmanager_payload(), format="json", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+
+    assert response.status_code == 404
+    assert error_of(response)["code"] == "not_found"
+    assert written() == (0, 0, 0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    "authorization",
+    [None, "Bearer wrong-token-0123456789abcdef", f"Bearer {TOKEN}x", f"Token {TOKEN}", "Bearer", f"Bearer {TOKEN} x"],
+)
+def test_it_refuses_a_missing_or_wrong_token_and_writes_nothing(intake, dispatched, authorization):
+    headers = {} if authorization is None else {"HTTP_AUTHORIZATION": authorization}
+
+    response = APIClient().post(URL, alertmanager_payload(), format="json", **headers)
+
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == 'Bearer realm="alerts"'
+    assert error_of(response)["code"] in {"not_authenticated", "authentication_failed"}
+    assert written() == (0, 0, 0, 0, 0)
+    assert dispatched == []
+
+
+def test_a_signed_in_user_or_auditor_needs_the_token_too(intake, dispatched, owner, auditor, superuser):
+    for user in (owner, auditor, superuser):
+        by_session = APIClient()
+        by_session.force_login(user)
+        by_token = APIClient()
+        by_token.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        assert by_session.post(URL, alertmanager_payload(), format="json").status_code == 401
+        assert by_token.post(URL, alertmanager_payload(), format="json").status_code == 401
+    assert written()[:4] == (0, 0, 0, 0)
+
+
+def test_it_answers_other_methods_with_405_once_authenticated(intake):
+    response = APIClient().get(URL, HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+
+    assert response.status_code == 405
+
+
+# --- Validation -----------------------------------------------------------------------------------
+
+
+def _without(key: str) -> dict:
+    payload = alertmanager_payload()
+    del payload[key]
+    return payload
+
+
+def _alert_changed(**changes) -> dict:
+    payload = alertmanager_payload()
+    payload["alerts"].append({**payload["alerts"][0], **changes})
+    return payload
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        (alertmanager_payload(version="3"), "version"),
+        (alertmanager_payload(version=4), "version"),
+        (_without("groupKey"), "groupKey"),
+        (alertmanager_payload(groupKey=""), "groupKey"),
+        (alertmanager_payload(status="pending"), "status"),
+        (alertmanager_payload(alerts=[]), "alerts"),
+        (alertmanager_payload(alerts="many"), "alerts"),
+        (alertmanager_payload(commonLabels={"service": 5}), "commonLabels.service"),
+        (_alert_changed(startsAt="yesterday"), "alerts[1].startsAt"),
+        (_alert_changed(startsAt="2026-10-14T10:05:03"), "alerts[1].startsAt"),
+        (_alert_changed(labels=None), "alerts[1].labels"),
+        (_alert_changed(status="firing!"), "alerts[1].status"),
+        (["not", "an", "object"], "body"),
+    ],
+)
+def test_a_bad_payload_is_a_400_naming_the_field_and_writes_nothing(intake, dispatched, payload, field):
+    response = intake(payload)
+
+    assert response.status_code == 400
+    assert error_of(response)["code"] == "invalid_input"
+    assert error_of(response)["message"].startswith(f"{field}: ")
+    assert written() == (0, 0, 0, 0, 0)
+    assert dispatched == []
+
+
+def test_a_body_that_is_not_json_is_a_400(intake, dispatched):
+    response = APIClient().post(URL, "{not json", content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+
+    assert response.status_code == 400
+    assert written() == (0, 0, 0, 0, 0)
+
+
+# --- One run per firing group ---------------------------------------------------------------------
+
+
+def test_a_firing_group_starts_one_session_and_run_owned_by_the_service_user(
+    intake, dispatched, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = intake(alertmanager_payload())
+
+    assert response.status_code == 202
+    body = response.json()
+    run = DiagnosisRun.objects.select_related("session__owner").get(pk=body["run_id"])
+    assert body == {
+        "notification_id": AlertNotification.objects.get().pk,
+        "action": "STARTED",
+        "run_id": str(run.pk),
+        "session_id": str(run.session_id),
+    }
+    assert run.session.owner.username == "alertmanager"
+    assert not run.session.owner.has_usable_password()
+    assert run.intent == Intent.DIAGNOSIS
+    assert run.query.startswith(
+        "Alert PaymentLatencyHigh is firing for payment-service (job payments) on instance 10.0.3.7:8080 "
+        "since 2026-10-14 10:05:03 UTC."
+    )
+    assert "payment-service p99 latency is 1.35k ms" in run.query
+    assert dispatched == [str(run.pk)]
+    notification = AlertNotification.objects.get()
+    assert (notification.action, notification.status, notification.alertname, notification.run) == (
+        IntakeAction.STARTED,
+        "firing",
+        "PaymentLatencyHigh",
+        run,
+    )
+
+
+def test_duplicate_notifications_of_a_group_start_no_new_run(intake, dispatched, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        first = intake(alertmanager_payload()).json()
+        repeats = [intake(alertmanager_payload()) for _ in range(3)]
+
+    assert [response.status_code for response in repeats] == [200, 200, 200]
+    assert {response.json()["action"] for response in repeats} == {"DUPLICATE"}
+    assert {response.json()["run_id"] for response in repeats} == {first["run_id"]}
+    assert DiagnosisRun.objects.count() == 1
+    assert ChatSession.objects.count() == 1
+    assert dispatched == [first["run_id"]]
+    assert list(AlertNotification.objects.order_by("pk").values_list("action", flat=True)) == [
+        "STARTED",
+        "DUPLICATE",
+        "DUPLICATE",
+        "DUPLICATE",
+    ]
+
+
+def test_another_group_starts_its_own_run(intake, dispatched):
+    intake(alertmanager_payload(group_key='{}:{alertname="A"}'))
+    intake(alertmanager_payload(group_key='{}:{alertname="B"}'))
+
+    assert DiagnosisRun.objects.count() == 2
+    assert get_user_model().objects.filter(username="alertmanager").count() == 1
+
+
+def test_the_group_starts_a_new_run_once_its_window_has_passed(intake, dispatched, settings):
+    settings.ALERT_DEDUP_WINDOW_SECONDS = 600
+    first = intake(alertmanager_payload()).json()
+    AlertGroup.objects.update(run_started_at=timezone.now() - timedelta(seconds=601))
+
+    again = intake(alertmanager_payload())
+
+    assert again.status_code == 202
+    assert again.json()["run_id"] != first["run_id"]
+    assert DiagnosisRun.objects.count() == 2
+
+
+def test_a_resolved_only_notification_is_recorded_and_starts_nothing(intake, dispatched):
+    response = intake(alertmanager_payload(status="resolved"))
+
+    assert response.status_code == 200
+    assert response.json()["action"] == "RESOLVED"
+    assert response.json()["run_id"] is None
+    assert DiagnosisRun.objects.count() == 0
+    assert ChatSession.objects.count() == 0
+    assert dispatched == []
+    notification = AlertNotification.objects.get()
+    assert (notification.status, notification.firing_count, notification.alert_count) == ("resolved", 0, 1)
+
+
+def test_the_resolution_of_a_diagnosed_group_points_at_its_run_and_changes_nothing(intake, dispatched):
+    started = intake(alertmanager_payload()).json()
+    run = DiagnosisRun.objects.get()
+    before = (run.status, run.query, run.final_answer)
+
+    resolved = intake(alertmanager_payload(status="resolved")).json()
+
+    assert resolved["action"] == "RESOLVED"
+    assert resolved["run_id"] == started["run_id"]
+    run.refresh_from_db()
+    assert (run.status, run.query, run.final_answer) == before
+    assert DiagnosisRun.objects.count() == 1
+
+
+def test_a_down_broker_is_a_503_and_nothing_is_recorded(intake, monkeypatch):
+    monkeypatch.setattr(submission, "redis_reachable", lambda: False)
+
+    response = intake(alertmanager_payload())
+
+    assert response.status_code == 503
+    assert error_of(response)["code"] == "service_unavailable"
+    assert written()[:4] == (0, 0, 0, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_duplicates_start_exactly_one_run(settings, dispatched):
+    """Each thread has its own database connection: the unique constraint and the row lock decide."""
+    settings.ALERT_INTAKE_TOKEN = TOKEN
+    posts = 6
+    barrier = threading.Barrier(posts)
+    answers: list[int] = []
+
+    def post() -> None:
+        try:
+            barrier.wait()
+            response = APIClient().post(
+                URL, alertmanager_payload(), format="json", HTTP_AUTHORIZATION=f"Bearer {TOKEN}"
+            )
+            answers.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=post) for _ in range(posts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(answers) == [200] * (posts - 1) + [202]
+    assert DiagnosisRun.objects.count() == 1
+    assert AlertGroup.objects.count() == 1
+    assert sorted(AlertNotification.objects.values_list("action", flat=True)) == ["DUPLICATE"] * (posts - 1) + [
+        "STARTED"
+    ]
+    assert len(dispatched) == 1

@@ -1,0 +1,63 @@
+"""The question an alert group asks: built so the offline provider reads the incident time from it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from alerts.payload import parse_payload
+from alerts.questions import ANNOTATION_CHARS, alert_question
+from diagnosis.intent import route_intent
+from diagnosis.models import Intent
+from diagnosis.providers.offline.timing import Window, onset_from_question
+from tests.alerts.conftest import FIRING_ALERT, alertmanager_payload
+
+PACK_WINDOW = Window(datetime(2026, 10, 14, 9, 30, tzinfo=UTC), datetime(2026, 10, 14, 10, 45, tzinfo=UTC))
+
+
+def question(**changes) -> str:
+    return alert_question(parse_payload(alertmanager_payload(**changes)))
+
+
+def test_the_offline_provider_reads_the_alerts_start_as_the_onset():
+    text = question()
+
+    assert onset_from_question(text, PACK_WINDOW) == datetime(2026, 10, 14, 10, 5, 3, tzinfo=UTC)
+    assert route_intent(text) == Intent.DIAGNOSIS
+
+
+def test_a_start_in_another_zone_is_written_in_utc():
+    alert = {**FIRING_ALERT, "startsAt": "2026-10-14T12:05:03+02:00"}
+
+    text = question(alerts=[alert])
+
+    assert "since 2026-10-14 10:05:03 UTC." in text
+    assert onset_from_question(text, PACK_WINDOW) == datetime(2026, 10, 14, 10, 5, 3, tzinfo=UTC)
+
+
+def test_the_earliest_firing_alert_is_the_incident_and_the_others_are_counted():
+    later = {**FIRING_ALERT, "startsAt": "2026-10-14T10:20:00Z", "labels": {**FIRING_ALERT["labels"], "service": "x"}}
+    resolved = {**FIRING_ALERT, "status": "resolved", "startsAt": "2026-10-14T09:40:00Z"}
+
+    text = question(alerts=[later, resolved, FIRING_ALERT])
+
+    assert "since 2026-10-14 10:05:03 UTC." in text
+    assert "1 more alert(s) of the same group are firing." in text
+
+
+def test_the_job_names_the_service_when_no_service_label_is_set():
+    labels = {"alertname": "TargetDown", "job": "node", "instance": "db-1:9100"}
+
+    text = question(
+        alerts=[{**FIRING_ALERT, "labels": labels, "annotations": {}}], commonLabels={}, commonAnnotations={}
+    )
+
+    assert text.startswith("Alert TargetDown is firing for node on instance db-1:9100 since 2026-10-14 10:05:03 UTC.")
+
+
+def test_annotations_are_one_line_each_and_bounded():
+    annotations = {"summary": "line one\nline two", "description": "x" * 10_000}
+
+    text = question(alerts=[{**FIRING_ALERT, "annotations": annotations}], commonAnnotations={})
+
+    assert "Summary: line one line two." in text
+    assert len(text) < 2 * ANNOTATION_CHARS + 400

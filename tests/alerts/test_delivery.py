@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 from django.test import Client
 
@@ -11,11 +9,11 @@ from alerts import receivers
 from alerts.models import DeliveryStatus, NotificationDelivery
 from alerts.sinks import BODIES
 from alerts.tasks import deliver_run_notification
-from diagnosis import dispatch
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.services import RunResult, run_fail, run_finish
 from tests.alerts.conftest import alertmanager_payload
 from tests.support.live import closed_port
+from tests.support.run_pool import stand_in_run_pool
 from tests.support.sink_server import running_sink
 
 pytestmark = pytest.mark.django_db
@@ -240,11 +238,8 @@ def test_a_long_answer_is_cut_for_the_robots(settings, alert_run):
 
 @pytest.fixture
 def run_pool(monkeypatch):
-    """The embedded run pool, standing in for the one the ASGI app starts (without its stale-run reaper)."""
-    executor = ThreadPoolExecutor(max_workers=2)
-    monkeypatch.setattr(dispatch, "_pool", executor)
-    yield executor
-    executor.shutdown(wait=True)
+    """The embedded run pool the ASGI app would start."""
+    yield from stand_in_run_pool(monkeypatch, workers=2)
 
 
 @pytest.mark.django_db(transaction=True)

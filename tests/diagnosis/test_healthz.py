@@ -4,12 +4,12 @@ and Celery are in tests/integration/test_healthz.py)."""
 from __future__ import annotations
 
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from rest_framework.test import APIClient
 
 from diagnosis import dispatch
+from tests.support.run_pool import stand_in_run_pool
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +23,7 @@ def embedded(settings):
 @pytest.fixture
 def pool(monkeypatch):
     """A run pool of one thread, standing in for the one the ASGI app starts."""
-    executor = ThreadPoolExecutor(max_workers=1)
-    monkeypatch.setattr(dispatch, "_pool", executor)
-    yield executor
-    executor.shutdown(wait=True)
+    yield from stand_in_run_pool(monkeypatch, workers=1)
 
 
 def test_it_answers_200_to_anyone_when_a_pool_thread_answers(pool):

@@ -33,6 +33,7 @@ from django_eventstream.storage import EventDoesNotExist
 from django_eventstream.utils import get_storage, make_id, parse_last_event_id, sse_encode_event
 
 from diagnosis.sse import LAST_EVENT
+from diagnosis.sse.reads import stream_reads
 
 BLOCK_END = "\n\n"
 FILL_LIMIT = 1000
@@ -158,10 +159,10 @@ async def _ordered(chunks: AsyncIterator[bytes], cursor: _Cursor) -> AsyncIterat
 
 
 async def _ended_after_done(content: AsyncGenerator[bytes, None], cursor: _Cursor) -> AsyncIterator[str]:
-    """``_ordered``, closing the library's stream when it ends (after ``done``, or a client gone), so that
-    the library's own cleanup, which removes the stream's listener, runs now rather than at some later
-    collection."""
-    async with aclosing(content) as chunks:
+    """``_ordered`` with its storage reads on the SSE read thread (``reads``), closing the library's stream
+    when it ends (after ``done``, or a client gone), so that the library's own cleanup, which removes the
+    stream's listener, runs now rather than at some later collection."""
+    async with stream_reads(), aclosing(content) as chunks:
         async for part in _ordered(chunks, cursor):
             yield part
 

@@ -28,15 +28,10 @@ import argparse
 import asyncio
 import os
 import resource
-import signal
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from io import StringIO
 from pathlib import Path
@@ -46,7 +41,7 @@ import httpx
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.run_overhead import ROOT, _questions, _setup_django
+from bench.run_overhead import _questions, _setup_django
 
 MODES = ("embedded", "redis")
 PACK = "payment-db-pool"
@@ -56,7 +51,6 @@ SPARE_FDS = 1024
 OPEN_CONCURRENCY = 100
 OPEN_TIMEOUT = 60.0
 RUN_TIMEOUT = 120.0
-SERVER_START_TIMEOUT = 60.0
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -115,50 +109,6 @@ def raise_fd_limit(streams: int) -> None:
     if hard != resource.RLIM_INFINITY and hard < needed:
         raise SystemExit(f"sse_idle: {streams} streams need {needed} file descriptors; the hard limit is {hard}")
     resource.setrlimit(resource.RLIMIT_NOFILE, (needed, hard))
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return sock.getsockname()[1]
-
-
-@contextmanager
-def uvicorn(env: dict[str, str]) -> Iterator[tuple[subprocess.Popen, str]]:
-    """One uvicorn process serving the project on a free loopback port, stopped (by its pid) on exit."""
-    port = free_port()
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed below, after the process ends
-    command = ["-m", "uvicorn", "config.asgi:application", "--host", HOST, "--port", str(port)]
-    process = subprocess.Popen(
-        [sys.executable, *command, "--log-level", "warning", "--backlog", "4096"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://{HOST}:{port}"
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                log.seek(0)
-                raise SystemExit(f"sse_idle: uvicorn exited: {log.read().decode(errors='replace')}")
-            try:
-                httpx.get(f"{base}/healthz", timeout=1)
-                break
-            except httpx.TransportError:
-                if time.monotonic() > deadline:
-                    raise SystemExit("sse_idle: uvicorn did not start in time") from None
-                time.sleep(0.2)
-        yield process, base
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
 
 
 def rss_mb(pid: int) -> float:
@@ -230,8 +180,12 @@ async def post_to_done(client: httpx.AsyncClient, base: str, token: str, questio
 async def measure_mode(
     mode: str, env: dict[str, str], fixture: Fixture, levels: list[int], args: argparse.Namespace
 ) -> list[Level]:
+    # The integration tests' uvicorn: a free loopback port, output to a file, stopped by its pid.
+    from tests.support.live import uvicorn_server
+
     results = []
-    with uvicorn(env) as (process, base):
+    with uvicorn_server(env) as server:
+        process, base = server.process, server.base
         streams = IdleStreams(int(base.rsplit(":", 1)[1]), fixture.token, fixture.idle_paths)
         timeout = httpx.Timeout(RUN_TIMEOUT)
         try:

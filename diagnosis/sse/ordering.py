@@ -16,7 +16,7 @@ pages saturated a process). A missed announcement of an open stream is still rec
 event of its run arrives, or when the client reconnects.
 
 A run's stream ends after its ``done`` (the last event of every run, docs/architecture.md): the wrapper
-delivers it and closes the library's stream, whose listener goes with it. A client that reconnects
+delivers it and ends the response; the library's stream and its listener go with it. A client that reconnects
 replays from its last id and is closed again after ``done``; one that already had ``done`` (or gave no
 last id on a finished run, which resumes at its last event) gets the stream's opening, and the end.
 """
@@ -159,9 +159,10 @@ async def _ordered(chunks: AsyncIterator[bytes], cursor: _Cursor) -> AsyncIterat
 
 
 async def _ended_after_done(content: AsyncGenerator[bytes, None], cursor: _Cursor) -> AsyncIterator[str]:
-    """``_ordered`` with its storage reads on the SSE read thread (``reads``), closing the library's stream
-    when it ends (after ``done``, or a client gone), so that the library's own cleanup, which removes the
-    stream's listener, runs now rather than at some later collection."""
+    """``_ordered`` with its storage reads on the SSE read thread (``reads``), closing the content it was
+    given when it ends (after ``done``, or a client gone). Django wraps the library's generator in that
+    content and keeps it on the response, so the library's cleanup (its listener removed) runs when the
+    response is released at the end of the request."""
     async with stream_reads(), aclosing(content) as chunks:
         async for part in _ordered(chunks, cursor):
             yield part

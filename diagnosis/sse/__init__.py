@@ -7,7 +7,8 @@ everything after event 0 (``lastEventId=run-<id>:0``; the storage keeps a placeh
 
 The stored event is the truth; announcing it (Redis pub/sub, or in-process listeners) is a wake-up call.
 When Redis is down the event is still stored, ``publish`` logs a warning and returns False, and readers
-get it from storage: when they connect, and at each keep-alive of an open stream (``ordering``).
+get it from storage: when they connect, at their first keep-alive, and when a later event of the run
+arrives (``ordering``). The stream ends after the run's ``done``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ logger = logging.getLogger(__name__)
 
 CHANNEL_PREFIX = "run-"
 EventName = Literal["metadata", "status", "content", "failure", "done"]
+# Every run's last event: its stream ends once this has been delivered (``ordering``).
+LAST_EVENT: EventName = "done"
 
 
 def channel_for(run_id: uuid.UUID | str) -> str:

@@ -1,15 +1,30 @@
-"""Exactly-once, in-order delivery on top of django-eventstream's stream.
+"""Exactly-once, in-order delivery on top of django-eventstream's stream, ended after the run's ``done``.
 
 The library reads stored events, then switches to live notifications. An event is stored before it is
 announced, so a read can already contain an event whose announcement arrives afterwards (delivered twice),
 and an announcement sent before a process's Redis subscription is active is never seen (a gap). This
-wrapper keeps the last id the client received, drops what it has already had, and fills any gap from
-storage - when a later event arrives, and at every keep-alive, so a missed last event is still delivered.
+wrapper keeps the last id the client received, drops what it has already had, and fills a gap from storage
+only when there is one to fill or could be one:
+
+- when a later event arrives (its id jumps past the next one), and
+- once per connection, at its first keep-alive: by then the process's Redis subscription is active, so
+  this one read catches whatever was announced before it (a missed last event included).
+
+Every later keep-alive is bytes only. The library sends one per stream every 20 s, so a fill at each of
+them made the cost of a process grow with its open pages, not with its events (issue 19: 2,000 idle
+pages saturated a process). A missed announcement of an open stream is still recovered when the next
+event of its run arrives, or when the client reconnects.
+
+A run's stream ends after its ``done`` (the last event of every run, docs/architecture.md): the wrapper
+delivers it and ends the response; the library's stream and its listener go with it. A client that reconnects
+replays from its last id and is closed again after ``done``; one that already had ``done`` (or gave no
+last id on a finished run, which resumes at its last event) gets the stream's opening, and the end.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
 from urllib.parse import unquote
 
 from asgiref.sync import sync_to_async
@@ -17,8 +32,12 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django_eventstream.storage import EventDoesNotExist
 from django_eventstream.utils import get_storage, make_id, parse_last_event_id, sse_encode_event
 
+from diagnosis.sse import LAST_EVENT
+from diagnosis.sse.reads import stream_reads
+
 BLOCK_END = "\n\n"
 FILL_LIMIT = 1000
+KEEP_ALIVE = "event: keep-alive"
 
 
 def requested_last_event_id(request: HttpRequest) -> str:
@@ -42,24 +61,50 @@ def _last_id(request: HttpRequest, channel: str) -> int | None:
         return None
 
 
+def resumes_after_done(request: HttpRequest, channel: str) -> bool:
+    """Whether the stream would resume right after the run's ``done``: the client's last id for the
+    channel, or without any last id the channel's current id (where the library starts), is the ``done``
+    event. Read once per connection."""
+    storage = get_storage()
+    resume_at = _last_id(request, channel) if requested_last_event_id(request) else storage.get_current_id(channel)
+    if resume_at is None or resume_at < 1:
+        return False
+    try:
+        stored = storage.get_events(channel, resume_at - 1, limit=1)
+    except EventDoesNotExist:  # trimmed: the library's stream-reset tells the client
+        return False
+    return bool(stored) and stored[0].type == LAST_EVENT
+
+
+def _block_field(block: str, name: str) -> str | None:
+    """The value of one field (``id``, ``event``) of an SSE block; None when the block has none."""
+    prefix = f"{name}: "
+    return next((line[len(prefix) :] for line in block.split("\n") if line.startswith(prefix)), None)
+
+
 def _block_id(block: str, channel: str) -> int | None:
     """The channel's event id of one SSE block; None for blocks without one (padding, keep-alive, errors)."""
-    for line in block.split("\n"):
-        if line.startswith("id: "):
-            try:
-                value = parse_last_event_id(line[4:]).get(channel, "")
-            except ValueError:  # the library's "id: error" of a stream-error
-                return None
-            return int(value) if value.isdigit() else None
-    return None
+    raw = _block_field(block, "id")
+    if raw is None:
+        return None
+    try:
+        value = parse_last_event_id(raw).get(channel, "")
+    except ValueError:  # the library's "id: error" of a stream-error
+        return None
+    return int(value) if value.isdigit() else None
 
 
 class _Cursor:
-    def __init__(self, channel: str, last: int | None) -> None:
+    """What one connection has sent: the last event id, whether the connect-time fill ran, whether ``done``
+    went out."""
+
+    def __init__(self, channel: str, last: int | None, *, finished: bool = False) -> None:
         self.channel, self.last = channel, last
+        self.reconciled = False
+        self.finished = finished
 
     async def missing(self, upto: int | None = None) -> str:
-        """Stored events after the last one sent (up to ``upto``, exclusive), encoded."""
+        """Stored events after the last one sent (up to ``upto``, exclusive), encoded; up to ``done``."""
         if self.last is None:
             return ""
         limit = FILL_LIMIT if upto is None else upto - self.last - 1
@@ -73,19 +118,27 @@ class _Cursor:
         for event in stored:
             body += sse_encode_event(event.type, event.data, event_id=make_id({self.channel: event.id}))
             self.last = event.id
+            if event.type == LAST_EVENT:
+                self.finished = True
+                break
         return body
 
     async def admit(self, block: str) -> str:
         """What to send for one block of the library's stream."""
         event_id = _block_id(block, self.channel)
         if event_id is None:
-            if block.startswith("event: keep-alive"):
-                return await self.missing() + block + BLOCK_END
+            if block.startswith(KEEP_ALIVE) and not self.reconciled:
+                self.reconciled = True
+                body = await self.missing()
+                return body if self.finished else body + block + BLOCK_END
             return block + BLOCK_END
         if self.last is not None and event_id <= self.last:
             return ""
         body = await self.missing(upto=event_id)
+        if self.finished:  # the fill reached ``done``: nothing after it is sent
+            return body
         self.last = event_id
+        self.finished = _block_field(block, "event") == LAST_EVENT
         return body + block + BLOCK_END
 
 
@@ -94,18 +147,35 @@ async def _ordered(chunks: AsyncIterator[bytes], cursor: _Cursor) -> AsyncIterat
     async for chunk in chunks:
         pending += chunk.decode() if isinstance(chunk, bytes) else chunk
         *blocks, pending = pending.split(BLOCK_END)
-        out = "".join([await cursor.admit(block) for block in blocks])
+        out = ""
+        for block in blocks:
+            if cursor.finished and _block_id(block, cursor.channel) is not None:
+                break
+            out += await cursor.admit(block)
         if out:
             yield out
+        if cursor.finished:
+            return
+
+
+async def _ended_after_done(content: AsyncGenerator[bytes, None], cursor: _Cursor) -> AsyncIterator[str]:
+    """``_ordered`` with its storage reads on the SSE read thread (``reads``), closing the content it was
+    given when it ends (after ``done``, or a client gone). Django wraps the library's generator in that
+    content and keeps it on the response, so the library's cleanup (its listener removed) runs when the
+    response is released at the end of the request."""
+    async with stream_reads(), aclosing(content) as chunks:
+        async for part in _ordered(chunks, cursor):
+            yield part
 
 
 def ordered(response: HttpResponse, request: HttpRequest, channel: str) -> HttpResponse:
-    """django-eventstream's response for ``channel``, its stream made exactly-once and gap-free."""
-    # An async response's content is an async iterator; isinstance says so to the type checker too.
+    """django-eventstream's response for ``channel``, its stream made exactly-once, gap-free and finite."""
+    # An async response's content is an async generator; isinstance says so to the type checker too.
     if (
         isinstance(response, StreamingHttpResponse)
         and response.is_async
-        and isinstance(content := response.streaming_content, AsyncIterator)
+        and isinstance(content := response.streaming_content, AsyncGenerator)
     ):
-        response.streaming_content = _ordered(content, _Cursor(channel, _last_id(request, channel)))
+        cursor = _Cursor(channel, _last_id(request, channel), finished=resumes_after_done(request, channel))
+        response.streaming_content = _ended_after_done(content, cursor)
     return response

@@ -21,6 +21,7 @@ import re
 import uuid
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest, HttpResponse
 from django_eventstream.utils import add_default_headers, get_storage, sse_error_response
@@ -31,6 +32,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from diagnosis.selectors import run_visible_to
 from diagnosis.sse import channel_for
 from diagnosis.sse.ordering import channel_last_ids, ordered, requested_last_event_id
+from diagnosis.sse.reads import stream_reads
 
 # Up to 18 digits: every such number fits the storage's 64-bit event id.
 EVENT_ID = re.compile(r"[0-9]{1,18}")
@@ -69,8 +71,16 @@ def _stream_error(request: HttpRequest, condition: str, text: str, extra: dict[s
     return response
 
 
-def run_events(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> HttpResponse:
-    """The SSE stream of one run for its owner or an auditor, exactly-once from the client's last id."""
+async def run_events(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> HttpResponse:
+    """The SSE stream of one run for its owner or an auditor, exactly-once from the client's last id.
+
+    Asynchronous, so that its database work runs on the SSE read thread (``reads``), not on a thread of
+    its own that would live as long as the stream."""
+    async with stream_reads():
+        return await sync_to_async(_checked_stream)(request, run_id, **kwargs)
+
+
+def _checked_stream(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> HttpResponse:
     channel = channel_for(run_id)
     # The library reads ``request.user`` (and the channel manager checks it again for every read).
     request.user = _reader(request)

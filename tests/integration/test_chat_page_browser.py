@@ -65,7 +65,7 @@ def browser(demo_user):
 
 
 def ask(browser, base: str, question: str):
-    """Sign in as the demo user, send ``question`` and return the page."""
+    """Sign in as the demo user, send ``question`` and return the page (``browser``: or a context of it)."""
     page = browser.new_page()
     page.goto(f"{base}/")
     page.fill("input[name=username]", "browser-user")
@@ -113,3 +113,19 @@ def test_it_cancels_a_running_diagnosis_from_its_card(demo_user, slow_stack, bro
     assert page.inner_text(".run .run-meta .badge") == "FAILED"
     assert "The run failed (cancelled)." in page.inner_text(".run .answer")
     assert page.query_selector("button.cancel-run") is None
+
+
+def test_the_page_does_not_reconnect_once_the_server_has_ended_the_stream(demo_user, live_stack, browser):
+    # The server ends a run's stream after ``done`` (tests/integration/test_stream_end.py); EventSource
+    # reconnects to a stream that ends unless the page has closed it, which it does on ``done``.
+    context = browser.new_context()
+    opened = []
+    context.on("request", lambda request: "/events/" in request.url and opened.append(request.url))
+    page = ask(context, live_stack.base, "hi")
+
+    page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=60_000)
+    page.wait_for_timeout(5_000)  # longer than EventSource's reconnection delay (about 3 s in Chromium)
+
+    assert len(opened) == 1, opened
+    assert page.inner_text(".run .run-meta .badge") == "SUCCESS"
+    context.close()

@@ -23,10 +23,12 @@ def read_events(
     cookies: dict[str, str] | None = None,
     headers: dict[str, str] | None = None,
     last_event_id: str | None = None,
-    until: str = "done",
+    until: str | None = "done",
     timeout: float = 60.0,
 ) -> list[SseEvent]:
     """Read events until one named ``until`` arrives (or the server closes); keep-alives are dropped.
+
+    ``until=None`` reads until the server closes the stream (a stream-error still ends the read).
 
     Sign in with a session cookie (``cookies``) or a token (``headers={"Authorization": "Token …"}``). A stream
     the server cuts (an exception in the ASGI app) raises, it is never read as a normal end.
@@ -41,7 +43,8 @@ def read_events(
         response.raise_for_status()
         for line in response.iter_lines():
             if time.monotonic() > deadline:
-                raise TimeoutError(f"no '{until}' event within {timeout} s; got {[e.event for e in events]}")
+                awaited = f"'{until}' event" if until else "end of the stream"
+                raise TimeoutError(f"no {awaited} within {timeout} s; got {[e.event for e in events]}")
             if line:
                 name, _, value = line.partition(":")
                 fields[name] = (

@@ -33,8 +33,9 @@ def _copy(table: str, where: str, substitutions: dict[str, str]) -> None:
         )
 
 
-def add_prior_runs(template_run_id: uuid.UUID, count: int) -> None:
-    """Add ``count`` copies of the template run (its own session, log, invocations, steps, store entries)."""
+def add_prior_runs(template_run_id: uuid.UUID, count: int, *, store_entries: bool = True) -> None:
+    """Add ``count`` copies of the template run (its own session, log, invocations, steps and, unless told
+    not to, its invocation-store entries)."""
     template = template_run_id.hex
     with connection.cursor() as cursor:
         cursor.execute("CREATE TEMP TABLE IF NOT EXISTS prior (n INTEGER PRIMARY KEY, run_id TEXT, session_id TEXT)")
@@ -53,6 +54,8 @@ def add_prior_runs(template_run_id: uuid.UUID, count: int) -> None:
             for table in ("diagnosis_trace_event", "agent_step"):
                 _copy(table, f"t.run_id = '{template}'", {"id": "", "run_id": "prior.run_id"})
             _copy("tool_invocation", f"t.run_id = '{template}'", {"id": NEW_HEX, "run_id": "prior.run_id"})
+            if not store_entries:
+                continue
             # Two store entries (arguments, payload) per invocation of every prior run, unexpired.
             _copy(
                 "superbiz_cache",

@@ -53,10 +53,7 @@ def manage_py():
     import subprocess
 
     def run(*args: str, env: dict[str, str | None] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-        merged = {**os.environ, **(env or {})}
-        for key, value in list(merged.items()):
-            if value is None:
-                merged.pop(key)
+        merged = {key: value for key, value in {**os.environ, **(env or {})}.items() if value is not None}
         return subprocess.run(
             [sys.executable, str(ROOT / "manage.py"), *args],
             cwd=ROOT,

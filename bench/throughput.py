@@ -78,6 +78,7 @@ def measure(runs: int, workers: int, pack: str, var_dir: str, database_url: str,
     overrides = {"DATABASE_URL": database_url, "REDIS_URL": redis_url, "CELERY_QUEUE": queue}
     setup_django(var_dir, **overrides)
     from tests.support.live import celery_worker
+
     user = prepare(pack)
     asked = questions(pack)
     with ExitStack() as stack:

@@ -74,16 +74,17 @@ class TimelineManager(models.Manager["DiagnosisTraceEvent"]):
     """The audit timeline: the log's rows that record something, not the stream-only ones (``done``)."""
 
     def get_queryset(self) -> models.QuerySet[DiagnosisTraceEvent]:
-        return super().get_queryset().exclude(kind="")
+        return super().get_queryset().filter(seq__isnull=False)
 
 
 class DiagnosisTraceEvent(models.Model):
     """The append-only event log of a run: its audit timeline and its SSE stream, one row per event.
 
-    A row is a timeline event (``kind``, ``name``, ``details`` with whitelisted, bounded keys), a stream
-    event (``stream_id``, the SSE id within the run's channel, numbered 1, 2, 3... without gaps, with its
+    A row is a timeline event (``seq``, the timeline's order, and ``kind``, ``name``, ``details`` with
+    whitelisted, bounded keys), a stream event (``stream_id``, the SSE id within the run's channel, with its
     ``stream_event`` name and JSON ``stream_data``), or both: a progress report is written once and serves
-    the auditor and the page alike. ``objects`` is the timeline; ``log`` is every row.
+    the auditor and the page alike. Both numberings run 1, 2, 3... without gaps. ``objects`` is the
+    timeline; ``log`` is every row.
     """
 
     # No database constraint: the SSE storage writes by channel name, as django-eventstream lets any channel
@@ -91,7 +92,7 @@ class DiagnosisTraceEvent(models.Model):
     run = models.ForeignKey(
         "diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="trace_events", db_constraint=False
     )
-    seq = models.PositiveIntegerField()
+    seq = models.PositiveIntegerField(null=True, blank=True)
     kind = models.CharField(max_length=20, choices=TraceEventKind.choices, blank=True)
     name = models.CharField(max_length=60, blank=True)
     details = models.JSONField(default=dict, blank=True)

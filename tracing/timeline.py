@@ -3,7 +3,7 @@
 Details are whitelisted and bounded on the way in, because the timeline is shown to every reader of a
 run's trace: no prompt, payload or reasoning text may ever be copied into it.
 
-Numbers (``seq``, and ``stream_id`` for stream events) are taken in memory, not by ``MAX`` queries: after
+Numbers (``seq`` for timeline events, ``stream_id`` for stream events) are taken in memory, not by ``MAX`` queries: after
 the claim a run has exactly one owner, its worker, which registers the run's ``RunLog`` (``owned_log``) and
 numbers every row it writes, one insert each. The few other writers - the submission before the claim, a
 canceller, the reaper - read where the log stands once. When two writers pick the same number the unique
@@ -124,7 +124,7 @@ class RunLog:
                 seq, stream_id = self._last
                 row = DiagnosisTraceEvent(
                     run_id=self.run_id,
-                    seq=seq + 1,
+                    seq=seq + 1 if kind else None,
                     kind=kind,
                     name=name[:60],
                     details=bounded_details(details or {}),
@@ -142,7 +142,7 @@ class RunLog:
                     if self.on_foreign_write:
                         self.on_foreign_write()
                     continue
-                self._last = (row.seq, row.stream_id or stream_id)
+                self._last = (row.seq or seq, row.stream_id or stream_id)
                 return row
         raise AssertionError("unreachable: the last try returns or raises")
 

@@ -73,13 +73,13 @@ def test_a_foreign_write_is_not_overwritten_and_the_numbers_stay_gapless(run):
     progress = RunProgress(run.pk)
     with owned_log(progress.log):
         progress.status("planner", "started")
-        # Another process (a canceller, say) appends with numbers read from the database.
+        # Other processes append with numbers read from the database: a timeline event, a stream event.
         DiagnosisTraceEvent.log.create(run=run, seq=2, kind="RUN", name="cancel_requested")
-        DiagnosisTraceEvent.log.create(run=run, seq=3, stream_id=2, stream_event="status", stream_data="{}")
+        DiagnosisTraceEvent.log.create(run=run, stream_id=2, stream_event="status", stream_data="{}")
         progress.status("planner", "completed")
 
-    rows = list(DiagnosisTraceEvent.log.filter(run=run).order_by("seq"))
-    assert [row.seq for row in rows] == [1, 2, 3, 4]
+    rows = list(DiagnosisTraceEvent.log.filter(run=run).order_by("id"))
+    assert [row.seq for row in rows] == [1, 2, None, 3]
     assert [row.stream_id for row in rows] == [1, None, 2, 3]
     assert rows[-1].name == "planner_completed"
 
@@ -91,8 +91,8 @@ def test_the_owner_stops_instead_of_writing_after_the_reapers_done(run, settings
         progress.status("planner", "started")
         # The reaper, in another process, ends the run: its failure and done take the next numbers.
         DiagnosisRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, finished_at=timezone.now())
-        for seq, event in ((2, "failure"), (3, "done")):
-            DiagnosisTraceEvent.log.create(run=run, seq=seq, stream_id=seq, stream_event=event, stream_data="{}")
+        for stream_id, event in ((2, "failure"), (3, "done")):
+            DiagnosisTraceEvent.log.create(run=run, stream_id=stream_id, stream_event=event, stream_data="{}")
 
         with pytest.raises(RunEnded):
             progress.status("planner", "completed")

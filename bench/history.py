@@ -56,11 +56,12 @@ def add_prior_runs(template_run_id: uuid.UUID, count: int, *, store_entries: boo
             _copy("tool_invocation", f"t.run_id = '{template}'", {"id": NEW_HEX, "run_id": "prior.run_id"})
             if not store_entries:
                 continue
-            # Two store entries (arguments, payload) per invocation of every prior run, unexpired.
+            # Two store entries (arguments, payload) per invocation of every prior run, unexpired: their
+            # keys and expiry, not their bytes (what a count of the table costs depends on the rows).
             _copy(
                 "superbiz_cache",
                 "t.cache_key IN (SELECT cache_key FROM superbiz_cache LIMIT 40)",
-                {"cache_key": f"t.cache_key || '-' || prior.n || '-' || {NEW_HEX}"},
+                {"cache_key": f"t.cache_key || '-' || prior.n || '-' || {NEW_HEX}", "value": "''"},
             )
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")

@@ -11,6 +11,7 @@ taken, and the report checks the run before it writes after them.
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
 from collections.abc import Mapping
@@ -34,8 +35,11 @@ class RunProgress:
     def __init__(self, run_id: uuid.UUID | str) -> None:
         self.run_id = run_id
         self._heartbeat_at: float | None = None
+        # The thread inside ``_report``: only a report stops when another writer has ended the run; the
+        # terminal events this worker writes itself after ending it (``run_fail``) must still be written.
+        self._reporting: int | None = None
         # The run's log as its owner numbers it; ``execution`` registers it for the run's other writers.
-        self.log = RunLog(run_id, on_foreign_write=self._check_running)
+        self.log = RunLog(run_id, on_foreign_write=self._on_foreign_write)
 
     def status(self, node: str, phase: str, detail: str = "") -> None:
         """A node started or ended (``phase``: started|completed|retrying|failed...)."""
@@ -94,8 +98,16 @@ class RunProgress:
             raise RunEnded(f"run {self.run_id} is no longer RUNNING")
         self._heartbeat_at = time.monotonic()
 
+    def _on_foreign_write(self) -> None:
+        if self._reporting == threading.get_ident():
+            self._check_running()
+
     def _report(self, kind: TraceEventKind, name: str, details: Mapping[str, object], stream: dict[str, str]) -> None:
         if self._heartbeat_at is None or time.monotonic() - self._heartbeat_at >= settings.RUN_HEARTBEAT_SECONDS:
             self._check_running()
-        # Stored and announced at once: the row is the report itself, not news about other rows to commit.
-        sse.publish(self.run_id, "status", stream, timeline=TimelineEntry(kind, name, details))
+        self._reporting = threading.get_ident()
+        try:
+            # Stored and announced at once: the row is the report itself, not news about other rows to commit.
+            sse.publish(self.run_id, "status", stream, timeline=TimelineEntry(kind, name, details))
+        finally:
+            self._reporting = None

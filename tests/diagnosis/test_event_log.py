@@ -18,6 +18,7 @@ from diagnosis import sse
 from diagnosis.execution import run_execute
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.progress import RunEnded, RunProgress
+from diagnosis.services import run_fail
 from diagnosis.submission import run_create
 from tests.support.stored_events import payload, stored_events
 from tracing.events import TimelineEvent
@@ -150,3 +151,21 @@ def test_a_run_asks_no_maximum_and_counts_no_table(owner):
     sql = statements(captured)
     assert sum("MAX(" in text for text in sql) <= 3  # the log, the invocations, the steps: once each at most
     assert not [text for text in sql if "eventcounter" in text or 'COUNT(*) FROM "superbiz_cache"' in text]
+
+
+def test_the_owners_own_terminal_events_are_written_after_a_foreign_write(run):
+    """A canceller elsewhere took the next number; the worker that fails the run still sends failure and done."""
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        DiagnosisTraceEvent.log.create(run=run, seq=2, kind="RUN", name="cancel_requested")
+        DiagnosisRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
+
+        assert run_fail(DiagnosisRun.objects.get(pk=run.pk), reason="cancelled", message="The run was cancelled.")
+
+    assert [event.type for event in stored_events(run.pk)] == ["status", "failure", "done"]
+    assert [row.name for row in DiagnosisTraceEvent.objects.filter(run=run).order_by("seq")] == [
+        "planner_started",
+        "cancel_requested",
+        "failed",
+    ]

@@ -3,7 +3,8 @@
 A private MariaDB database is created, migrated and loaded with a shipped pack; N questions are submitted
 through the chat service (``chat_submit``: the run rows, then the Celery message) and two ``celery worker``
 processes (solo pool, one run at a time each) execute them on a private queue. It prints runs per second
-from the first submission to the last run's end, and the runs' own durations. The database is dropped at
+from the first submission to the last run's end, and each run's time from its submission to its end
+(queueing included: all N are submitted at once). The database is dropped at
 the end. MariaDB is shared on a development machine: run it under ``flock /tmp/mariadb.lock``.
 
     flock /tmp/mariadb.lock .venv/bin/python bench/throughput.py [--runs N] [--workers 2]
@@ -103,7 +104,7 @@ def format_report(result: dict[str, Any]) -> str:
             f"{p95(durations):.0f}",
         ]
     ]
-    return table(["offline runs, Redis + MariaDB", "runs", "seconds", "runs/s", "run p50 ms", "run p95 ms"], rows)
+    return table(["offline runs, Redis + MariaDB", "runs", "seconds", "runs/s", "submit-to-end p50 ms", "p95 ms"], rows)
 
 
 def main(argv: list[str] | None = None) -> int:

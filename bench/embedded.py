@@ -6,6 +6,7 @@ touches the demo's data, and prints p50/p95 (the p95 of a handful of samples is 
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -58,6 +59,17 @@ def prepare(pack: str, username: str = "bench") -> Any:
     call_command("migrate", verbosity=0)
     call_command("load_scenario", pack, stdout=StringIO())
     return get_user_model().objects.create_user(username)
+
+
+def sizes(text: str) -> list[int]:
+    """Comma-separated sizes (``10000,100000``), sorted, each at least 1; an ``argparse`` type."""
+    try:
+        values = sorted({int(size) for size in text.split(",") if size.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError("must be comma-separated whole numbers") from None
+    if any(size < 1 for size in values):
+        raise argparse.ArgumentTypeError("each size must be at least 1")
+    return values
 
 
 def p95(values: Sequence[float]) -> float:

@@ -28,7 +28,7 @@ if __package__ in (None, ""):
     # Run as a script: make the project root importable.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django
+from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes
 
 
 @dataclass(frozen=True)
@@ -164,22 +164,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=20, help="diagnoses to time (default 20)")
     parser.add_argument("--pack", default=DEFAULT_PACK, help=f"shipped pack to load (default {DEFAULT_PACK})")
     parser.add_argument(
-        "--history", default="", help="comma-separated prior-run counts to measure at too (e.g. 10000,100000)"
+        "--history", type=sizes, default=[], help="comma-separated prior-run counts to measure at too (10000,100000)"
     )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    try:
-        history = sorted({int(size) for size in args.history.split(",") if size.strip()})
-    except ValueError:
-        parser.error("--history must be comma-separated whole numbers")
-    if any(size < 1 for size in history):
-        parser.error("--history sizes must be at least 1")
     with tempfile.TemporaryDirectory(prefix="superbiz-bench-") as var_dir:
         setup_django(var_dir)
         from bench.graph_floor import measure_floor
 
-        results = measure_sizes(args.runs, args.pack, history)
+        results = measure_sizes(args.runs, args.pack, args.history)
         print(format_report(results, measure_floor(runs=100)))
     return 0
 

@@ -22,7 +22,7 @@ if __package__ in (None, ""):
     # Run as a script: make the project root importable.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, table
+from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes, table
 
 MEASURED_RUNS = 3
 
@@ -94,20 +94,18 @@ def format_report(results: list[tuple[int, list[float]]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=100, help="trace reads per size (default 100)")
-    parser.add_argument("--sizes", default="10000,1000000", help="tool_invocation rows (default 10000,1000000)")
+    parser.add_argument(
+        "--sizes", type=sizes, default=[10_000, 1_000_000], help="tool_invocation rows (default 10000,1000000)"
+    )
     parser.add_argument("--pack", default=DEFAULT_PACK, help=f"shipped pack to load (default {DEFAULT_PACK})")
     args = parser.parse_args(argv)
     if args.requests < 2:
         parser.error("--requests must be at least 2")
-    try:
-        sizes = sorted({int(size) for size in args.sizes.split(",") if size.strip()})
-    except ValueError:
-        parser.error("--sizes must be comma-separated whole numbers")
-    if not sizes or sizes[0] < 1:
-        parser.error("--sizes needs at least one size of 1 or more")
+    if not args.sizes:
+        parser.error("--sizes needs at least one size")
     with tempfile.TemporaryDirectory(prefix="superbiz-bench-") as var_dir:
         setup_django(var_dir)
-        print(format_report(measure(sizes, args.requests, args.pack)))
+        print(format_report(measure(args.sizes, args.requests, args.pack)))
     return 0
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run_overhead import _questions, _setup_django  # noqa: E402
+from bench.embedded import questions, setup_django  # noqa: E402
 from tests.support.fake_openai import FakeOpenAIServer, FakeResponse, RecordedRequest, chat_completion  # noqa: E402
 
 PACKS = ("payment-db-pool", "cache-eviction-storm", "broker-disk-full")
@@ -86,7 +86,7 @@ def measure(packs: list[str], server: FakeOpenAIServer) -> dict[str, PackSample]
     for pack in packs:
         call_command("load_scenario", pack, stdout=StringIO())
         sample = samples[pack] = model.sample = PackSample()
-        for question in _questions(pack):
+        for question in questions(pack):
             # More answers than a run can ask for; what one run leaves over answers the next.
             server.enqueue(*[model] * REQUESTS_PER_RUN_CAP)
             created = run_create(user=user, message=question)
@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.price_in is not None:
             os.environ["LLM_PRICE_INPUT_PER_MTOK"] = str(args.price_in)
             os.environ["LLM_PRICE_OUTPUT_PER_MTOK"] = str(args.price_out)
-        _setup_django(var_dir)
+        setup_django(var_dir)
         print(format_report(measure(args.pack or list(PACKS), server)))
     return 0
 

@@ -3,25 +3,32 @@
 Each run goes through intent routing, the claim, the graph with the real nodes, the tools, the gatekeeper
 and persistence, on a throw-away SQLite database with a shipped pack loaded. It prints p50/p95 wall time
 and database queries per run, next to the graph floor (no-op nodes) measured in the same process, so the
-cost of everything above the graph engine is visible.
+cost of everything above the graph engine is visible, as a ratio that a busy machine does not distort.
 
-    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME]
+With ``--history``, the same runs are timed again with that many prior runs in the database (copies of a
+finished run: its log, invocations, steps and store entries; ``bench/history.py``), to show that a run's
+cost does not grow with the history.
+
+    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME] [--history 10000,100000]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from io import StringIO
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+if __package__ in (None, ""):
+    # Run as a script: make the project root importable.
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes
 
 
 @dataclass(frozen=True)
@@ -29,82 +36,124 @@ class RunSample:
     ms: float
     queries: int
     outcome: str
+    floor_ms: float
+    """The graph floor (happy path through ``run_graph``, median of a few) timed right after this run."""
 
 
-def _setup_django(var_dir: str) -> None:
-    """A private database under ``var_dir``: the benchmark never touches the demo's data."""
-    sys.path.insert(0, str(ROOT))
-    os.environ.update(
-        {
-            "VAR_DIR": var_dir,
-            "DEBUG": "false",
-            "SECURE_HTTPS": "false",
-            "LLM_PROVIDER": "offline",
-            "LOG_LEVEL": "error",
-            "SECRET_KEY": "bench-only-secret-key-0123456789-0123456789-0123456789-abcdef",
-        }
-    )
-    for name in ("DATABASE_URL", "REDIS_URL", "RUN_EXECUTION"):
-        os.environ.pop(name, None)
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    import django
-
-    django.setup()
+@dataclass(frozen=True)
+class SizeResult:
+    prior_runs: int
+    samples: list[RunSample]
 
 
-def _questions(pack: str) -> list[str]:
-    manifest = json.loads((ROOT / "tools" / "scenarios" / "packs" / pack / "scenario.json").read_text())
-    return [question["text"] for question in manifest["questions"]]
-
-
-def measure_runs(runs: int, pack: str) -> list[RunSample]:
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
+def measure_runs(user: Any, runs: int, pack: str) -> list[RunSample]:
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
     from diagnosis.execution import run_execute
     from diagnosis.submission import run_create
 
-    call_command("migrate", verbosity=0)
-    call_command("load_scenario", pack, stdout=StringIO())
-    user = get_user_model().objects.create_user("bench")
-    questions = _questions(pack)
+    asked = questions(pack)
+    floor = happy_floor()
     samples = []
     for index in range(runs):
-        with CaptureQueriesContext(connection) as queries:
+        # Every statement the run sends, transaction control included (Django's query log caps at 9 000).
+        statements = _Statements()
+        with connection.execute_wrapper(statements):
             started = time.perf_counter()
-            created = run_create(user=user, message=questions[index % len(questions)])
+            created = run_create(user=user, message=asked[index % len(asked)])
             run = run_execute(created.pk, worker="bench")
             elapsed = (time.perf_counter() - started) * 1000
         assert run is not None, "a run just created is not claimed by anyone else"
-        samples.append(RunSample(elapsed, len(queries), run.outcome))
+        samples.append(RunSample(elapsed, statements.count, run.outcome, floor()))
     return samples
 
 
-def _p95(values: list[float]) -> float:
-    return statistics.quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 else values[0]
+def happy_floor(repeat: int = 5) -> Callable[[], float]:
+    """A timer of the graph floor, to interleave with the runs: on a shared machine the load changes
+    from one second to the next, and a ratio of times taken at the same moments is what holds."""
+    from bench.graph_floor import VERIFIER_OUTPUTS, noop_actions
+    from diagnosis.graph.builder import build_graph
+    from diagnosis.graph.runner import run_graph
+    from diagnosis.graph.state import initial_state
+
+    graph = build_graph(noop_actions(VERIFIER_OUTPUTS["happy"]))
+    state = initial_state({"query": "why is p99 up?"})
+
+    def measure() -> float:
+        samples = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            run_graph(graph, state, run_id="bench")
+            samples.append((time.perf_counter() - started) * 1000)
+        return statistics.median(samples)
+
+    return measure
 
 
-def format_report(samples: list[RunSample], floors: list) -> str:
+class _Statements:
+    """A ``connection.execute_wrapper`` that counts the statements sent."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        self.count += 1
+        return execute(sql, params, many, context)
+
+
+def measure_sizes(runs: int, pack: str, history: list[int]) -> list[SizeResult]:
+    """The runs on an empty database, then again after topping the history up to each size."""
+    from bench.history import add_prior_runs
+
+    user = prepare(pack)
+    measure_runs(user, 2, pack)  # warm-up: imports, compiled graph, first-use caches
+    results = [SizeResult(0, measure_runs(user, runs, pack))]
+    template = _last_run_id()
+    present = 0
+    for size in history:
+        add_prior_runs(template, size - present)
+        present = size
+        results.append(SizeResult(size, measure_runs(user, runs, pack)))
+    return results
+
+
+def _last_run_id() -> Any:
+    from diagnosis.models import DiagnosisRun
+
+    return DiagnosisRun.objects.order_by("-started_at").values_list("pk", flat=True).first()
+
+
+def format_report(results: list[SizeResult], floors: list) -> str:
     from bench.graph_floor import format_table
 
-    ms = [s.ms for s in samples]
-    queries = [float(s.queries) for s in samples]
-    outcomes = ", ".join(f"{o} {sum(s.outcome == o for s in samples)}" for o in sorted({s.outcome for s in samples}))
-    header = f"{'measure':<28}{'p50':>10}{'p95':>10}"
-    rows = [
-        f"{'offline run, ms':<28}{statistics.median(ms):>10.1f}{_p95(ms):>10.1f}",
-        f"{'offline run, DB queries':<28}{statistics.median(queries):>10.0f}{_p95(queries):>10.0f}",
-    ]
+    base = results[0].samples
+    base_ms, base_queries = statistics.median(s.ms for s in base), statistics.median(s.queries for s in base)
+    header = (
+        f"{'prior runs':>10}{'runs':>6}{'p50 ms':>9}{'p95 ms':>9}{'floor ms':>10}{'p50/floor':>10}"
+        f"{'queries p50':>12}{'p95':>6}{'p50 vs empty':>13}{'queries vs empty':>17}"
+    )
+    rows = []
+    for result in results:
+        ms = [s.ms for s in result.samples]
+        queries = [float(s.queries) for s in result.samples]
+        p50, q50 = statistics.median(ms), statistics.median(queries)
+        floor = statistics.median(s.floor_ms for s in result.samples)
+        rows.append(
+            f"{result.prior_runs:>10}{len(ms):>6}{p50:>9.1f}{p95(ms):>9.1f}{floor:>10.2f}{p50 / floor:>9.1f}x"
+            f"{q50:>12.0f}{p95(queries):>6.0f}{p50 / base_ms:>12.2f}x{q50 / base_queries:>16.2f}x"
+        )
+    outcomes = ", ".join(
+        f"{o} {sum(s.outcome == o for r in results for s in r.samples)}"
+        for o in sorted({s.outcome for r in results for s in r.samples})
+    )
     return "\n".join(
         [
-            f"{len(samples)} runs ({outcomes})",
+            f"offline runs ({outcomes}); floor = the graph floor (happy path, run_graph) timed after each run",
             header,
             "-" * len(header),
             *rows,
             "",
-            "graph floor (no-op nodes):",
+            "graph floor (no-op nodes), timed on its own after the runs:",
             format_table(floors),
         ]
     )
@@ -113,16 +162,19 @@ def format_report(samples: list[RunSample], floors: list) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="diagnoses to time (default 20)")
-    parser.add_argument("--pack", default="payment-db-pool", help="shipped pack to load (default payment-db-pool)")
+    parser.add_argument("--pack", default=DEFAULT_PACK, help=f"shipped pack to load (default {DEFAULT_PACK})")
+    parser.add_argument(
+        "--history", type=sizes, default=[], help="comma-separated prior-run counts to measure at too (10000,100000)"
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     with tempfile.TemporaryDirectory(prefix="superbiz-bench-") as var_dir:
-        _setup_django(var_dir)
+        setup_django(var_dir)
         from bench.graph_floor import measure_floor
 
-        samples = measure_runs(args.runs, args.pack)
-        print(format_report(samples, measure_floor(runs=100)))
+        results = measure_sizes(args.runs, args.pack, args.history)
+        print(format_report(results, measure_floor(runs=100)))
     return 0
 
 

@@ -41,7 +41,7 @@ import httpx
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.run_overhead import _questions, _setup_django
+from bench.embedded import questions, setup_django
 
 MODES = ("embedded", "redis")
 PACK = "payment-db-pool"
@@ -96,7 +96,7 @@ def prepare(idle_runs: int) -> Fixture:
     return Fixture(
         token=Token.objects.create(user=user).key,
         idle_paths=[sse.events_url(run.pk) for run in runs],
-        questions=_questions(PACK),
+        questions=questions(PACK),
     )
 
 
@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--settle must be 0 or more and --window more than 0")
     raise_fd_limit(max(args.levels))
     with tempfile.TemporaryDirectory(prefix="superbiz-sse-idle-") as var_dir:
-        _setup_django(var_dir)
+        setup_django(var_dir)
         fixture = prepare(args.idle_runs)
         print(HEADER, flush=True)
         print("-" * len(HEADER), flush=True)

@@ -162,16 +162,15 @@ else:
     # The database cache is shared by every process on the same database (web, CLI, tests' servers).
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            # Django's database cache, minus its table count on every write: expired rows are purged on
+            # the reaper's schedule instead (tools/store_cache.py), so no entry is culled before its TTL.
+            "BACKEND": "tools.store_cache.PurgedDatabaseCache",
             "LOCATION": "superbiz_cache",
-            # The default (300 entries, then a third culled) would expire stored tool payloads long before
-            # their TTL, and the gatekeeper would refuse valid citations as "expired". Culling removes the
-            # expired rows first, so this bound (a few thousand runs) also keeps the table from growing.
-            "OPTIONS": {"MAX_ENTRIES": 50_000},
         }
     }
 
-EVENTSTREAM_STORAGE_CLASS = "django_eventstream.storage.DjangoModelStorage"
+# The runs' event log is the SSE storage too (diagnosis/sse/storage.py): one insert an event.
+EVENTSTREAM_STORAGE_CLASS = "diagnosis.sse.storage.RunEventStorage"
 EVENTSTREAM_CHANNELMANAGER_CLASS = "diagnosis.sse.RunChannelManager"
 
 # --- Celery ---------------------------------------------------------------------------------------
@@ -206,6 +205,8 @@ EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, m
 EMBEDDED_RUNTIME_STARTER = "diagnosis.dispatch.start_embedded_runtime"
 # A RUNNING run whose heartbeat is older than this is reaped as FAILED.
 RUN_STALE_AFTER_SECONDS = env.integer("RUN_STALE_AFTER_SECONDS", 600, minimum=10)
+# A working run refreshes its heartbeat at most this often (a tenth of the stale age: never reaped alive).
+RUN_HEARTBEAT_SECONDS = max(1, RUN_STALE_AFTER_SECONDS // 10)
 
 # --- Model provider -------------------------------------------------------------------------------
 LLM_PROVIDER = env.choice("LLM_PROVIDER", ("offline", "openai", "scripted"), "offline")

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.db import connections
 from kombu.exceptions import OperationalError
 
-from diagnosis.reaper import reap_stale_runs
+from diagnosis.reaper import scheduled_pass
 from diagnosis.tasks import execute_run
 
 logger = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ def redis_reachable() -> bool:
 def _reap_periodically() -> None:
     while True:
         try:
-            reap_stale_runs()
+            scheduled_pass()
         except Exception:  # the database or anything else: this thread must outlive one failed pass
             logger.exception("the embedded stale-run reaper failed; retrying in %s s", REAP_EVERY_SECONDS)
         finally:

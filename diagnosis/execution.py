@@ -22,6 +22,7 @@ from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.providers.deadline import Deadline
 from diagnosis.services import RunResult, run_claim, run_fail, run_finish
+from tracing.timeline import owned_log
 
 logger = logging.getLogger(__name__)
 
@@ -72,21 +73,25 @@ def run_execute(
     """Claim and execute a run; None when it was already claimed or has ended (a redelivered message)."""
     # First of all: Celery counts the time limit from the task's start.
     options = dataclasses.replace(options or ExecutionOptions(), model_deadline=model_deadline())
-    run = run_claim(run_id, worker=worker)
-    if run is None:
-        logger.info("run %s already claimed or finished; skipping", run_id)
-        return None
-    progress = RunProgress(run.pk)
-    try:
-        run_finish(run, _execute_path(run, progress, options))
-    except RunFailure as failure:
-        run_fail(run, reason=failure.code, message=failure.message, orchestration_trace=failure.orchestration_trace)
-    except SoftTimeLimitExceeded:
-        run_fail(run, reason="time_limit", message="The run exceeded its time limit.")
-    except RunEnded:
-        logger.info("run %s was ended (reaped) while its worker was busy; stopping", run.pk)
-    except Exception:
-        logger.exception("run %s raised", run.pk)
-        run_fail(run, reason="internal_error", message="The run failed unexpectedly; see its trace.")
+    progress = RunProgress(run_id)
+    # From the claim to the end this worker owns the run: every write of this process to the run's event
+    # log (the claim, reports, the terminal events, a canceller's thread in embedded mode) is numbered in
+    # memory. Registered before the claim, so that the claim's own event is too; unused if the claim fails.
+    with owned_log(progress.log):
+        run = run_claim(run_id, worker=worker)
+        if run is None:
+            logger.info("run %s already claimed or finished; skipping", run_id)
+            return None
+        try:
+            run_finish(run, _execute_path(run, progress, options))
+        except RunFailure as failure:
+            run_fail(run, reason=failure.code, message=failure.message, orchestration_trace=failure.orchestration_trace)
+        except SoftTimeLimitExceeded:
+            run_fail(run, reason="time_limit", message="The run exceeded its time limit.")
+        except RunEnded:
+            logger.info("run %s was ended (reaped) while its worker was busy; stopping", run.pk)
+        except Exception:
+            logger.exception("run %s raised", run.pk)
+            run_fail(run, reason="internal_error", message="The run failed unexpectedly; see its trace.")
     run.refresh_from_db()
     return run

@@ -1,20 +1,30 @@
-"""Live progress of a run: each report is one timeline event and one SSE ``status`` event.
+"""Live progress of a run: each report is one row of the run's event log, a timeline event that is also
+the SSE ``status`` event (one insert).
 
 Nodes and the tool harness report through this object only, so what a user watches and what an auditor
-reads afterwards are the same sequence. Reports also refresh the run's heartbeat for the reaper.
+reads afterwards are the same sequence. Reports also refresh the run's heartbeat for the reaper, by time:
+at most one write per ``RUN_HEARTBEAT_SECONDS`` (the first report always writes it), not one per event.
+A run that another writer ended is noticed by the heartbeat's conditional update, and sooner when that
+writer appended to the run's log (the reaper's ``failure`` and ``done``): the next report's number is
+taken, and the report checks the run before it writes after them.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 import uuid
 from collections.abc import Mapping
 
+from django.conf import settings
+
 from diagnosis import sse
 from diagnosis.services import run_heartbeat
+from diagnosis.sse.storage import TimelineEntry
 from tools.names import TOOL_NAMES
 from tracing.events import TimelineEvent
 from tracing.models import TraceEventKind
-from tracing.timeline import append_event
+from tracing.timeline import RunLog
 
 
 class RunEnded(Exception):
@@ -24,6 +34,12 @@ class RunEnded(Exception):
 class RunProgress:
     def __init__(self, run_id: uuid.UUID | str) -> None:
         self.run_id = run_id
+        self._heartbeat_at: float | None = None
+        # The thread inside ``_report``: only a report stops when another writer has ended the run; the
+        # terminal events this worker writes itself after ending it (``run_fail``) must still be written.
+        self._reporting: int | None = None
+        # The run's log as its owner numbers it; ``execution`` registers it for the run's other writers.
+        self.log = RunLog(run_id, on_foreign_write=self._on_foreign_write)
 
     def status(self, node: str, phase: str, detail: str = "") -> None:
         """A node started or ended (``phase``: started|completed|retrying|failed...)."""
@@ -75,10 +91,23 @@ class RunProgress:
         stream = {"node": node, "phase": "release", "detail": f"{decision} ({rule})"}
         self._report(TraceEventKind.RELEASE, TimelineEvent.RELEASE_DECIDED, details, stream)
 
-    def _report(self, kind: TraceEventKind, name: str, details: Mapping[str, object], stream: dict[str, str]) -> None:
+    def _check_running(self) -> None:
         # The heartbeat is a conditional update: when it matches nothing the run has already ended and its
         # stream already has its ``done``, so nothing more may be recorded or published for it.
         if not run_heartbeat(self.run_id):
             raise RunEnded(f"run {self.run_id} is no longer RUNNING")
-        append_event(self.run_id, kind, name, details)
-        sse.publish_on_commit(self.run_id, "status", stream)
+        self._heartbeat_at = time.monotonic()
+
+    def _on_foreign_write(self) -> None:
+        if self._reporting == threading.get_ident():
+            self._check_running()
+
+    def _report(self, kind: TraceEventKind, name: str, details: Mapping[str, object], stream: dict[str, str]) -> None:
+        if self._heartbeat_at is None or time.monotonic() - self._heartbeat_at >= settings.RUN_HEARTBEAT_SECONDS:
+            self._check_running()
+        self._reporting = threading.get_ident()
+        try:
+            # Stored and announced at once: the row is the report itself, not news about other rows to commit.
+            sse.publish(self.run_id, "status", stream, timeline=TimelineEntry(kind, name, details))
+        finally:
+            self._reporting = None

@@ -3,10 +3,15 @@
 A run is stale when its heartbeat (or, never claimed, its start) is older than RUN_STALE_AFTER_SECONDS.
 Live runs refresh the heartbeat at every progress report, so a slow but alive run is not reaped. The
 terminal update is conditional, so a worker finishing at the same moment and the reaper cannot both end it.
+
+``scheduled_pass`` is what runs on the reaper's schedule (Celery beat, the embedded timer, the command): it
+also purges the invocation store of entries past their TTL, which the embedded database store does not
+expire by itself (it no longer counts and culls its table on every write, see ``tools/store_cache.py``).
 """
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -17,7 +22,10 @@ from django.utils import timezone
 from diagnosis.graph.trace_builder import build_partial_trace
 from diagnosis.models import DiagnosisRun, Intent, RunStatus
 from diagnosis.services import run_fail
+from tools.store import purge_expired
 from tracing.selectors import orchestration_events_from_timeline
+
+logger = logging.getLogger(__name__)
 
 REASON = "worker_lost"
 
@@ -47,4 +55,13 @@ def reap_stale_runs(*, now: datetime | None = None, stale_after_seconds: int | N
             orchestration_trace=trace,
         ):
             reaped.append(run)
+    return reaped
+
+
+def scheduled_pass(*, stale_after_seconds: int | None = None) -> list[DiagnosisRun]:
+    """Fail every stale run, then purge the invocation store's expired entries; returns the runs ended."""
+    reaped = reap_stale_runs(stale_after_seconds=stale_after_seconds)
+    purged = purge_expired()
+    if purged:
+        logger.info("purged %d expired invocation-store entries", purged)
     return reaped

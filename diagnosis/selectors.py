@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 
@@ -68,9 +68,14 @@ def run_cancellable_by(user: User | AnonymousUser | None, run_id: uuid.UUID | st
     return runs.filter(pk=pk).first()
 
 
-def run_cancel_requested(run_id: uuid.UUID | str) -> bool:
-    """Whether someone asked the run to stop: its worker asks this at every node boundary."""
-    return DiagnosisRun.objects.filter(pk=run_id, cancel_requested_at__isnull=False).exists()
+def run_stop_requested(run_id: uuid.UUID | str) -> bool:
+    """Whether the run must stop: someone asked it to, or it has already ended (reaped meanwhile). Its
+    worker asks this at every node boundary; between boundaries only its heartbeat, by time, notices."""
+    return (
+        DiagnosisRun.objects.filter(pk=run_id)
+        .filter(Q(cancel_requested_at__isnull=False) | ~Q(status=RunStatus.RUNNING))
+        .exists()
+    )
 
 
 def session_history(session_id: uuid.UUID, *, before_run: DiagnosisRun, limit: int = 3) -> list[dict[str, str]]:

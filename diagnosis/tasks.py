@@ -8,7 +8,7 @@ from celery import shared_task
 
 from diagnosis.execution import run_execute
 from diagnosis.paths.options import ExecutionOptions
-from diagnosis.reaper import reap_stale_runs as reap
+from diagnosis.reaper import scheduled_pass
 
 
 @shared_task(name="diagnosis.execute_run", bind=True)
@@ -19,4 +19,4 @@ def execute_run(self, run_id: str, provider: str | None = None, script_path: str
 
 @shared_task(name="diagnosis.reap_stale_runs")
 def reap_stale_runs() -> int:
-    return len(reap())
+    return len(scheduled_pass())

@@ -5,14 +5,15 @@ tool, arguments that break the schema, a call over budget), the call ends as a r
 tool error the model can read — never as an exception into the agent loop. For each call it:
 
 1. parses and validates the arguments (BLOCKED ``invalid_json`` / ``unknown_tool`` / ``invalid_arguments``);
-2. enforces the run's call budget, counted from ``tool_invocation`` rows so it holds across executor
-   attempts and processes; refused calls count too, so a model cannot loop on bad calls (BLOCKED
+2. enforces the run's call budget, counted from the run's ``tool_invocation`` rows (read once, then
+   counted in memory: after the claim the run's worker is their only writer) so it holds across executor
+   attempts; refused calls count too, so a model cannot loop on bad calls (BLOCKED
    ``call_budget_exhausted``);
 3. runs the handler with a row budget and a deadline (FAILED ``timeout`` past ``TOOL_TIMEOUT_SECONDS``);
 4. cuts a payload over ``TOOL_MAX_PAYLOAD_BYTES`` to fit, or BLOCKS it (``payload_too_large``);
-5. stores the canonical arguments and payload (TTL), then records the ``tool_invocation`` row — metadata
-   only: digests, sizes, the arguments' shape, never their text — both before the model sees anything —
-   and calls ``on_call(tool_name, status)``.
+5. stores the canonical arguments and payload (TTL, one write), then records the ``tool_invocation`` row
+   (one insert, numbered in memory) — metadata only: digests, sizes, the arguments' shape, never their
+   text — both before the model sees anything — and calls ``on_call(tool_name, status)``.
 
 A bug in a handler (any other exception) is not disguised as a tool error: it propagates like any bug.
 
@@ -32,15 +33,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
+from django.db.models import Count, Max
 
-from config.sequence import next_seq
 from tools.arguments import RecordedArguments, record_arguments
 from tools.errors import ToolError, ToolTimeout
 from tools.models import InvocationStatus, ToolInvocation
 from tools.projection import PROJECTION_MAX_CHARS, clip
 from tools.registry import CallContext, Tool, ToolOutput, ToolRegistry, default_registry
-from tools.store import canonical_json, put_arguments, put_payload, sha256_hex
+from tools.store import canonical_json, put_invocation, sha256_hex
 from tools.truncation import fit_payload
 
 logger = logging.getLogger(__name__)
@@ -76,6 +77,13 @@ class ToolHarness:
         self.run_id = uuid.UUID(str(run_id))
         self.on_call = on_call
         self.registry = registry or default_registry()
+        self._recorded: tuple[int, int] | None = None  # (calls, last seq), read from the rows once
+
+    def _counts(self) -> tuple[int, int]:
+        if self._recorded is None:
+            rows = ToolInvocation.objects.filter(run_id=self.run_id).aggregate(calls=Count("id"), last=Max("seq"))
+            self._recorded = rows["calls"], rows["last"] or 0
+        return self._recorded
 
     def call(self, tool_name: str, arguments: dict[str, Any] | str) -> ToolResult:
         started = time.monotonic()
@@ -90,9 +98,7 @@ class ToolHarness:
                 outcome = _blocked("unknown_tool", f"there is no tool {tool_name!r}; the tools are {known}")
             else:
                 outcome = self._run(tool, parsed, started)
-        put_arguments(invocation_id, recorded.canonical)
-        if outcome.payload is not None:
-            put_payload(invocation_id, outcome.canonical)
+        put_invocation(invocation_id, recorded.canonical, outcome.canonical if outcome.payload is not None else None)
         self._record(invocation_id, tool_name, recorded, outcome, started)
         if self.on_call is not None:
             self.on_call(tool_name, outcome.status.value)
@@ -121,7 +127,7 @@ class ToolHarness:
         if errors:
             return _blocked("invalid_arguments", "; ".join(errors[:5]))
         budget = settings.TOOL_MAX_CALLS_PER_RUN
-        if ToolInvocation.objects.filter(run_id=self.run_id).count() >= budget:
+        if self._counts()[0] >= budget:
             return _blocked(
                 "call_budget_exhausted", f"this run has used its {budget} tool calls; answer with the evidence you have"
             )
@@ -143,21 +149,22 @@ class ToolHarness:
     def _record(
         self, invocation_id: uuid.UUID, tool_name: str, arguments: RecordedArguments, outcome: _Outcome, started: float
     ) -> None:
-        with transaction.atomic():
-            ToolInvocation.objects.create(
-                id=invocation_id,
-                run_id=self.run_id,
-                seq=next_seq(ToolInvocation, self.run_id),
-                tool_name=tool_name[: ToolInvocation._meta.get_field("tool_name").max_length],
-                args_sha256=arguments.sha256,
-                args_shape=arguments.shape,
-                status=outcome.status,
-                error_code=outcome.error_code,
-                row_count=outcome.row_count,
-                payload_sha256=sha256_hex(outcome.canonical) if outcome.payload is not None else "",
-                payload_bytes=len(outcome.canonical),
-                latency_ms=int((time.monotonic() - started) * 1000),
-            )
+        calls, last_seq = self._counts()
+        ToolInvocation.objects.create(
+            id=invocation_id,
+            run_id=self.run_id,
+            seq=last_seq + 1,
+            tool_name=tool_name[: ToolInvocation._meta.get_field("tool_name").max_length],
+            args_sha256=arguments.sha256,
+            args_shape=arguments.shape,
+            status=outcome.status,
+            error_code=outcome.error_code,
+            row_count=outcome.row_count,
+            payload_sha256=sha256_hex(outcome.canonical) if outcome.payload is not None else "",
+            payload_bytes=len(outcome.canonical),
+            latency_ms=int((time.monotonic() - started) * 1000),
+        )
+        self._recorded = calls + 1, last_seq + 1
 
     @staticmethod
     def _project(invocation_id: uuid.UUID, tool_name: str, tool: Tool | None, outcome: _Outcome) -> dict[str, Any]:

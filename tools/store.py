@@ -1,7 +1,7 @@
 """The invocation store: each invocation's canonical arguments and READY payload, in Django's cache for a TTL.
 
 The ``tool_invocation`` row keeps only digests, sizes and shapes; the bytes live here (the database cache
-when embedded, Redis in production). ``load_verified_payload`` is the only way back in for a payload: it
+when embedded, purged of expired rows on the reaper's schedule; Redis in production). ``load_verified_payload`` is the only way back in for a payload: it
 hands one out only to the run that produced it and only while its bytes still hash to the digest on the
 row, so the Gatekeeper can trust whatever it returns. ``load_arguments`` does the same for the arguments
 an auditor reads in the admin.
@@ -12,14 +12,16 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 
 from tools.models import InvocationStatus, ToolInvocation
+from tools.store_cache import PurgedDatabaseCache
 
 
 def canonical_json(value: Any, *, lenient: bool = False) -> bytes:
@@ -51,14 +53,20 @@ def arguments_key(invocation_id: uuid.UUID | str) -> str:
     return f"tool-invocation-arguments:{invocation_id}"
 
 
-def put_payload(invocation_id: uuid.UUID, canonical: bytes) -> None:
-    """Keep the canonical bytes themselves, so verification hashes exactly what was recorded."""
-    cache.set(payload_key(invocation_id), canonical, timeout=settings.INVOCATION_STORE_TTL_SECONDS)
+def put_invocation(invocation_id: uuid.UUID, arguments: bytes, payload: bytes | None) -> None:
+    """Keep a call's canonical arguments (``arguments.record_arguments``) and, when READY, its canonical
+    payload bytes themselves, so verification hashes exactly what was recorded. One write for both."""
+    entries = {arguments_key(invocation_id): arguments}
+    if payload is not None:
+        entries[payload_key(invocation_id)] = payload
+    cache.set_many(entries, timeout=settings.INVOCATION_STORE_TTL_SECONDS)
 
 
-def put_arguments(invocation_id: uuid.UUID, canonical: bytes) -> None:
-    """Keep the call's arguments (``arguments.record_arguments``) for the TTL; the row keeps their digest."""
-    cache.set(arguments_key(invocation_id), canonical, timeout=settings.INVOCATION_STORE_TTL_SECONDS)
+def purge_expired() -> int:
+    """Delete what outlived its TTL, where the store does not expire entries itself (the database cache);
+    returns how many. Runs on the reaper's schedule. Redis expires keys on its own: nothing to do there."""
+    backend = caches[DEFAULT_CACHE_ALIAS]
+    return backend.purge_expired() if isinstance(backend, PurgedDatabaseCache) else 0
 
 
 def load_arguments(invocation: ToolInvocation) -> str | None:
@@ -90,20 +98,46 @@ class PayloadLookup:
         return self.failure is None
 
 
+def load_verified_payloads(
+    run_id: uuid.UUID | str, invocation_ids: Iterable[uuid.UUID | str]
+) -> dict[str, PayloadLookup]:
+    """``load_verified_payload`` for many ids at once (one read of the rows, one of the store), keyed by the
+    ids as given."""
+    wanted: dict[str, uuid.UUID | None] = {}
+    for given in invocation_ids:
+        try:
+            wanted[str(given)] = uuid.UUID(str(given))
+        except ValueError:
+            # A forged id and a malformed one are the same failure to the caller.
+            wanted[str(given)] = None
+    rows = ToolInvocation.objects.in_bulk([pk for pk in wanted.values() if pk is not None])
+    ready = [row for row in rows.values() if str(row.run_id) == str(run_id) and row.status == InvocationStatus.READY]
+    stored = cache.get_many([payload_key(row.pk) for row in ready])
+    return {given: _lookup(run_id, rows.get(pk) if pk else None, stored) for given, pk in wanted.items()}
+
+
 def load_verified_payload(run_id: uuid.UUID | str, invocation_id: uuid.UUID | str) -> PayloadLookup:
     """The payload of ``invocation_id`` if it belongs to ``run_id``, is READY, present and unaltered."""
-    try:
-        invocation = ToolInvocation.objects.get(pk=uuid.UUID(str(invocation_id)))
-    except (ValueError, ToolInvocation.DoesNotExist):
-        # A forged id and a malformed one are the same failure to the caller.
+    return load_verified_payloads(run_id, [invocation_id])[str(invocation_id)]
+
+
+def payload_loader(run_id: uuid.UUID | str, invocation_ids: Iterable[str]) -> Callable[[str], PayloadLookup]:
+    """``load_verified_payload`` for one run, with ``invocation_ids`` read up front in one go (a check of
+    many bindings citing few invocations reads each once); any other id is read when asked for."""
+    lookups = load_verified_payloads(run_id, invocation_ids)
+    return lambda invocation_id: lookups.get(invocation_id) or load_verified_payload(run_id, invocation_id)
+
+
+def _lookup(run_id: uuid.UUID | str, invocation: ToolInvocation | None, stored: dict[str, Any]) -> PayloadLookup:
+    if invocation is None:
         return PayloadLookup(failure=LookupFailure.NOT_FOUND)
     if str(invocation.run_id) != str(run_id):
         return PayloadLookup(failure=LookupFailure.FOREIGN_RUN)
     if invocation.status != InvocationStatus.READY:
         return PayloadLookup(invocation=invocation, failure=LookupFailure.NOT_READY)
-    stored = cache.get(payload_key(invocation.pk))
-    if stored is None:
+    payload = stored.get(payload_key(invocation.pk))
+    if payload is None:
         return PayloadLookup(invocation=invocation, failure=LookupFailure.EXPIRED)
-    if not isinstance(stored, bytes) or sha256_hex(stored) != invocation.payload_sha256:
+    if not isinstance(payload, bytes) or sha256_hex(payload) != invocation.payload_sha256:
         return PayloadLookup(invocation=invocation, failure=LookupFailure.DIGEST_MISMATCH)
-    return PayloadLookup(payload=json.loads(stored), invocation=invocation)
+    return PayloadLookup(payload=json.loads(payload), invocation=invocation)

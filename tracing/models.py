@@ -72,22 +72,52 @@ class TraceEventKind(models.TextChoices):
     RELEASE = "RELEASE", "Answer release"
 
 
-class DiagnosisTraceEvent(models.Model):
-    """The append-only timeline of a run; ``details`` carries only whitelisted, bounded keys."""
+class TimelineManager(models.Manager["DiagnosisTraceEvent"]):
+    """The audit timeline: the log's rows that record something, not the stream-only ones (``done``)."""
 
-    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="trace_events")
-    seq = models.PositiveIntegerField()
-    kind = models.CharField(max_length=20, choices=TraceEventKind.choices)
-    name = models.CharField(max_length=60)
+    def get_queryset(self) -> models.QuerySet[DiagnosisTraceEvent]:
+        return super().get_queryset().filter(seq__isnull=False)
+
+
+class DiagnosisTraceEvent(models.Model):
+    """The append-only event log of a run: its audit timeline and its SSE stream, one row per event.
+
+    A row is a timeline event (``seq``, the timeline's order, and ``kind``, ``name``, ``details`` with
+    whitelisted, bounded keys), a stream event (``stream_id``, the SSE id within the run's channel, with its
+    ``stream_event`` name and JSON ``stream_data``), or both: a progress report is written once and serves
+    the auditor and the page alike. Both numberings run 1, 2, 3... without gaps. ``objects`` is the
+    timeline; ``log`` is every row.
+    """
+
+    # No database constraint: the SSE storage writes by channel name, as django-eventstream lets any channel
+    # be written; only runs' writers write here, and deleting a run still deletes its log (Django cascades).
+    run = models.ForeignKey(
+        "diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="trace_events", db_constraint=False
+    )
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=20, choices=TraceEventKind.choices, blank=True)
+    name = models.CharField(max_length=60, blank=True)
     details = models.JSONField(default=dict, blank=True)
+    stream_id = models.PositiveBigIntegerField(null=True, blank=True)
+    stream_event = models.CharField(max_length=20, blank=True, default="")
+    stream_data = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    log = models.Manager()
+    objects = TimelineManager()
 
     class Meta:
         db_table = "diagnosis_trace_event"
         ordering = ["run", "seq"]
+        # Readers (admin, Trace API, ``run.trace_events``) see the timeline; deleting a run deletes its whole
+        # log, stream-only rows included.
+        default_manager_name = "objects"
+        base_manager_name = "log"
         constraints = [
             # The timeline of a run in order: WHERE run_id=? ORDER BY seq.
-            models.UniqueConstraint(fields=["run", "seq"], name="trace_event_run_seq_uniq")
+            models.UniqueConstraint(fields=["run", "seq"], name="trace_event_run_seq_uniq"),
+            # The stream of a run from a Last-Event-ID: WHERE run_id=? AND stream_id>? ORDER BY stream_id.
+            models.UniqueConstraint(fields=["run", "stream_id"], name="trace_event_run_stream_uniq"),
         ]
 
     def __str__(self) -> str:

@@ -3,7 +3,8 @@
 The step row holds bounded metadata that every reader of a trace may see; what the model reasoned goes to
 the restricted audit table only, and only what the provider really returned (``UNAVAILABLE`` otherwise).
 Every text is redacted on the way in (``config.redaction``): a model that echoes a key in its answer must
-not get it stored.
+not get it stored. A run's ``StepLog`` numbers its steps in memory (one read of the last ``seq``, then
+none): after the claim the run's worker is the only writer of its steps.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ import uuid
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Max
 
 from config.redaction import redact
-from config.sequence import next_seq
 from tracing.models import AgentReasoningAudit, AgentStep, ReasoningSource
 
 
@@ -41,11 +42,31 @@ class StepRecord:
     """Why the release guard blocked a draft, quoting it: restricted like the reasoning."""
 
 
+class StepLog:
+    """The steps of one run, numbered in memory."""
+
+    def __init__(self, run_id: uuid.UUID | str) -> None:
+        self.run_id = uuid.UUID(str(run_id))
+        self._last: int | None = None
+
+    def record(self, record: StepRecord) -> AgentStep:
+        if self._last is None:
+            self._last = AgentStep.objects.filter(run_id=self.run_id).aggregate(last=Max("seq"))["last"] or 0
+        step = _insert(self.run_id, self._last + 1, record)
+        self._last = step.seq
+        return step
+
+
 def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
+    """One step of a run that has no ``StepLog`` at hand."""
+    return StepLog(run_id).record(record)
+
+
+def _insert(run_id: uuid.UUID | str, seq: int, record: StepRecord) -> AgentStep:
     with transaction.atomic():
         step = AgentStep.objects.create(
             run_id=run_id,
-            seq=next_seq(AgentStep, run_id),
+            seq=seq,
             node=record.node,
             attempt=record.attempt,
             role=record.role or record.node,

@@ -15,7 +15,7 @@ from diagnosis.graph.status import StageStatus
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.messages import prompt
 from diagnosis.providers.base import ChatModel, Message, ModelReply, ProviderError, ToolSpec, Usage
-from tracing.steps import StepRecord, record_step
+from tracing.steps import StepRecord
 
 JSON_OUTPUT = {"type": "json_object"}
 AUDIT_TEXT_MAX_CHARS = 20_000
@@ -73,8 +73,7 @@ class StepMeter:
 
     def record(self, outcome: str, summary: str = "", *, findings: Sequence[Mapping[str, str]] = ()) -> None:
         """Write the attempt's step; ``findings`` (release findings, they quote the draft) go to the restricted audit."""
-        record_step(
-            self.context.run_id,
+        self.context.steps.record(
             StepRecord(
                 node=self.node,
                 role=self.role,
@@ -91,7 +90,7 @@ class StepMeter:
                 reasoning_content="\n\n".join(self._reasoning)[:AUDIT_TEXT_MAX_CHARS] or None,
                 assistant_text="\n\n".join(self._assistant)[:AUDIT_TEXT_MAX_CHARS],
                 findings=[dict(finding) for finding in findings],
-            ),
+            )
         )
 
 

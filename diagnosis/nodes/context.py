@@ -14,6 +14,7 @@ from diagnosis.progress import RunProgress
 from diagnosis.providers.base import RoleModels
 from diagnosis.providers.deadline import Deadline
 from tools.harness import ToolHarness
+from tracing.steps import StepLog
 
 
 @dataclass
@@ -39,3 +40,8 @@ class NodeContext:
     # Summaries of every tool call of the run, in order: the evidence retry's "completed queries".
     tool_calls: list[str] = field(default_factory=list)
     release: ReleaseLog = field(default_factory=ReleaseLog)
+    # The run's model steps, numbered in memory.
+    steps: StepLog = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.steps = StepLog(self.run_id)

@@ -21,7 +21,7 @@ from diagnosis.graph.state import DiagnosisState, read_mapping
 from diagnosis.graph.status import GatekeeperStatus, Verdict
 from diagnosis.nodes.context import NodeContext
 from tools.jsonpath import PathError, resolve
-from tools.store import PayloadLookup, load_verified_payload
+from tools.store import PayloadLookup, payload_loader
 
 NODE = "gatekeeper"
 EXCERPT_MIN_CHARS = 3
@@ -136,6 +136,18 @@ def summary(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def cited_invocation_ids(executor_output: Mapping[str, Any]) -> set[str]:
+    """The invocation ids the output's bindings cite, read before it is validated (anything goes)."""
+    claims = executor_output.get("claims")
+    return {
+        str(binding["source_invocation_id"])
+        for claim in (claims if isinstance(claims, list) else [])
+        if isinstance(claim, Mapping) and isinstance(claim.get("bindings"), list)
+        for binding in claim["bindings"]
+        if isinstance(binding, Mapping) and "source_invocation_id" in binding
+    }
+
+
 def check_output(executor_output: Any, load: PayloadLoader) -> GatekeeperResult:
     """Check every binding of every claim; the status is computed from the verified claims only."""
     try:
@@ -165,10 +177,8 @@ def check_output(executor_output: Any, load: PayloadLoader) -> GatekeeperResult:
 
 def gatekeep(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
     context.progress.status(NODE, "started")
-    result = check_output(
-        dict(read_mapping(state, "executor_output")),
-        lambda invocation_id: load_verified_payload(context.run_id, invocation_id),
-    )
+    output = dict(read_mapping(state, "executor_output"))
+    result = check_output(output, payload_loader(context.run_id, cited_invocation_ids(output)))
     context.progress.evidence(
         node=NODE, status=result.status, claims=result.claim_outcomes(), passed=len(result.verified_claim_ids)
     )

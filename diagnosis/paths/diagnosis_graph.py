@@ -4,7 +4,7 @@ The graph is compiled once per process; each run hands its ``NodeContext`` (mode
 to it through LangGraph's runtime context. Models are built once per run (the scripted provider's cursor
 and the ``{{inv:N}}`` resolver live exactly as long as the run). Each node attempt's orchestration event is mirrored into the timeline as it happens, so
 that a run whose worker dies can still be explained. At every node boundary the run asks whether it was
-cancelled, and if so stops there, FAILED ``cancelled`` with its partial trace.
+cancelled (or already ended), and if so stops there, FAILED ``cancelled`` with its partial trace.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.providers.factory import build_models, config_from_settings, run_token_budget
 from diagnosis.providers.invocations import run_invocation_resolver
-from diagnosis.selectors import run_cancel_requested, session_history
+from diagnosis.selectors import run_stop_requested, session_history
 from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
@@ -141,7 +141,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
             run_id=str(run.pk),
             context=context,
             on_event=lambda event: progress.node_finished(**event),
-            should_stop=lambda: run_cancel_requested(run.pk),
+            should_stop=lambda: run_stop_requested(run.pk),
         )
     except GraphRunError as error:
         # Stopped at a boundary because it was cancelled: the route ends in the last node that ran.

@@ -1,9 +1,9 @@
 """The run event stream: the only code that touches django-eventstream.
 
-Each run has one channel, ``run-<run_id>``. Events are stored (``DjangoModelStorage``) so that a client
-connecting late, or reconnecting with ``Last-Event-ID``, receives every event exactly once. Without a last
-id the stream would start at the current event, so the ``events_url`` handed out by the chat API asks for
-everything after event 0 (``lastEventId=run-<id>:0``; the storage keeps a placeholder event 0 per channel).
+Each run has one channel, ``run-<run_id>``. Events are stored (``storage.RunEventStorage``, in the run's
+event log) so that a client connecting late, or reconnecting with ``Last-Event-ID``, receives every event
+exactly once. Without a last id the stream would start at the current event, so the ``events_url`` handed
+out by the chat API asks for everything after event 0 (``lastEventId=run-<id>:0``; ids start at 1).
 
 The stored event is the truth; announcing it (Redis pub/sub, or in-process listeners) is a wake-up call.
 When Redis is down the event is still stored, ``publish`` logs a warning and returns False, and readers
@@ -24,10 +24,10 @@ from django_eventstream.channelmanager import DefaultChannelManager
 from redis.exceptions import RedisError
 
 from diagnosis.selectors import run_visible_to
+from diagnosis.sse.storage import CHANNEL_PREFIX, TimelineEntry, timeline_entry
 
 logger = logging.getLogger(__name__)
 
-CHANNEL_PREFIX = "run-"
 EventName = Literal["metadata", "status", "content", "failure", "done"]
 # Every run's last event: its stream ends once this has been delivered (``ordering``).
 LAST_EVENT: EventName = "done"
@@ -42,24 +42,30 @@ def events_url(run_id: uuid.UUID | str) -> str:
     return f"{reverse('run-events', kwargs={'run_id': str(run_id)})}?lastEventId={channel_for(run_id)}:0"
 
 
-def publish(run_id: uuid.UUID | str, event: EventName, data: dict[str, Any]) -> bool:
+def publish(
+    run_id: uuid.UUID | str, event: EventName, data: dict[str, Any], *, timeline: TimelineEntry | None = None
+) -> bool:
     """Store and announce one named event of a run; False when only the announcement failed (Redis down).
 
-    django-eventstream stores the event (database) before it publishes to Redis, so a ``RedisError`` here
-    means the event is stored and only the wake-up was lost. Database errors are not caught.
+    With ``timeline``, the stored row is also that timeline event (one insert for both). django-eventstream
+    stores the event (database) before it publishes to Redis, so a ``RedisError`` here means the event is
+    stored and only the wake-up was lost. Database errors are not caught.
     """
     try:
-        send_event(channel_for(run_id), event, data)
+        with timeline_entry(timeline):
+            send_event(channel_for(run_id), event, data)
     except RedisError as error:
         logger.warning("run %s: %s event stored but not announced (Redis: %s)", run_id, event, error)
         return False
     return True
 
 
-def publish_on_commit(run_id: uuid.UUID | str, event: EventName, data: dict[str, Any]) -> None:
+def publish_on_commit(
+    run_id: uuid.UUID | str, event: EventName, data: dict[str, Any], *, timeline: TimelineEntry | None = None
+) -> None:
     """``publish`` once the current transaction commits (at once outside one), so readers never see an event
     about rows that could still roll back."""
-    transaction.on_commit(lambda: publish(run_id, event, data))
+    transaction.on_commit(lambda: publish(run_id, event, data, timeline=timeline))
 
 
 class RunChannelManager(DefaultChannelManager):

@@ -8,12 +8,11 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
-from django_eventstream.models import Event
 
-from diagnosis import sse
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.progress import RunProgress
 from diagnosis.reaper import reap_stale_runs
+from tests.support.stored_events import stored_names
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,12 +37,7 @@ def make_run(owner):
 
 
 def stream_names(run: DiagnosisRun) -> list[str]:
-    return list(
-        Event.objects.filter(channel=sse.channel_for(run.pk))
-        .exclude(type="")
-        .order_by("eid")
-        .values_list("type", flat=True)
-    )
+    return stored_names(run.pk)
 
 
 def test_it_fails_a_stale_run_with_its_partial_trace_and_ends_its_stream(make_run):

@@ -5,7 +5,6 @@ cleanly. Redis is really down here: its URL points at a loopback port nothing li
 
 from __future__ import annotations
 
-import json
 import time
 from datetime import timedelta
 
@@ -13,13 +12,13 @@ import django_eventstream.eventstream
 import pytest
 import redis
 from django.utils import timezone
-from django_eventstream.models import Event
 from rest_framework.test import APIClient
 
 from config.celery import app as celery_app
 from diagnosis import sse, submission
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from tests.support.live import closed_port, closed_redis_url, database_url, silent_port
+from tests.support.stored_events import payload, stored_events, stored_names
 from tracing.models import DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,12 +33,7 @@ UNAVAILABLE = {
 
 
 def stream_names(run_id) -> list[str]:
-    return list(
-        Event.objects.filter(channel=sse.channel_for(run_id))
-        .exclude(type="")
-        .order_by("eid")
-        .values_list("type", flat=True)
-    )
+    return stored_names(run_id)
 
 
 @pytest.fixture
@@ -74,7 +68,7 @@ def test_it_answers_503_quickly_and_writes_nothing_when_redis_is_down(api, setti
     assert response.status_code == 503
     assert response.json() == UNAVAILABLE
     assert not ChatSession.objects.exists() and not DiagnosisRun.objects.exists()
-    assert not Event.objects.exists()
+    assert not DiagnosisTraceEvent.log.exists()
 
 
 def test_it_gives_up_on_a_silent_redis_within_the_socket_timeout(api, settings):
@@ -112,9 +106,8 @@ def test_a_run_the_broker_refuses_after_the_check_is_failed_at_once_with_one_don
     assert run.status == RunStatus.FAILED and run.failure_reason == "broker_unavailable"
     assert run.finished_at is not None and run.claimed_at is None
     assert stream_names(run.pk) == ["metadata", "failure", "done"]
-    failure = Event.objects.get(channel=sse.channel_for(run.pk), type="failure")
-    # django-eventstream stores the JSON text of the event's JSON data.
-    assert json.loads(json.loads(failure.data))["code"] == "broker_unavailable"
+    [failure] = [event for event in stored_events(run.pk) if event.type == "failure"]
+    assert payload(failure)["code"] == "broker_unavailable"
     assert DiagnosisTraceEvent.objects.filter(run=run, name="failed").exists()
 
 

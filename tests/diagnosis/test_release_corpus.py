@@ -24,11 +24,11 @@ from typing import NamedTuple
 
 import pytest
 from django.core.management import call_command
-from django_eventstream.models import Event
 
-from diagnosis import sse, submission, tasks
+from diagnosis import submission, tasks
 from diagnosis.models import DiagnosisRun
 from tests.support.openai_diagnosis import LOGS_ARGS, QUESTION
+from tests.support.stored_events import payload, stored_events
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db
@@ -356,7 +356,7 @@ def public_surfaces(run: DiagnosisRun, client, owner) -> dict[str, str]:
     trace = client.get(f"/api/diagnosis/{run.session_id}/trace?runId={run.pk}")
     page = client.get(f"/?session={run.session_id}")
     assert trace.status_code == 200 and page.status_code == 200
-    events = Event.objects.filter(channel=sse.channel_for(run.pk)).exclude(type="")
+    events = stored_events(run.pk)
     [content] = [event.data for event in events if event.type == "content"]
     return {
         "final_answer": run.final_answer,
@@ -369,7 +369,7 @@ def public_surfaces(run: DiagnosisRun, client, owner) -> dict[str, str]:
 
 
 def event_text(data: str) -> str:
-    """A stored event's raw text, and its payload decoded (the row holds JSON of the JSON sent)."""
+    """A stored event's raw text, and its payload decoded."""
     payload = data
     while isinstance(payload, str):
         try:
@@ -380,8 +380,8 @@ def event_text(data: str) -> str:
 
 
 def event_payload(run: DiagnosisRun, event_type: str) -> dict:
-    [event] = Event.objects.filter(channel=sse.channel_for(run.pk), type=event_type)
-    return json.loads(json.loads(event.data))
+    [event] = [event for event in stored_events(run.pk) if event.type == event_type]
+    return payload(event)
 
 
 def forms(text: str) -> set[str]:

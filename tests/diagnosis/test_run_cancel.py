@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django_eventstream.models import Event
+from django_eventstream.event import Event
 
-from diagnosis import sse
 from diagnosis.execution import run_execute
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import composer, evidence_retry, executor, fallback, gatekeeper, planner, verified_input, verifier
@@ -24,6 +23,7 @@ from diagnosis.paths.options import ExecutionOptions
 from diagnosis.services import run_cancel
 from diagnosis.submission import run_create
 from tests.support.held_runs import HONEST
+from tests.support.stored_events import payload, stored_events
 from tracing.models import DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,12 +68,7 @@ def scripted(tmp_path: Path, **replace: list) -> ExecutionOptions:
 
 
 def stream(run: DiagnosisRun) -> list[Event]:
-    return list(Event.objects.filter(channel=sse.channel_for(run.pk)).exclude(type="").order_by("eid"))
-
-
-def payload(event: Event) -> dict:
-    """The sent data: django-eventstream stores the JSON text of the JSON text it sends."""
-    return json.loads(json.loads(event.data))
+    return stored_events(run.pk)
 
 
 def timeline(run: DiagnosisRun) -> list[DiagnosisTraceEvent]:

@@ -8,7 +8,6 @@ import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
 from django.utils import timezone
-from django_eventstream.models import Event
 
 from diagnosis import services, sse
 from diagnosis.execution import run_execute
@@ -16,6 +15,7 @@ from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import planner, verifier
 from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.submission import run_create
+from tests.support.stored_events import stored_names
 from tracing.models import DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -30,8 +30,7 @@ def run(owner):
 
 
 def stream(run: DiagnosisRun) -> list[str]:
-    rows = Event.objects.filter(channel=sse.channel_for(run.pk)).exclude(type="").order_by("eid")
-    return list(rows.values_list("type", flat=True))
+    return stored_names(run.pk)
 
 
 def test_it_fails_a_run_that_hits_its_time_limit_with_the_partial_trace(run, monkeypatch):

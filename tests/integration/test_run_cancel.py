@@ -14,14 +14,13 @@ from io import StringIO
 import httpx
 import pytest
 from django.core.management import call_command
-from django_eventstream.models import Event
 
-from diagnosis import sse
 from diagnosis.models import DiagnosisRun, RunStatus
 from tests.integration.conftest import LiveStack, start_stack
 from tests.support.clients import login, submit
 from tests.support.held_runs import delayed_script, wait_for_node
 from tests.support.sse_client import SseEvent, read_events
+from tests.support.stored_events import stored_names
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -96,7 +95,6 @@ def test_it_ends_a_queued_run_at_once_and_the_worker_leaves_it_alone(tmp_path, s
     assert [event.event for event in queued_events] == ["metadata", "failure", "done"]
     assert_cancelled(queued_events, queued["run_id"])
     assert_cancelled(holding_events, holding["run_id"])
-    stored = Event.objects.filter(channel=sse.channel_for(queued["run_id"])).exclude(type="")
-    assert list(stored.values_list("type", flat=True).order_by("eid")) == ["metadata", "failure", "done"]
+    assert stored_names(queued["run_id"]) == ["metadata", "failure", "done"]
     assert DiagnosisRun.objects.get(pk=queued["run_id"]).claimed_at is None
     assert DiagnosisRun.objects.get(pk=later["run_id"]).status == RunStatus.SUCCESS

@@ -8,7 +8,15 @@ import pytest
 from django.core.cache import cache
 
 from tools.models import InvocationStatus, ToolInvocation
-from tools.store import LookupFailure, canonical_json, load_verified_payload, payload_key, put_payload, sha256_hex
+from tools.store import (
+    LookupFailure,
+    arguments_key,
+    canonical_json,
+    load_verified_payload,
+    payload_key,
+    put_invocation,
+    sha256_hex,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +33,7 @@ def record(run, payload=PAYLOAD, *, status=InvocationStatus.READY, seq=1) -> Too
         payload_sha256=sha256_hex(canonical) if status == InvocationStatus.READY else "",
         payload_bytes=len(canonical),
     )
-    put_payload(invocation.id, canonical)
+    put_invocation(invocation.id, b"{}", canonical)
     return invocation
 
 
@@ -87,7 +95,7 @@ def test_it_reports_an_expired_payload(run):
 def test_it_refuses_a_payload_altered_by_one_character(run):
     invocation = record(run)
     altered = canonical_json(PAYLOAD).replace(b"JDBC", b"JDBc")
-    put_payload(invocation.id, altered)
+    put_invocation(invocation.id, b"{}", altered)
 
     lookup = load_verified_payload(run.id, invocation.id)
 
@@ -112,9 +120,9 @@ def test_it_refuses_a_row_whose_digest_was_changed(run):
 def test_it_keeps_payloads_for_the_configured_ttl(settings, monkeypatch):
     settings.INVOCATION_STORE_TTL_SECONDS = 1234
     calls = []
-    monkeypatch.setattr(cache, "set", lambda key, value, timeout: calls.append((key, value, timeout)))
+    monkeypatch.setattr(cache, "set_many", lambda entries, timeout: calls.append((entries, timeout)))
     invocation_id = uuid.uuid4()
 
-    put_payload(invocation_id, b"{}")
+    put_invocation(invocation_id, b"[]", b"{}")
 
-    assert calls == [(payload_key(invocation_id), b"{}", 1234)]
+    assert calls == [({arguments_key(invocation_id): b"[]", payload_key(invocation_id): b"{}"}, 1234)]

@@ -14,10 +14,9 @@ from io import StringIO
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.management import call_command
-from django_eventstream.models import Event
 
 from diagnosis.models import DiagnosisRun
-from diagnosis.sse import channel_for
+from tests.support.stored_events import stored_events
 from tests.tracing.factories import ASSISTANT_SECRET, REASONING_SECRET, make_run, make_session
 from tracing.models import AgentReasoningAudit, ReasoningSource
 
@@ -143,14 +142,13 @@ def test_it_keeps_reasoning_out_of_the_trace_the_stream_and_the_logs(
     client = api_client(auditor)
 
     trace = client.get(f"/api/diagnosis/{run.session_id}/trace?runId={run.pk}").content.decode()
-    stored = Event.objects.filter(channel=channel_for(run.pk))
-    events = " ".join(stored.values_list("data", flat=True))
+    events = " ".join(event.data for event in stored_events(run.pk))
     reasoning = client.get(reasoning_url(run.session_id, run.pk)).content.decode()
 
     # The sentinels were recorded (so their absence elsewhere means something) ...
     assert AgentReasoningAudit.objects.filter(run=run, reasoning_content__contains=REASONING_SECRET).exists()
     assert REASONING_SECRET in reasoning and ASSISTANT_SECRET in reasoning
-    assert "done" in stored.values_list("type", flat=True)
+    assert "done" in [event.type for event in stored_events(run.pk)]
     # ... and appear in none of the places an ordinary reader sees.
     for secret in (REASONING_SECRET, ASSISTANT_SECRET):
         assert secret not in trace

@@ -1,4 +1,5 @@
-"""``manage.py reap_stale_runs``: fail runs left RUNNING by a dead worker (also scheduled by Celery beat).
+"""``manage.py reap_stale_runs``: fail runs left RUNNING by a dead worker, and purge the invocation store's
+expired entries (also scheduled by Celery beat).
 
 Exit codes: 0 done; 2 bad arguments; 3 stale runs were failed while Redis was unreachable (each is FAILED
 with its ``failure`` and ``done`` events stored, as always; only the wake-up of open streams was lost, and
@@ -16,7 +17,7 @@ from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
 from diagnosis.dispatch import redis_reachable
-from diagnosis.reaper import reap_stale_runs
+from diagnosis.reaper import scheduled_pass
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +34,8 @@ def _redis_address() -> str:
 
 class Command(BaseCommand):
     help = (
-        "Mark runs left RUNNING by a dead worker FAILED, saving their partial traces. Exit 0 when done, 2 on bad "
+        "Mark runs left RUNNING by a dead worker FAILED, saving their partial traces, and purge expired "
+        "invocation-store entries. Exit 0 when done, 2 on bad "
         "arguments, 3 when runs were failed while Redis was unreachable (events stored, not announced), 1 when "
         "the database failed."
     )
@@ -52,7 +54,7 @@ class Command(BaseCommand):
             self.stderr.write("--stale-after must be at least 1 second")
             raise SystemExit(EXIT_USAGE)
         try:
-            reaped = reap_stale_runs(stale_after_seconds=stale_after)
+            reaped = scheduled_pass(stale_after_seconds=stale_after)
         except DatabaseError as error:
             logger.warning("reap_stale_runs: the database failed: %s", error)
             self.stderr.write(f"error: the database failed, stale runs not reaped: {error}")

@@ -1,0 +1,86 @@
+"""What the benches share: a private Django set-up, the pack they load, and the percentiles they print.
+
+Every bench builds its own database in a temporary ``VAR_DIR`` (SQLite unless told otherwise), so it never
+touches the demo's data, and prints p50/p95 (the p95 of a handful of samples is the largest but one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+from collections.abc import Mapping, Sequence
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_PACK = "payment-db-pool"
+
+#: The environment of a bench process and of the servers and workers it starts.
+BENCH_ENV = {
+    "DEBUG": "false",
+    "SECURE_HTTPS": "false",
+    "LLM_PROVIDER": "offline",
+    "LOG_LEVEL": "error",
+    "SECRET_KEY": "bench-only-secret-key-0123456789-0123456789-0123456789-abcdef",
+}
+
+
+def bench_env(var_dir: str, **overrides: str) -> dict[str, str]:
+    """``os.environ`` for a bench: embedded (no DATABASE_URL, REDIS_URL) unless ``overrides`` say otherwise."""
+    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL", "RUN_EXECUTION")}
+    env.update(BENCH_ENV, VAR_DIR=var_dir, DJANGO_SETTINGS_MODULE="config.settings", **overrides)
+    return env
+
+
+def setup_django(var_dir: str, **overrides: str) -> None:
+    """Configure this process with ``bench_env`` and set Django up."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.clear()
+    os.environ.update(bench_env(var_dir, **overrides))
+    import django
+
+    django.setup()
+
+
+def questions(pack: str) -> list[str]:
+    manifest = json.loads((ROOT / "tools" / "scenarios" / "packs" / pack / "scenario.json").read_text())
+    return [question["text"] for question in manifest["questions"]]
+
+
+def prepare(pack: str, username: str = "bench") -> Any:
+    """Migrate the private database, load the pack, and return the user who asks the questions."""
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("load_scenario", pack, stdout=StringIO())
+    return get_user_model().objects.create_user(username)
+
+
+def sizes(text: str) -> list[int]:
+    """Comma-separated sizes (``10000,100000``), sorted, each at least 1; an ``argparse`` type."""
+    try:
+        values = sorted({int(size) for size in text.split(",") if size.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError("must be comma-separated whole numbers") from None
+    if any(size < 1 for size in values):
+        raise argparse.ArgumentTypeError("each size must be at least 1")
+    return values
+
+
+def p95(values: Sequence[float]) -> float:
+    return statistics.quantiles(values, n=20, method="inclusive")[-1] if len(values) > 1 else values[0]
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Mapping[int, int] | None = None) -> str:
+    """A plain-text table: the first column left-aligned, the others right-aligned."""
+    cells = [[str(value) for value in row] for row in [header, *rows]]
+    sizes = [max(len(row[i]) for row in cells) + 2 for i in range(len(header))]
+    for index, width in (widths or {}).items():
+        sizes[index] = max(sizes[index], width)
+    lines = ["".join(c.ljust(sizes[0]) if i == 0 else c.rjust(sizes[i]) for i, c in enumerate(row)) for row in cells]
+    return "\n".join([lines[0], "-" * len(lines[0]), *lines[1:]])

@@ -1,0 +1,171 @@
+"""The run event log: one row per event for the timeline and the SSE stream, numbered in memory by the
+run's owner, with its stream replayable through django-eventstream's storage interface."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from django_eventstream.storage import EventDoesNotExist
+from django_eventstream.utils import get_storage
+
+from diagnosis import sse
+from diagnosis.execution import run_execute
+from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
+from diagnosis.progress import RunEnded, RunProgress
+from diagnosis.services import run_fail
+from diagnosis.submission import run_create
+from tests.support.stored_events import payload, stored_events
+from tracing.events import TimelineEvent
+from tracing.models import DiagnosisTraceEvent, TraceEventKind
+from tracing.timeline import append_event, owned_log
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def run(owner) -> DiagnosisRun:
+    return DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=owner), query="why?")
+
+
+def statements(captured: CaptureQueriesContext) -> list[str]:
+    return [query["sql"] for query in captured.captured_queries]
+
+
+def test_a_report_is_one_insert_serving_the_timeline_and_the_stream(run):
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")  # the first report also reads the log's end and beats
+
+        with CaptureQueriesContext(connection) as captured:
+            progress.tool("query_logs", "READY")
+
+    assert len(statements(captured)) == 1 and statements(captured)[0].startswith("INSERT")
+    row = DiagnosisTraceEvent.objects.get(run=run, name=TimelineEvent.TOOL_CALLED)
+    assert (row.kind, row.details) == (TraceEventKind.TOOL, {"tool": "query_logs", "status": "READY"})
+    [_, tool] = stored_events(run.pk)
+    assert (tool.id, tool.type) == (row.stream_id, "status")
+    assert payload(tool) == {"node": "executor", "phase": "tool", "detail": "query_logs READY"}
+
+
+def test_the_stream_replays_from_any_id_through_the_storage_interface(run):
+    for n in range(1, 6):
+        sse.publish(run.pk, "status", {"n": n})
+    append_event(run.pk, TraceEventKind.RUN, TimelineEvent.CLAIMED)  # timeline only: takes no stream id
+    sse.publish(run.pk, "done", {"outcome": "SUCCESS"})
+    storage, channel = get_storage(), sse.channel_for(run.pk)
+
+    assert [event.id for event in storage.get_events(channel, 0)] == [1, 2, 3, 4, 5, 6]
+    assert [json.loads(event.data) for event in storage.get_events(channel, 3, limit=2)] == [{"n": 4}, {"n": 5}]
+    assert storage.get_events(channel, 6) == []
+    assert storage.get_current_id(channel) == 6
+    with pytest.raises(EventDoesNotExist):
+        storage.get_events(channel, 7)
+    # A stream-only row (``done``) is not part of the audit timeline.
+    assert [row.name for row in DiagnosisTraceEvent.objects.filter(run=run)] == [TimelineEvent.CLAIMED]
+
+
+def test_a_foreign_write_is_not_overwritten_and_the_numbers_stay_gapless(run):
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        # Other processes append with numbers read from the database: a timeline event, a stream event.
+        DiagnosisTraceEvent.log.create(run=run, seq=2, kind="RUN", name="cancel_requested")
+        DiagnosisTraceEvent.log.create(run=run, stream_id=2, stream_event="status", stream_data="{}")
+        progress.status("planner", "completed")
+
+    rows = list(DiagnosisTraceEvent.log.filter(run=run).order_by("id"))
+    assert [row.seq for row in rows] == [1, 2, None, 3]
+    assert [row.stream_id for row in rows] == [1, None, 2, 3]
+    assert rows[-1].name == "planner_completed"
+
+
+def test_the_owner_stops_instead_of_writing_after_the_reapers_done(run, settings):
+    settings.RUN_HEARTBEAT_SECONDS = 3600  # no heartbeat due: only the taken number can tell
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        # The reaper, in another process, ends the run: its failure and done take the next numbers.
+        DiagnosisRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, finished_at=timezone.now())
+        for stream_id, event in ((2, "failure"), (3, "done")):
+            DiagnosisTraceEvent.log.create(run=run, stream_id=stream_id, stream_event=event, stream_data="{}")
+
+        with pytest.raises(RunEnded):
+            progress.status("planner", "completed")
+
+    assert [event.type for event in stored_events(run.pk)] == ["status", "failure", "done"]
+
+
+def test_the_heartbeat_is_written_by_time_not_per_report(run, settings):
+    settings.RUN_HEARTBEAT_SECONDS = 3600
+    progress = RunProgress(run.pk)
+
+    with CaptureQueriesContext(connection) as captured:
+        for _ in range(5):
+            progress.status("planner", "started")
+
+    assert sum(sql.startswith("UPDATE") for sql in statements(captured)) == 1
+
+    settings.RUN_HEARTBEAT_SECONDS = 0
+    with CaptureQueriesContext(connection) as captured:
+        progress.status("planner", "completed")
+    assert sum(sql.startswith("UPDATE") for sql in statements(captured)) == 1
+
+
+def test_a_worker_notices_at_the_next_node_boundary_that_its_run_was_ended(owner, settings):
+    """With the heartbeat written by time, a run ended without a log write is noticed at a boundary."""
+    call_command("load_scenario", "payment-db-pool", stdout=StringIO())
+    created = run_create(user=owner, message="payment-service p99 latency tripled since 10:05, why?")
+    settings.RUN_HEARTBEAT_SECONDS = 3600
+    from diagnosis.nodes import planner
+
+    real_plan = planner.plan
+
+    def ended_while_planning(context, state, config):
+        DiagnosisRun.objects.filter(pk=created.pk).update(status=RunStatus.FAILED, finished_at=timezone.now())
+        return real_plan(context, state, config)
+
+    planner.plan = ended_while_planning
+    try:
+        run = run_execute(created.pk, worker="test")
+    finally:
+        planner.plan = real_plan
+
+    assert run is not None and not run.tool_invocations.exists()
+
+
+def test_a_run_asks_no_maximum_and_counts_no_table(owner):
+    """No ``MAX(seq)`` per row, no counter rows, no count of the invocation store, per run."""
+    call_command("load_scenario", "payment-db-pool", stdout=StringIO())
+    created = run_create(user=owner, message="payment-service p99 latency tripled since 10:05, why?")
+
+    with CaptureQueriesContext(connection) as captured:
+        run = run_execute(created.pk, worker="test")
+
+    assert run is not None and run.status == RunStatus.SUCCESS
+    sql = statements(captured)
+    assert sum("MAX(" in text for text in sql) <= 3  # the log, the invocations, the steps: once each at most
+    assert not [text for text in sql if "eventcounter" in text or 'COUNT(*) FROM "superbiz_cache"' in text]
+
+
+def test_the_owners_own_terminal_events_are_written_after_a_foreign_write(run):
+    """A canceller elsewhere took the next number; the worker that fails the run still sends failure and done."""
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        DiagnosisTraceEvent.log.create(run=run, seq=2, kind="RUN", name="cancel_requested")
+        DiagnosisRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
+
+        assert run_fail(DiagnosisRun.objects.get(pk=run.pk), reason="cancelled", message="The run was cancelled.")
+
+    assert [event.type for event in stored_events(run.pk)] == ["status", "failure", "done"]
+    assert [row.name for row in DiagnosisTraceEvent.objects.filter(run=run).order_by("seq")] == [
+        "planner_started",
+        "cancel_requested",
+        "failed",
+    ]

@@ -8,6 +8,9 @@ from diagnosis.sse.views import run_events
 
 urlpatterns = [
     path("", views.ChatPageView.as_view(), name="chat-page"),
+    # HTML fragments the page asks for (static/js): the sidebar's sessions and a finished run's figures.
+    path("sessions/", views.sessions_fragment, name="chat-sessions"),
+    path("runs/<uuid:run_id>/figures", views.figures_fragment, name="run-figures"),
     # One SSE channel per run, read with the session cookie or an API token; access is decided by
     # diagnosis.sse.RunChannelManager (diagnosis/sse/views.py).
     path("events/run-<uuid:run_id>/", run_events, {"format-channels": ["run-{run_id}"]}, name="run-events"),

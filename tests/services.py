@@ -1,4 +1,4 @@
-"""Reachability of the external services some tests need (MariaDB, Redis, Chromium, Prometheus).
+"""Reachability of the external services some tests need (MariaDB, Redis, Chromium, Prometheus, gettext).
 
 Outside CI a test whose service is missing is skipped with the reason; in CI (``CI=true``) it fails,
 so a CI run can never go green without them. ``python -m tests.services mariadb redis`` exits 1 when
@@ -53,7 +53,18 @@ def _prometheus_up() -> bool:
     return shutil.which("prometheus") is not None and shutil.which("promtool") is not None
 
 
-CHECKS = {"mariadb": _mariadb_up, "redis": _redis_up, "chromium": _chromium_up, "prometheus": _prometheus_up}
+def _gettext_up() -> bool:
+    """GNU gettext's msgfmt, which checks and compiles the interface catalogues (locale/)."""
+    return shutil.which("msgfmt") is not None
+
+
+CHECKS = {
+    "mariadb": _mariadb_up,
+    "redis": _redis_up,
+    "chromium": _chromium_up,
+    "prometheus": _prometheus_up,
+    "gettext": _gettext_up,
+}
 
 
 def require(service: str) -> None:

@@ -19,7 +19,9 @@ pytestmark = pytest.mark.django_db
 SESSIONS = "/sessions/"
 
 
-def finished(session: ChatSession, *, status: str = RunStatus.SUCCESS, degraded: bool = False, **fields) -> DiagnosisRun:
+def finished(
+    session: ChatSession, *, status: str = RunStatus.SUCCESS, degraded: bool = False, **fields
+) -> DiagnosisRun:
     return DiagnosisRun.objects.create(
         session=session, query="why?", status=status, degraded=degraded, finished_at=timezone.now(), **fields
     )

@@ -44,7 +44,9 @@ def test_it_speaks_english_by_default(client, owner):
 
     assert language(body) == "en"
     assert "Your sessions" in body
-    assert 'placeholder="Ask why a service is failing, e.g. payment-service p99 latency tripled since 10:05, why?"' in body
+    assert (
+        'placeholder="Ask why a service is failing, e.g. payment-service p99 latency tripled since 10:05, why?"' in body
+    )
     assert "Describe a symptom, e.g. <em>payment-service p99 latency tripled since 10:05, why?</em>" in body
 
 

@@ -343,7 +343,7 @@ SPECTACULAR_SETTINGS = {
 
 LANGUAGE_CODE = "en"
 # The interface's languages (templates, static/js through the JavaScript catalogue, the admin); their
-# catalogues are shipped compiled under locale/ (`make messages` regenerates them, docs/i18n.md).
+# catalogues are shipped compiled under locale/ (`make messages` regenerates them, docs/interface.md).
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"

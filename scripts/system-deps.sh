@@ -8,7 +8,7 @@ case "${1:-build}" in
   build) packages=(python3-venv python3-dev default-libmysqlclient-dev build-essential pkg-config) ;;
   # CI's MariaDB and Redis, and Prometheus 2.42 + promtool (tests start their own server on loopback)
   services) packages=(mariadb-server mariadb-client redis-server prometheus) ;;
-  browser) packages=(chromium chromium-driver) ;;                              # the browser test
+  browser) packages=(chromium chromium-driver fonts-wqy-zenhei) ;;   # the browser tests; CJK glyphs for zh pages
   i18n) packages=(gettext) ;;                            # `make messages`: xgettext, msgmerge, msgfmt
   *) echo "usage: $0 build|browser|services|i18n" >&2; exit 2 ;;
 esac

@@ -235,7 +235,9 @@ INVOCATION_STORE_TTL_SECONDS = env.integer("INVOCATION_STORE_TTL_SECONDS", 86400
 KNOWLEDGE_MAX_UPLOAD_BYTES = env.integer("KNOWLEDGE_MAX_UPLOAD_BYTES", 1048576, minimum=1024)
 # Knowledge documents are the only uploads: an upload over their limit is counted, never stored or spooled.
 FILE_UPLOAD_HANDLERS = ["tools.knowledge.upload_limit.LimitedMemoryUploadHandler"]
-DATA_UPLOAD_MAX_NUMBER_FILES = 1
+# POST /api/upload takes several documents at once, each held in memory up to KNOWLEDGE_MAX_UPLOAD_BYTES.
+KNOWLEDGE_MAX_UPLOAD_FILES = env.integer("KNOWLEDGE_MAX_UPLOAD_FILES", 10, minimum=1, maximum=100)
+DATA_UPLOAD_MAX_NUMBER_FILES = KNOWLEDGE_MAX_UPLOAD_FILES
 EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
 if EMBEDDING_MODEL and not LLM_BASE_URL:
     raise env.ConfigError("EMBEDDING_MODEL: needs LLM_BASE_URL, the endpoint that serves the embeddings")
@@ -338,6 +340,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "RunStatusEnum": "diagnosis.models.RunStatus",
         "InvocationStatusEnum": "tools.models.InvocationStatus",
+        "DocumentStatusEnum": "tools.models.DocumentStatus",
     },
 }
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from config.readonly_admin import ReadOnlyModelAdmin
+from diagnosis.feedback.admin import FeedbackInline, RunFeedbackFilter
 from diagnosis.figures.render import render_figures
 from diagnosis.graph.drawing import render_run_path, render_transitions
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
@@ -83,11 +84,11 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
         "owner",
         "query_excerpt",
     )
-    list_filter = ("status", "degraded", "effective_verdict", "intent", "started_at")
+    list_filter = ("status", "degraded", "effective_verdict", "intent", RunFeedbackFilter, "started_at")
     list_select_related = ("session__owner",)
     search_fields = ("=id", "=session__id", "query")
     ordering = ("-started_at",)
-    inlines = (AgentStepInline, ToolInvocationInline, TimelineInline)
+    inlines = (AgentStepInline, ToolInvocationInline, TimelineInline, FeedbackInline)
     fieldsets = (
         (
             None,

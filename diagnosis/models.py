@@ -10,6 +10,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from config import choices
@@ -149,3 +150,43 @@ class DiagnosisRun(models.Model):
     def outcome(self) -> str:
         """The SSE ``done`` outcome: FAILED, FALLBACK (degraded success) or SUCCESS."""
         return run_outcome(self.status, degraded=self.degraded)
+
+
+class FeedbackRating(models.TextChoices):
+    UP = "UP", _("Helpful")
+    DOWN = "DOWN", _("Wrong")
+
+
+class RunFeedback(models.Model):
+    """A user's 👍/👎 on one run's answer, with an optional comment: one per user and run, changeable.
+
+    Its own table, not a column of the run: the run is an audit record written once by its worker, while
+    feedback comes later, from people, and changes (seed 000 names Feedback a consumer of run outcomes).
+    """
+
+    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="feedback")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="run_feedback")
+    rating = models.CharField(_("rating"), max_length=4, choices=FeedbackRating.choices)
+    comment = models.TextField(_("comment"), blank=True, default="")
+    created_at = models.DateTimeField(_("given at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("changed at"), auto_now=True)
+
+    class Meta:
+        db_table = "run_feedback"
+        ordering = ["-updated_at"]
+        verbose_name = _("run feedback")
+        verbose_name_plural = _("run feedback")
+        constraints = [
+            # One per user and run: the chat page's buttons change it rather than add another.
+            models.UniqueConstraint(fields=["run", "user"], name="run_feedback_run_user_uniq"),
+            models.CheckConstraint(
+                condition=models.Q(rating__in=FeedbackRating.values), name="run_feedback_rating_valid"
+            ),
+        ]
+        indexes = [
+            # The admin's rating filter, newest first, and export_feedback --wrong: WHERE rating=? ORDER BY updated_at.
+            models.Index(fields=["rating", "-updated_at"], name="run_feedback_rating_updated")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating} {self.run_id}"

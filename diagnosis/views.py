@@ -8,13 +8,14 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import SafeString
 from django.views.generic import TemplateView
 
 from diagnosis.figures.render import render_figures
-from diagnosis.models import ChatSession, DiagnosisRun, RunOutcome, run_outcome
+from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, run_outcome
 from diagnosis.rendering import render_answer
 from diagnosis.selectors import run_visible_to, session_owned_by, sidebar_sessions
 from diagnosis.sse import events_url
@@ -70,6 +71,8 @@ class RunCard:
     answer_html: str
     figures_html: SafeString
     events_url: str
+    # The signed-in user's rating of the answer (``_feedback.html``), from the ``my_feedback`` prefetch.
+    feedback: RunFeedback | None = None
 
     @classmethod
     def of(cls, run: DiagnosisRun) -> RunCard:
@@ -86,6 +89,7 @@ class RunCard:
             answer_html=render_answer(run.final_answer),
             figures_html=render_figures(run.figures, run_id=run.pk),
             events_url=events_url(run.pk),
+            feedback=next(iter(getattr(run, "my_feedback", [])), None),
         )
 
 
@@ -98,7 +102,10 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
         # LoginRequiredMixin answers anonymous requests before this runs; the assert narrows the type.
         assert user.is_authenticated
         current = session_owned_by(user, self.request.GET["session"]) if self.request.GET.get("session") else None
-        runs = [RunCard.of(run) for run in current.runs.order_by("started_at")] if current else []
+        mine = Prefetch("feedback", queryset=RunFeedback.objects.filter(user=user), to_attr="my_feedback")
+        runs = (
+            [RunCard.of(run) for run in current.runs.prefetch_related(mine).order_by("started_at")] if current else []
+        )
         context.update(_sidebar(self.request, current), runs=runs)
         return context
 

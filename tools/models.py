@@ -6,6 +6,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class InvocationStatus(models.TextChoices):
@@ -75,12 +76,24 @@ class DocumentSource(models.TextChoices):
     SCENARIO = "SCENARIO", "Scenario pack"
 
 
+class DocumentStatus(models.TextChoices):
+    """Whether ``lookup_knowledge`` searches a document (seed 003's document ``status``)."""
+
+    ACTIVE = "ACTIVE", _("Active")
+    ARCHIVED = "ARCHIVED", _("Archived")
+
+
 class KnowledgeDocument(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     title = models.CharField(max_length=300)
     filename = models.CharField(max_length=255, blank=True, default="")
     source = models.CharField(max_length=10, choices=DocumentSource.choices, default=DocumentSource.UPLOAD)
     scenario = models.CharField(max_length=100, blank=True, default="")
+    # Seed 003's document metadata: a free label (runbook, postmortem...), what kind of fault the document
+    # is about (a component or service: database, network, payment-service), and whether it is searched.
+    category = models.CharField(_("category"), max_length=50, blank=True, default="")
+    fault_source = models.CharField(_("fault source"), max_length=100, blank=True, default="")
+    status = models.CharField(_("status"), max_length=10, choices=DocumentStatus.choices, default=DocumentStatus.ACTIVE)
     content = models.TextField()
     content_sha256 = models.CharField(max_length=64)
     size_bytes = models.PositiveIntegerField(default=0)
@@ -95,7 +108,15 @@ class KnowledgeDocument(models.Model):
         ordering = ["-created_at"]
         indexes = [
             # The documents API list: ORDER BY created_at DESC; load_scenario: WHERE source=?.
-            models.Index(fields=["source", "-created_at"], name="knowledge_doc_source_created")
+            models.Index(fields=["source", "-created_at"], name="knowledge_doc_source_created"),
+            # GET /api/documents/status/{status} and /faultSource/{faultSource}, newest first.
+            models.Index(fields=["status", "-created_at"], name="knowledge_doc_status_created"),
+            models.Index(fields=["fault_source", "-created_at"], name="knowledge_doc_fault_created"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(status__in=DocumentStatus.values), name="knowledge_doc_status_valid"
+            )
         ]
 
     def __str__(self) -> str:

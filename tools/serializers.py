@@ -6,7 +6,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tools.models import DocumentSource
+from config.api_fields import StrictCharField
+from tools.models import DocumentSource, DocumentStatus
+
+CATEGORY_MAX_CHARS = 50
+FAULT_SOURCE_MAX_CHARS = 100
 
 
 class DocumentSerializer(serializers.Serializer):
@@ -15,6 +19,9 @@ class DocumentSerializer(serializers.Serializer):
     filename = serializers.CharField()
     source = serializers.ChoiceField(choices=DocumentSource.choices)
     scenario = serializers.CharField()
+    category = serializers.CharField()
+    fault_source = serializers.CharField()
+    status = serializers.ChoiceField(choices=DocumentStatus.choices)
     size_bytes = serializers.IntegerField()
     chunk_count = serializers.IntegerField()
     content_sha256 = serializers.CharField()
@@ -47,3 +54,20 @@ class UploadedFileField(serializers.FileField):
     drf-spectacular maps a plain ``FileField`` to a URI unless ``COMPONENT_SPLIT_REQUEST`` is on, because the
     same component then also describes responses; an upload's input component never does.
     """
+
+
+class DocumentLabelsInput(serializers.Serializer):
+    """Seed 003's labels of a document, as uploads and changes take them (both optional, blank allowed)."""
+
+    category = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=CATEGORY_MAX_CHARS,
+        help_text="A free label: runbook, postmortem, procedure…",
+    )
+    fault_source = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=FAULT_SOURCE_MAX_CHARS,
+        help_text="What kind of fault it is about: a component or service (database, network, payment-service).",
+    )

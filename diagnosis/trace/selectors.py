@@ -11,7 +11,7 @@ import uuid
 from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch
 
-from diagnosis.models import ChatSession, DiagnosisRun
+from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback
 from diagnosis.selectors import sessions_visible_to
 from tools.models import ToolInvocation
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
@@ -29,7 +29,7 @@ def trace_session(user: User | AnonymousUser | None, session_id: str) -> ChatSes
 
 
 def trace_run(session: ChatSession, run_id: uuid.UUID) -> DiagnosisRun | None:
-    """One run of ``session`` with its steps, tool invocations and timeline, in one query each.
+    """One run of ``session`` with its steps, tool invocations, timeline and feedback, in one query each.
 
     The prefetches keep the number of queries independent of the number of rows; nothing reads the
     reasoning audit table here, so the normal trace cannot carry reasoning text even by mistake.
@@ -40,6 +40,7 @@ def trace_run(session: ChatSession, run_id: uuid.UUID) -> DiagnosisRun | None:
             Prefetch("steps", queryset=AgentStep.objects.order_by("seq")),
             Prefetch("tool_invocations", queryset=ToolInvocation.objects.order_by("seq")),
             Prefetch("trace_events", queryset=DiagnosisTraceEvent.objects.order_by("seq")),
+            Prefetch("feedback", queryset=RunFeedback.objects.select_related("user").order_by("created_at")),
         )
         .first()
     )

@@ -10,6 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from diagnosis.feedback.serializers import TraceFeedbackSerializer
 from diagnosis.models import Intent, RunStatus, Verdict
 from tools.models import InvocationStatus
 from tracing.models import ReasoningSource, StepOutcome, TraceEventKind
@@ -160,6 +161,7 @@ class RunTraceSerializer(serializers.Serializer):
     steps = StepSerializer(many=True)
     toolInvocations = ToolInvocationSerializer(many=True, source="tool_invocations")
     timeline = TimelineEventSerializer(many=True, source="trace_events")
+    feedback = TraceFeedbackSerializer(many=True, help_text="Users' ratings of the answer (its owner's, at most one).")
 
 
 class SessionTraceSerializer(serializers.Serializer):

@@ -68,9 +68,11 @@
       .catch(function () { /* the answer stands without its pictures */ });
   }
 
-  // Other parts of the page (static/js/sidebar.js) follow runs through these document events.
-  function announce(name, detail) {
-    document.dispatchEvent(new CustomEvent("superbiz:" + name, { detail: detail }));
+  // Other parts of the page follow runs through these events, which bubble up to the document from their
+  // target (a run's card when there is one): static/js/sidebar.js refreshes the session list, and
+  // static/js/feedback.js gives a finished card its feedback form.
+  function announce(name, detail, target) {
+    (target || document).dispatchEvent(new CustomEvent("superbiz:" + name, { bubbles: true, detail: detail }));
   }
 
   function showEvidence(view, evidence) {
@@ -163,7 +165,7 @@
       view.meta.appendChild(link("/api/diagnosis/" + data.session_id + "/trace?runId=" + data.run_id, gettext("trace")));
       if (isStaff) view.meta.appendChild(link("/admin/diagnosis/diagnosisrun/" + data.run_id + "/change/", gettext("audit")));
       sendButton.disabled = false;
-      announce("run-finished", { session_id: data.session_id, run_id: data.run_id, outcome: done.outcome });
+      announce("run-finished", { session_id: data.session_id, run_id: data.run_id, outcome: done.outcome }, view.card);
     });
     source.addEventListener("stream-error", function (event) {
       source.close();

@@ -88,13 +88,14 @@ def test_it_answers_a_body_over_the_memory_limit_in_json(client, content_type, b
     assert not ChatSession.objects.exists()
 
 
-def test_it_answers_two_files_in_json(client):
-    files = [SimpleUploadedFile(f"{name}.md", b"# Title\n\ntext\n") for name in ("one", "two")]
+def test_it_answers_too_many_files_in_json(client):
+    limit = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+    files = [SimpleUploadedFile(f"{number}.md", b"# Title\n\ntext\n") for number in range(limit + 1)]
 
-    response = client.post("/api/documents/upload", {"file": files}, format="multipart")
+    response = client.post("/api/upload", {"file": files}, format="multipart")
 
     assert response.status_code == 400
-    assert _error(response) == {"code": "too_many_files", "message": "a request may carry at most 1 file(s)"}
+    assert _error(response) == {"code": "too_many_files", "message": f"a request may carry at most {limit} file(s)"}
     assert not KnowledgeDocument.objects.exists()
 
 

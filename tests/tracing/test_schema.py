@@ -30,10 +30,15 @@ SCHEMA_URL = "/api/schema/?format=json"
 API_OPERATIONS = {
     ("/api/chat", "post"),
     ("/api/runs/{run_id}/cancel", "post"),
+    ("/api/runs/{run_id}/feedback", "put"),
     ("/api/documents", "get"),
     ("/api/documents/upload", "post"),
     ("/api/documents/{document_id}", "get"),
     ("/api/documents/{document_id}", "delete"),
+    ("/api/documents/{document_id}", "patch"),
+    ("/api/documents/status/{status}", "get"),
+    ("/api/documents/faultSource/{fault_source}", "get"),
+    ("/api/upload", "post"),
     ("/api/diagnosis/{session_id}/trace", "get"),
     ("/api/diagnosis/{session_id}/trace/reasoning", "get"),
     ("/healthz", "get"),
@@ -71,7 +76,14 @@ def test_it_documents_the_trace_in_camel_case():
     schemas = SchemaGenerator().get_schema(request=None, public=True)["components"]["schemas"]
 
     assert {"runId", "orchestrationTrace", "selfEvaluation", "effectiveVerdict"} <= set(schemas["Run"]["properties"])
-    assert set(schemas["RunTrace"]["properties"]) == {"sessionId", "run", "steps", "toolInvocations", "timeline"}
+    assert set(schemas["RunTrace"]["properties"]) == {
+        "sessionId",
+        "run",
+        "steps",
+        "toolInvocations",
+        "timeline",
+        "feedback",
+    }
     assert "reasoningContent" not in str(schemas["RunTrace"]) + str(schemas["Step"])
 
 

@@ -21,7 +21,7 @@ import numpy as np
 from tools.knowledge import revision
 from tools.knowledge.dense import Embedder
 from tools.knowledge.tokenize import tokenize
-from tools.models import KnowledgeChunk
+from tools.models import DocumentStatus, KnowledgeChunk
 
 # bm25s sets its own logger to DEBUG on import, which would print a line on every rebuild.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -148,8 +148,11 @@ class KnowledgeIndex:
     def _build(self, tag: revision.RevisionTag, embedder: Embedder | None) -> Snapshot:
         # Chunks are read after the tag, so they are at least as new as it: a write landing in between
         # makes the next search rebuild again, never serve stale chunks under a new tag.
-        rows = KnowledgeChunk.objects.order_by("document__created_at", "document_id", "ordinal").values_list(
-            "id", "document_id", "heading", "text", "text_sha256"
+        # Archived documents are kept and listed, not searched; changing a status bumps the revision too.
+        rows = (
+            KnowledgeChunk.objects.filter(document__status=DocumentStatus.ACTIVE)
+            .order_by("document__created_at", "document_id", "ordinal")
+            .values_list("id", "document_id", "heading", "text", "text_sha256")
         )
         chunks = [
             IndexedChunk(str(chunk_id), str(document_id), heading, text, digest)

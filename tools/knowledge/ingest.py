@@ -1,4 +1,4 @@
-"""Write services of the knowledge base: ingest, delete, and replace a scenario pack's documents.
+"""Write services of the knowledge base: ingest, update metadata, delete, and replace a scenario pack's documents.
 
 Each runs in one transaction that also bumps the knowledge revision (``revision.bump``), so the chunks and
 the new revision commit together: the next search in any process sees the new revision and rebuilds its
@@ -17,7 +17,7 @@ from django.db import transaction
 from tools.knowledge import revision
 from tools.knowledge.chunking import chunk_markdown, chunk_plain_text
 from tools.knowledge.errors import DocumentRejected
-from tools.models import DocumentSource, KnowledgeChunk, KnowledgeDocument
+from tools.models import DocumentSource, DocumentStatus, KnowledgeChunk, KnowledgeDocument
 
 if TYPE_CHECKING:
     # Stub-only alias: the django-stubs plugin resolves it to the model of settings.AUTH_USER_MODEL.
@@ -29,22 +29,85 @@ FILENAME_MAX_CHARS = 255
 
 @transaction.atomic
 def ingest_document(
-    *, title_hint: str, filename: str, content: str, source: str, scenario: str = "", uploaded_by: _User | None = None
+    *,
+    title_hint: str,
+    filename: str,
+    content: str,
+    source: str,
+    scenario: str = "",
+    uploaded_by: _User | None = None,
+    category: str = "",
+    fault_source: str = "",
 ) -> KnowledgeDocument:
     """Store and chunk one document; searchable as soon as the transaction commits.
 
     The first heading is the title; ``title_hint`` (else the file name) names a document without one.
     Raises ``DocumentRejected("no_content")`` when nothing in it can be indexed.
     """
-    document = _create_document(
+    [document] = ingest_documents(
+        [(filename, content)],
         title_hint=title_hint,
-        filename=filename,
-        content=content,
         source=source,
         scenario=scenario,
         uploaded_by=uploaded_by,
+        category=category,
+        fault_source=fault_source,
     )
+    return document
+
+
+@transaction.atomic
+def ingest_documents(
+    files: list[tuple[str, str]],
+    *,
+    title_hint: str = "",
+    source: str,
+    scenario: str = "",
+    uploaded_by: _User | None = None,
+    category: str = "",
+    fault_source: str = "",
+) -> list[KnowledgeDocument]:
+    """Store several ``(filename, text)`` documents with the same metadata, all or none.
+
+    A document that cannot be indexed raises ``DocumentRejected`` with its file name in the message, and
+    the transaction rolls back the ones stored before it: an upload of several files never half succeeds.
+    """
+    documents = []
+    for filename, content in files:
+        try:
+            documents.append(
+                _create_document(
+                    title_hint=title_hint,
+                    filename=filename,
+                    content=content,
+                    source=source,
+                    scenario=scenario,
+                    uploaded_by=uploaded_by,
+                    category=category,
+                    fault_source=fault_source,
+                )
+            )
+        except DocumentRejected as rejected:
+            if len(files) == 1:
+                raise
+            raise DocumentRejected(rejected.code, f"{filename}: {rejected.message}") from rejected
     revision.bump()
+    return documents
+
+
+@transaction.atomic
+def update_document(*, document: KnowledgeDocument, **changes: str) -> KnowledgeDocument:
+    """Change a document's ``status``, ``category`` or ``fault_source``; a status change is a search change.
+
+    Archiving takes the document out of every process's search once this commits (the revision moves), and
+    restoring puts it back; its chunks are kept either way.
+    """
+    searched_before = document.status == DocumentStatus.ACTIVE
+    for field, value in changes.items():
+        setattr(document, field, value)
+    document.save(update_fields=[*changes])
+    if (document.status == DocumentStatus.ACTIVE) != searched_before:
+        revision.bump()
     return document
 
 
@@ -77,7 +140,15 @@ def replace_scenario_documents(scenario_name: str, documents: list[tuple[str, st
 
 
 def _create_document(
-    *, title_hint: str, filename: str, content: str, source: str, scenario: str, uploaded_by: _User | None
+    *,
+    title_hint: str,
+    filename: str,
+    content: str,
+    source: str,
+    scenario: str,
+    uploaded_by: _User | None,
+    category: str = "",
+    fault_source: str = "",
 ) -> KnowledgeDocument:
     fallback_title = title_hint.strip() or PurePath(filename).stem or "Untitled document"
     chunker = chunk_plain_text if filename.lower().endswith(PLAIN_TEXT_SUFFIX) else chunk_markdown
@@ -94,6 +165,8 @@ def _create_document(
         size_bytes=len(content.encode()),
         chunk_count=len(chunked.chunks),
         uploaded_by=uploaded_by,
+        category=category,
+        fault_source=fault_source,
     )
     KnowledgeChunk.objects.bulk_create(
         KnowledgeChunk(

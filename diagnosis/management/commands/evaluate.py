@@ -90,7 +90,11 @@ def _padded(text: str, columns: int) -> str:
 def _cause_cell(result: QuestionResult) -> str:
     if result.status != RunStatus.SUCCESS:
         return f"NO ({result.status})"
-    return "yes" if result.cause_named else f"NO (missing: {', '.join(result.missing_keywords)})"
+    if result.cause_named:
+        return "yes"
+    if not result.missing_keywords:
+        return "NO (no expect_keywords to score by)"
+    return f"NO (missing: {', '.join(result.missing_keywords)})"
 
 
 def table(results: list[QuestionResult], numbers: list[int]) -> list[str]:
@@ -203,8 +207,9 @@ class Command(BaseCommand):
         return QuestionResult(
             pack=pack,
             question=question["text"],
-            # A FAILED run has no answer of its own to score.
-            cause_named=run.status == RunStatus.SUCCESS and not missing,
+            # A FAILED run has no answer of its own to score; nor has a question without keywords (a stub
+            # written by export_feedback) anything to score by, until someone fills them in.
+            cause_named=run.status == RunStatus.SUCCESS and bool(question["expect_keywords"]) and not missing,
             missing_keywords=missing,
             degraded=run.degraded,
             status=run.status,

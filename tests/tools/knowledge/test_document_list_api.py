@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
-from tools.api import DocumentListApi
+from tools.api import DocumentPagination
 from tools.knowledge.ingest import replace_scenario_documents
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ def test_it_pages_with_limit_and_offset(client_for, owner, documents):
 
 
 def test_it_caps_the_page_size(client_for, owner, documents, monkeypatch):
-    monkeypatch.setattr(DocumentListApi.Pagination, "max_limit", 2)
+    monkeypatch.setattr(DocumentPagination, "max_limit", 2)
     body = client_for(owner).get(URL, {"limit": 500}).json()
     assert (body["count"], len(body["results"])) == (3, 2)
 

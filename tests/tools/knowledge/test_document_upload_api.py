@@ -32,6 +32,9 @@ def test_it_stores_and_indexes_an_upload_at_once(client_for, owner):
         "filename": "db-pool.md",
         "source": "UPLOAD",
         "scenario": "",
+        "category": "",
+        "fault_source": "",
+        "status": "ACTIVE",
         "size_bytes": len(DB_POOL_RUNBOOK.encode()),
         "chunk_count": 2,
         "content_sha256": document.content_sha256,
@@ -128,3 +131,14 @@ def test_it_allows_only_post(client_for, owner):
     response = client_for(owner).get(URL)
     assert response.status_code == 405
     assert response.json()["error"]["code"] == "method_not_allowed"
+
+
+def test_it_takes_one_file_and_points_to_the_upload_of_several(client_for, owner):
+    files = [markdown_file(DB_POOL_RUNBOOK, "one.md"), markdown_file(DB_POOL_RUNBOOK, "two.md")]
+
+    response = client_for(owner).post(URL, {"file": files}, format="multipart")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "too_many_files"
+    assert "/api/upload" in response.json()["error"]["message"]
+    assert not KnowledgeDocument.objects.exists()

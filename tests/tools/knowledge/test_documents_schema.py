@@ -20,7 +20,22 @@ def test_it_describes_every_documents_operation():
     paths = _schema()["paths"]
     assert set(paths["/api/documents/upload"]) == {"post"}
     assert set(paths["/api/documents"]) == {"get"}
-    assert set(paths["/api/documents/{document_id}"]) == {"get", "delete"}
+    assert set(paths["/api/documents/{document_id}"]) == {"get", "delete", "patch"}
+    assert set(paths["/api/upload"]) == {"post"}
+    assert set(paths["/api/documents/status/{status}"]) == {"get"}
+    assert set(paths["/api/documents/faultSource/{fault_source}"]) == {"get"}
+
+
+def test_it_describes_the_seed_003_metadata():
+    schema = _schema()
+    components = schema["components"]["schemas"]
+    assert {"category", "fault_source", "status"} <= set(components["Document"]["properties"])
+    assert components["DocumentStatusEnum"]["enum"] == ["ACTIVE", "ARCHIVED"]
+    parameters = schema["paths"]["/api/documents/status/{status}"]["get"]["parameters"]
+    [status_parameter] = [parameter for parameter in parameters if parameter["name"] == "status"]
+    assert status_parameter["schema"]["enum"] == ["ACTIVE", "ARCHIVED"]
+    files = components["FilesUploadInput"]["properties"]["file"]
+    assert (files["type"], files["items"]["format"]) == ("array", "binary")
 
 
 def test_it_describes_the_upload_as_a_multipart_file():

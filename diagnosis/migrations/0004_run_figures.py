@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('diagnosis', '0002_run_cancellation'),
+        ('diagnosis', '0003_run_feedback'),
     ]
 
     operations = [

@@ -1,0 +1,63 @@
+// 👍/👎 and a comment on each finished answer of the chat page: PUT /api/runs/<id>/feedback.
+// The forms are server-rendered (templates/diagnosis/_feedback.html); a run that finishes while the page is
+// open gets a copy of the page's #feedback-template when chat.js announces `superbiz:run-finished` on its card.
+// The texts this script shows go through Django's JavaScript catalogue (gettext, interpolate from /jsi18n/).
+(function () {
+  "use strict";
+
+  const template = document.getElementById("feedback-template");
+
+  function csrfToken() {
+    return document.querySelector("input[name=csrfmiddlewaretoken]").value;
+  }
+
+  function show(form, rating) {
+    form.dataset.rating = rating;
+    form.querySelectorAll(".feedback-rate").forEach(function (button) {
+      button.setAttribute("aria-pressed", button.value === rating ? "true" : "false");
+    });
+    form.querySelector(".feedback-more").hidden = false;
+  }
+
+  function send(form, rating) {
+    const status = form.querySelector(".feedback-status");
+    const body = { rating: rating, comment: form.elements.comment.value };
+    status.textContent = "";
+    fetch("/api/runs/" + form.dataset.run + "/feedback", {
+      method: "PUT",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      credentials: "same-origin",
+      body: JSON.stringify(body),
+    })
+      .then(function (response) {
+        return response.json().then(function (json) { return { ok: response.ok, json: json }; });
+      })
+      .then(function (result) {
+        if (!result.ok) throw new Error(result.json.error ? result.json.error.message : String(result.json));
+        show(form, result.json.rating);
+        status.textContent = gettext("Thanks, your feedback is saved.");
+      })
+      .catch(function (error) {
+        status.textContent = interpolate(gettext("Your feedback could not be saved: %s"), [error.message]);
+      });
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest("form.feedback .feedback-rate");
+    if (button) send(button.form, button.value);
+  });
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target.closest("form.feedback");
+    if (!form) return;
+    event.preventDefault();
+    if (form.dataset.rating) send(form, form.dataset.rating);
+  });
+
+  document.addEventListener("superbiz:run-finished", function (event) {
+    if (!template || event.target === document) return;
+    const form = template.content.firstElementChild.cloneNode(true);
+    form.dataset.run = event.detail.run_id;
+    event.target.appendChild(form);
+  });
+})();

@@ -1,0 +1,79 @@
+// The knowledge page: upload by drag and drop (or the file chooser) through POST /api/upload, several files at
+// once; archive, restore and delete through the documents API. The texts this script shows go through Django's
+// JavaScript catalogue (gettext, interpolate from /jsi18n/, loaded first).
+(function () {
+  "use strict";
+
+  const uploadForm = document.getElementById("upload-form");
+  const table = document.getElementById("documents");
+
+  function csrfToken() {
+    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : (document.cookie.match(/csrftoken=([^;]+)/) || [])[1];
+  }
+
+  function errorMessage(response) {
+    return response.json().then(
+      function (json) { return json.error ? json.error.message : response.statusText; },
+      function () { return response.statusText; }
+    );
+  }
+
+  function upload(files) {
+    const status = document.getElementById("upload-status");
+    if (!files.length) return;
+    const body = new FormData();
+    Array.prototype.forEach.call(files, function (file) { body.append("file", file); });
+    body.append("category", uploadForm.elements.category.value);
+    body.append("fault_source", uploadForm.elements.fault_source.value);
+    status.className = "muted";
+    status.textContent = gettext("Uploading…");
+    fetch("/api/upload", { method: "POST", headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin", body: body })
+      .then(function (response) {
+        if (!response.ok) return errorMessage(response).then(function (message) { throw new Error(message); });
+        status.textContent = gettext("Uploaded; searchable now.");
+        window.location.reload();
+      })
+      .catch(function (error) {
+        status.className = "error";
+        status.textContent = interpolate(gettext("Upload refused: %s"), [error.message]);
+      });
+  }
+
+  if (uploadForm) {
+    uploadForm.addEventListener("dragover", function (event) {
+      event.preventDefault();
+      uploadForm.classList.add("dragging");
+    });
+    uploadForm.addEventListener("dragleave", function () { uploadForm.classList.remove("dragging"); });
+    uploadForm.addEventListener("drop", function (event) {
+      event.preventDefault();
+      uploadForm.classList.remove("dragging");
+      upload(event.dataTransfer.files);
+    });
+    document.getElementById("upload-files").addEventListener("change", function (event) {
+      upload(event.target.files);
+    });
+  }
+
+  function change(row, method, body) {
+    const init = { method: method, headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin" };
+    if (body) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    fetch("/api/documents/" + row.dataset.document, init)
+      .then(function (response) {
+        if (!response.ok) return errorMessage(response).then(function (message) { throw new Error(message); });
+        window.location.reload();
+      })
+      .catch(function (error) { window.alert(interpolate(gettext("The document could not be changed: %s"), [error.message])); });
+  }
+
+  table.addEventListener("click", function (event) {
+    const row = event.target.closest("tr[data-document]");
+    if (!row) return;
+    if (event.target.matches(".doc-status-change")) change(row, "PATCH", { status: event.target.value });
+    if (event.target.matches(".doc-delete") && window.confirm(gettext("Delete this document? It is gone from search at once."))) change(row, "DELETE");
+  });
+})();

@@ -1,11 +1,12 @@
-"""Screenshots of the chat page and the admin run page, in English and in Chinese, for docs/screenshots/.
+"""Screenshots of the chat page, the knowledge page and the admin run page, in English and in Chinese, for
+docs/screenshots/.
 
 Starts its own embedded server (a throw-away SQLite database, the offline provider, in-process runs) on a
 free loopback port with the demo pack loaded, then drives Debian's Chromium through the browser tests'
 own steps (``tests/support/browser.py``, ``tests/support/live.py``): sign in as a staff user, ask the
-demo question in each language (the browser sending ``Accept-Language``), wait for the answer and its
-figures, and save the chat page and that run's admin page. Needs the dev requirements (Playwright) and
-``scripts/system-deps.sh browser``.
+demo question in each language (the browser sending ``Accept-Language``), wait for the answer, its
+figures and its feedback form, and save the chat page, the knowledge page and that run's admin page. Needs
+the dev requirements (Playwright) and ``scripts/system-deps.sh browser``.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
 """
@@ -56,11 +57,16 @@ def take(out: Path) -> list[Path]:
             page = signed_in_page(browser, server.base, accept_language=accept_language, height=1000)
             send(page, question)
             page.wait_for_selector(".run:not(.live) figure.metric-claim svg.sparkline", timeout=ANSWER_TIMEOUT_MS)
+            page.wait_for_selector(".run form.feedback", timeout=ANSWER_TIMEOUT_MS)
             page.evaluate("window.scrollTo(0, 0)")
             saved.append(out / f"chat-{suffix}.png")
             page.screenshot(path=saved[-1])
-
             run_id = page.get_attribute(".run", "data-run")
+
+            page.goto(f"{server.base}/knowledge/")
+            saved.append(out / f"knowledge-{suffix}.png")
+            page.screenshot(path=saved[-1])
+
             page.goto(f"{server.base}/admin/diagnosis/diagnosisrun/{run_id}/change/")
             # From the transitions down: the run's route in a table, then its answer's figures.
             page.evaluate("document.querySelector('.field-transitions').scrollIntoView()")

@@ -8,17 +8,12 @@ from __future__ import annotations
 import pytest
 from django.utils.text import Truncator
 
-from tests.support.browser import ask, send, signed_in_page
+from tests.support.browser import DROP, ask, send, signed_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CHINESE_QUESTION = "支付服务最近很慢，帮我看看是什么原因"
 FINISHED = ".run:not(.live) .run-meta .badge"
-DROP_ONE = """([name, text]) => {
-  const transfer = new DataTransfer();
-  transfer.items.add(new File([text], name, { type: "application/pdf" }));
-  return transfer;
-}"""
 
 
 def test_it_speaks_chinese_to_a_chinese_browser(demo_user, live_stack, browser):
@@ -62,7 +57,7 @@ def test_the_knowledge_page_speaks_chinese_and_has_the_language_switch(demo_user
     assert "场景包 payment-db-pool" in pack_row.inner_text()
 
     # static/js/knowledge.js reports a refused upload in the page's language.
-    transfer = page.evaluate_handle(DROP_ONE, ["slides.pdf", "%PDF-1.7"])
+    transfer = page.evaluate_handle(DROP, [[["slides.pdf", "%PDF-1.7"]]])
     page.dispatch_event("#upload-form", "drop", {"dataTransfer": transfer})
     page.wait_for_selector("#upload-status.error", timeout=20_000)
     assert page.inner_text("#upload-status").startswith("上传被拒绝：")

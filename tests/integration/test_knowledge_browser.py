@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import signed_in_page
+from tests.support.browser import DROP, signed_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,12 +18,6 @@ Rotate the zephyr-gateway TLS certificate with `zephyrctl cert rotate --drain 30
 serial with `zephyrctl cert show`. Never restart all gateway pods at once.
 """
 NOTE = "Zephyr gateway on-call contacts: the edge team, channel #edge-oncall."
-
-DROP = """([files]) => {
-  const transfer = new DataTransfer();
-  for (const [name, text] of files) transfer.items.add(new File([text], name, { type: "text/plain" }));
-  return transfer;
-}"""
 
 
 def test_dropped_documents_are_listed_and_the_new_runbook_is_cited(demo_user, live_stack, browser):

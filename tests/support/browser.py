@@ -20,6 +20,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: For ``page.evaluate_handle(DROP, [[[name, text], ...]])``: a DataTransfer of those files, to dispatch as a
+#: ``drop`` event (Playwright cannot drag files from the disk).
+DROP = """([files]) => {
+  const transfer = new DataTransfer();
+  for (const [name, text] of files) transfer.items.add(new File([text], name, { type: "text/plain" }));
+  return transfer;
+}"""
 USERNAME = "browser-user"
 PASSWORD = "browser-pass-123"
 

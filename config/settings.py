@@ -64,6 +64,8 @@ MIDDLEWARE = [
     "config.api_errors.ApiErrorMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of every page and message: the set_language cookie, else the browser's Accept-Language.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -387,7 +389,11 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The interface's languages (templates, static/js through the JavaScript catalogue, the admin); their
+# catalogues are shipped compiled under locale/ (`make messages` regenerates them, docs/interface.md).
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -6,6 +6,7 @@ Each app's routes are included by dotted-path string, so this lowest layer impor
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
@@ -14,6 +15,9 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    # The language switch (set_language) and the static/js strings in the reader's language.
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["diagnosis"]), name="javascript-catalog"),
     path("api/", include("diagnosis.urls")),
     path("api/", include("diagnosis.trace.urls")),
     path("api/", include("tools.urls")),

@@ -17,9 +17,12 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from config.readonly_admin import ReadOnlyModelAdmin
 from diagnosis.feedback.admin import FeedbackInline, RunFeedbackFilter
+from diagnosis.figures.render import render_figures
 from diagnosis.graph.drawing import render_run_path, render_transitions
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.selectors import sessions_visible_to
@@ -58,14 +61,15 @@ class ChatSessionAdmin(ReadOnlyModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[ChatSession]:
         return super().get_queryset(request).annotate(run_total=Count("runs"))
 
-    @admin.display(description="runs", ordering="run_total")
+    @admin.display(description=_("runs"), ordering="run_total")
     def run_count(self, session: WithAnnotations[ChatSession, RunTotal]) -> int:
         return session.run_total
 
-    @admin.display(description="runs")
+    @admin.display(description=_("runs"))
     def runs_link(self, session: WithAnnotations[ChatSession, RunTotal]) -> SafeString:
         url = reverse("admin:diagnosis_diagnosisrun_changelist")
-        return format_html('<a href="{}?session__id__exact={}">{} runs</a>', url, session.pk, session.run_total)
+        label = ngettext("%(count)d run", "%(count)d runs", session.run_total) % {"count": session.run_total}
+        return format_html('<a href="{}?session__id__exact={}">{}</a>', url, session.pk, label)
 
 
 @admin.register(DiagnosisRun)
@@ -116,10 +120,10 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
                 )
             },
         ),
-        ("Route", {"fields": ("route_drawing", "transitions")}),
-        ("Answer", {"fields": ("conclusion", "final_answer", "release_decisions")}),
+        (_("Route"), {"fields": ("route_drawing", "transitions")}),
+        (_("Answer"), {"fields": ("evidence_figures", "conclusion", "final_answer", "release_decisions")}),
         (
-            "Budget and timing",
+            _("Budget and timing"),
             {
                 "fields": (
                     "step_count",
@@ -137,37 +141,42 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
                 )
             },
         ),
-        ("Stored JSON", {"classes": ("collapse",), "fields": ("self_evaluation_json", "orchestration_trace_json")}),
+        (_("Stored JSON"), {"classes": ("collapse",), "fields": ("self_evaluation_json", "orchestration_trace_json")}),
     )
 
-    @admin.display(description="run", ordering="id")
+    @admin.display(description=_("run"), ordering="id")
     def short_id(self, run: DiagnosisRun) -> str:
         """Enough of the id to tell runs apart in a list; search and the run page take the whole id."""
         return str(run.pk)[:SHORT_ID_CHARS]
 
-    @admin.display(description="owner", ordering="session__owner__username")
+    @admin.display(description=_("owner"), ordering="session__owner__username")
     def owner(self, run: DiagnosisRun) -> str:
         return run.session.owner.get_username()
 
-    @admin.display(description="query")
+    @admin.display(description=_("query"))
     def query_excerpt(self, run: DiagnosisRun) -> str:
         return run.query if len(run.query) <= QUERY_EXCERPT_CHARS else run.query[: QUERY_EXCERPT_CHARS - 1] + "…"
 
-    @admin.display(description="final node")
+    @admin.display(description=_("final node"))
     def final_node(self, run: DiagnosisRun) -> str:
         return (run.orchestration_trace or {}).get("final_node") or "-"
 
-    @admin.display(description="path through the graph")
+    @admin.display(description=_("path through the graph"))
     def route_drawing(self, run: DiagnosisRun) -> SafeString:
         return render_run_path(
             run.orchestration_trace, reached_end=run.status == RunStatus.SUCCESS, failed=run.status == RunStatus.FAILED
         )
 
-    @admin.display(description="transitions")
+    @admin.display(description=_("transitions"))
     def transitions(self, run: DiagnosisRun) -> SafeString:
         return render_transitions(run.orchestration_trace)
 
-    @admin.display(description="release guard")
+    @admin.display(description=_("evidence figures"))
+    def evidence_figures(self, run: DiagnosisRun) -> SafeString:
+        """The chat page's timeline strip and sparklines of this run (diagnosis/figures)."""
+        return render_figures(run.figures, run_id=run.pk) or SafeString("-")
+
+    @admin.display(description=_("release guard"))
     def release_decisions(self, run: DiagnosisRun) -> str:
         """Why each draft was released or blocked: rule names only (the findings are in the reasoning audit)."""
         release = (run.self_evaluation or {}).get("release") or {}
@@ -177,11 +186,11 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
         ]
         return "; ".join(decisions) or "-"
 
-    @admin.display(description="self evaluation")
+    @admin.display(description=_("self evaluation"))
     def self_evaluation_json(self, run: DiagnosisRun) -> SafeString:
         return _pretty_json(run.self_evaluation)
 
-    @admin.display(description="orchestration trace")
+    @admin.display(description=_("orchestration trace"))
     def orchestration_trace_json(self, run: DiagnosisRun) -> SafeString:
         return _pretty_json(run.orchestration_trace)
 
@@ -224,7 +233,7 @@ class AgentReasoningAuditAdmin(ReadOnlyModelAdmin):
         "created_at",
     )
 
-    @admin.display(description="step", ordering="step__seq")
+    @admin.display(description=_("step"), ordering="step__seq")
     def step_seq(self, audit: AgentReasoningAudit) -> int:
         return audit.step.seq
 

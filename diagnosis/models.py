@@ -11,6 +11,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from config import choices
 from diagnosis.graph import status
@@ -46,6 +47,23 @@ class RunStatus(models.TextChoices):
     FAILED = "FAILED", "Failed"
 
 
+class RunOutcome(models.TextChoices):
+    """What the SSE ``done`` event and the page call a finished run: a degraded success is a FALLBACK."""
+
+    SUCCESS = "SUCCESS", pgettext_lazy("run outcome", "SUCCESS")
+    FALLBACK = "FALLBACK", pgettext_lazy("run outcome", "FALLBACK")
+    FAILED = "FAILED", pgettext_lazy("run outcome", "FAILED")
+
+
+def run_outcome(status: str, *, degraded: bool) -> str:
+    """The ``RunOutcome`` of a finished run (FAILED, FALLBACK or SUCCESS); a running run's status as it is."""
+    if status == RunStatus.FAILED:
+        return RunOutcome.FAILED
+    if status == RunStatus.SUCCESS and degraded:
+        return RunOutcome.FALLBACK
+    return status
+
+
 #: The effective verdict of a run: ``status.Verdict`` (strongest first) with its labels.
 Verdict = choices.text_choices(
     "Verdict",
@@ -73,6 +91,9 @@ class DiagnosisRun(models.Model):
     orchestration_trace = models.JSONField(null=True, blank=True)
     degraded = models.BooleanField(default=False)
     effective_verdict = models.CharField(max_length=10, choices=Verdict.choices, blank=True, default="")
+    # Pictures of the released evidence (diagnosis/figures): verified metric series and the incident
+    # timeline, copied when the run finishes because the invocation store they come from expires.
+    figures = models.JSONField(default=dict, blank=True)
 
     step_count = models.PositiveIntegerField(default=0)
     tool_count = models.PositiveIntegerField(default=0)
@@ -136,11 +157,7 @@ class DiagnosisRun(models.Model):
     @property
     def outcome(self) -> str:
         """The SSE ``done`` outcome: FAILED, FALLBACK (degraded success) or SUCCESS."""
-        if self.status == RunStatus.FAILED:
-            return "FAILED"
-        if self.status == RunStatus.SUCCESS and self.degraded:
-            return "FALLBACK"
-        return self.status
+        return run_outcome(self.status, degraded=self.degraded)
 
 
 class FeedbackRating(models.TextChoices):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 
@@ -30,6 +30,22 @@ def sessions_visible_to(user: User | AnonymousUser | None) -> QuerySet[ChatSessi
     if is_auditor(user):
         return ChatSession.objects.all()
     return ChatSession.objects.filter(owner=user)
+
+
+def sidebar_sessions(user: User, *, limit: int) -> QuerySet[ChatSession]:
+    """The user's latest sessions for the chat page's sidebar, each annotated with ``running`` (a run of it is
+    RUNNING) and its latest run's ``last_status`` and ``last_degraded``: three subqueries, one query."""
+    runs = DiagnosisRun.objects.filter(session=OuterRef("pk"))
+    latest = runs.order_by("-started_at")
+    return (
+        ChatSession.objects.filter(owner=user)
+        .annotate(
+            running=Exists(runs.filter(status=RunStatus.RUNNING)),
+            last_status=Subquery(latest.values("status")[:1]),
+            last_degraded=Subquery(latest.values("degraded")[:1]),
+        )
+        .order_by("-updated_at")[:limit]
+    )
 
 
 def parse_id(value: object) -> uuid.UUID | None:

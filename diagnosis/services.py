@@ -43,6 +43,8 @@ class RunResult:
     orchestration_trace: dict[str, Any] | None = None
     # Evidence shown under the answer: [{"claim_id", "statement", "tool_name", "source_invocation_id", "excerpt"}]
     evidence: list[dict[str, Any]] = field(default_factory=list)
+    # diagnosis.figures.evidence.build_figures of the released claims: {"metrics", "timeline", "claims"}
+    figures: dict[str, Any] = field(default_factory=dict)
 
 
 #: The failure reason, and orchestration ``termination_reason``, of a run that was cancelled.
@@ -136,6 +138,7 @@ def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
             effective_verdict=result.effective_verdict,
             self_evaluation=result.self_evaluation,
             orchestration_trace=result.orchestration_trace,
+            figures=result.figures,
         )
         if not finished:
             return False

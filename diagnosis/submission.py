@@ -16,6 +16,7 @@ import logging
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext, gettext_lazy
 
 from diagnosis import sse
 from diagnosis.dispatch import BrokerUnavailable, dispatch_run, redis_reachable
@@ -45,9 +46,10 @@ def checked_message(message: str) -> str:
     """The message as a run's query (stripped); ``SubmissionError`` when it is empty or too long."""
     text = (message or "").strip()
     if not text:
-        raise SubmissionError("empty_message", "message must not be empty")
+        raise SubmissionError("empty_message", gettext("message must not be empty"))
     if len(text) > MAX_MESSAGE_CHARS:
-        raise SubmissionError("message_too_long", f"message must be at most {MAX_MESSAGE_CHARS} characters")
+        message = gettext("message must be at most %(count)d characters") % {"count": MAX_MESSAGE_CHARS}
+        raise SubmissionError("message_too_long", message)
     return text
 
 
@@ -59,7 +61,7 @@ def run_create(*, user: User, message: str, session_id: str | None = None) -> Di
             session = session_owned_by(user, session_id)
             if session is None:
                 # Foreign and unknown sessions answer the same, so ids of other users cannot be probed.
-                raise SubmissionError("session_not_found", "no such chat session", status=404)
+                raise SubmissionError("session_not_found", gettext("no such chat session"), status=404)
             session.save(update_fields=["updated_at"])
         else:
             session = ChatSession.objects.create(owner=user, title=text[:TITLE_CHARS])
@@ -70,12 +72,14 @@ def run_create(*, user: User, message: str, session_id: str | None = None) -> Di
 
 
 UNAVAILABLE_CODE = "service_unavailable"
-UNAVAILABLE_MESSAGE = "The service cannot start runs right now (its broker is unreachable); try again shortly."
+UNAVAILABLE_MESSAGE = gettext_lazy(
+    "The service cannot start runs right now (its broker is unreachable); try again shortly."
+)
 BROKER_FAILURE_REASON = "broker_unavailable"
 
 
 def _unavailable() -> SubmissionError:
-    return SubmissionError(UNAVAILABLE_CODE, UNAVAILABLE_MESSAGE, status=503)
+    return SubmissionError(UNAVAILABLE_CODE, str(UNAVAILABLE_MESSAGE), status=503)
 
 
 def _start(run: DiagnosisRun) -> bool:

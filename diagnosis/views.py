@@ -6,16 +6,53 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.safestring import SafeString
 from django.views.generic import TemplateView
 
-from diagnosis.models import DiagnosisRun, RunFeedback
+from diagnosis.figures.render import render_figures
+from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, run_outcome
 from diagnosis.rendering import render_answer
-from diagnosis.selectors import session_owned_by
+from diagnosis.selectors import run_visible_to, session_owned_by, sidebar_sessions
 from diagnosis.sse import events_url
 
 SIDEBAR_SESSIONS = 30
+
+
+def outcome_label(outcome: str) -> str:
+    """The outcome in the reader's language (a running run's status as it is)."""
+    return str(RunOutcome(outcome).label) if outcome in RunOutcome.values else outcome
+
+
+@dataclass(frozen=True)
+class SidebarSession:
+    """What ``diagnosis/_sessions.html`` reads of one session: a spinner while a run of it is running, else
+    its latest run's outcome."""
+
+    pk: uuid.UUID
+    title: str
+    running: bool
+    outcome: str
+    outcome_label: str
+
+    @classmethod
+    def of(cls, session: ChatSession) -> SidebarSession:
+        status = getattr(session, "last_status", None)
+        outcome = run_outcome(status, degraded=bool(getattr(session, "last_degraded", False))) if status else ""
+        return cls(session.pk, session.title, bool(getattr(session, "running", False)), outcome, outcome_label(outcome))
+
+
+def _sidebar(request: HttpRequest, current: ChatSession | None) -> dict[str, Any]:
+    user = request.user
+    assert user.is_authenticated
+    return {
+        "sessions": [SidebarSession.of(session) for session in sidebar_sessions(user, limit=SIDEBAR_SESSIONS)],
+        "current": current,
+    }
 
 
 @dataclass(frozen=True)
@@ -29,8 +66,10 @@ class RunCard:
     degraded: bool
     failure_reason: str
     outcome: str
+    outcome_label: str
     effective_verdict: str
     answer_html: str
+    figures_html: SafeString
     events_url: str
     # The signed-in user's rating of the answer (``_feedback.html``), from the ``my_feedback`` prefetch.
     feedback: RunFeedback | None = None
@@ -45,8 +84,10 @@ class RunCard:
             degraded=run.degraded,
             failure_reason=run.failure_reason,
             outcome=run.outcome,
+            outcome_label=outcome_label(run.outcome),
             effective_verdict=run.effective_verdict,
             answer_html=render_answer(run.final_answer),
+            figures_html=render_figures(run.figures, run_id=run.pk),
             events_url=events_url(run.pk),
             feedback=next(iter(getattr(run, "my_feedback", [])), None),
         )
@@ -65,7 +106,26 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
         runs = (
             [RunCard.of(run) for run in current.runs.prefetch_related(mine).order_by("started_at")] if current else []
         )
-        context.update(
-            sessions=user.chat_sessions.order_by("-updated_at")[:SIDEBAR_SESSIONS], current=current, runs=runs
-        )
+        context.update(_sidebar(self.request, current), runs=runs)
         return context
+
+
+@login_required
+def sessions_fragment(request: HttpRequest) -> HttpResponse:
+    """The sidebar's session list as HTML: the page asks for it when a run starts or ends, and while one of
+    its sessions is running, so that new sessions and outcomes show without a reload."""
+    user = request.user
+    # login_required answers anonymous requests before this runs; the assert narrows the type.
+    assert user.is_authenticated
+    current = session_owned_by(user, request.GET["session"]) if request.GET.get("session") else None
+    return render(request, "diagnosis/_sessions.html", _sidebar(request, current))
+
+
+@login_required
+def figures_fragment(request: HttpRequest, run_id: uuid.UUID) -> HttpResponse:
+    """A finished run's figures as HTML, in the reader's language: the page asks for it when the run's
+    ``content`` arrives (the SSE payload is written by a worker that does not know who reads it)."""
+    run = run_visible_to(request.user, run_id)
+    if run is None:
+        raise Http404
+    return HttpResponse(render_figures(run.figures, run_id=run.pk))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Make sure the Debian packages the project needs are installed: installs them when run as root,
-# otherwise stops with the exact apt-get line. Usage: scripts/system-deps.sh build|browser|services
+# otherwise stops with the exact apt-get line. Usage: scripts/system-deps.sh build|browser|services|i18n
 set -euo pipefail
 
 case "${1:-build}" in
@@ -9,8 +9,9 @@ case "${1:-build}" in
   # CI's MariaDB and Redis, Prometheus 2.42 + promtool and Alertmanager 0.25 + amtool (tests start their own
   # servers on loopback)
   services) packages=(mariadb-server mariadb-client redis-server prometheus prometheus-alertmanager) ;;
-  browser) packages=(chromium chromium-driver) ;;                              # the browser test
-  *) echo "usage: $0 build|browser|services" >&2; exit 2 ;;
+  browser) packages=(chromium chromium-driver fonts-wqy-zenhei) ;;   # the browser tests; CJK glyphs for zh pages
+  i18n) packages=(gettext) ;;                            # `make messages`: xgettext, msgmerge, msgfmt
+  *) echo "usage: $0 build|browser|services|i18n" >&2; exit 2 ;;
 esac
 
 missing=()

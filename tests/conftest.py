@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
+from django.utils import translation
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -17,6 +18,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def fast_password_hashing(settings):
     """The default hasher costs about a second per user; tests check authorisation, not hashing."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the default language: LocaleMiddleware activates a request's language in the
+    thread that answers it and nothing deactivates it, so a test client request in Chinese would leave the
+    next test (a command's message, a template) speaking Chinese."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Reachability of the external services some tests need (MariaDB, Redis, Chromium, Prometheus, Alertmanager).
+"""Reachability of the external services some tests need (MariaDB, Redis, Chromium, Prometheus, Alertmanager,
+gettext).
 
 Outside CI a test whose service is missing is skipped with the reason; in CI (``CI=true``) it fails,
 so a CI run can never go green without them. ``python -m tests.services mariadb redis`` exits 1 when
@@ -58,12 +59,18 @@ def _alertmanager_up() -> bool:
     return shutil.which("prometheus-alertmanager") is not None and shutil.which("amtool") is not None
 
 
+def _gettext_up() -> bool:
+    """GNU gettext's msgfmt, which checks and compiles the interface catalogues (locale/)."""
+    return shutil.which("msgfmt") is not None
+
+
 CHECKS = {
     "mariadb": _mariadb_up,
     "redis": _redis_up,
     "chromium": _chromium_up,
     "prometheus": _prometheus_up,
     "alertmanager": _alertmanager_up,
+    "gettext": _gettext_up,
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tools.models import KnowledgeDocument, ToolInvocation
@@ -24,7 +25,7 @@ INVOCATION_FIELDS = (
 class ToolInvocationInline(ReadOnlyTabularInline):
     model = ToolInvocation
     fields = INVOCATION_FIELDS
-    verbose_name_plural = "tool invocations"
+    verbose_name_plural = _("tool invocations")
 
 
 @admin.register(ToolInvocation)

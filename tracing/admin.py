@@ -7,6 +7,7 @@ user may see, which the diagnosis app decides.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tracing.models import AgentStep, DiagnosisTraceEvent
@@ -32,13 +33,13 @@ EVENT_FIELDS = ("seq", "kind", "name", "details", "created_at")
 class AgentStepInline(ReadOnlyTabularInline):
     model = AgentStep
     fields = STEP_FIELDS
-    verbose_name_plural = "model steps"
+    verbose_name_plural = _("model steps")
 
 
 class TimelineInline(ReadOnlyTabularInline):
     model = DiagnosisTraceEvent
     fields = EVENT_FIELDS
-    verbose_name_plural = "timeline"
+    verbose_name_plural = _("timeline")
 
 
 @admin.register(AgentStep)

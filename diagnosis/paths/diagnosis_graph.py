@@ -19,6 +19,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import get_runtime
 
+from diagnosis.figures.evidence import ReleasedClaim, build_figures
 from diagnosis.graph.actions import ActionContractError, DiagnosisActions, NodeAction
 from diagnosis.graph.builder import DiagnosisGraph, build_graph
 from diagnosis.graph.runner import GraphRunError, GraphStopped, run_graph
@@ -39,6 +40,7 @@ from diagnosis.selectors import run_stop_requested, session_history
 from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
+from tools.store import load_verified_payload
 
 
 def _node(module: ModuleType, name: str) -> NodeAction:
@@ -108,6 +110,19 @@ def _conclusion(state: DiagnosisState, released_claims: list[dict[str, Any]], de
     if degraded:
         return f"No verified diagnosis ({state.get('failure_reason') or 'fallback'})."
     return "No root cause could be established from the evidence."
+
+
+def _figures(run: DiagnosisRun, state: DiagnosisState, released_claims: list[dict[str, Any]]) -> dict[str, Any]:
+    """The pictures of the released claims, drawn from their verified bindings' payloads only."""
+    bindings = {
+        claim["claim_id"]: claim["evidence"]
+        for claim in (state.get("verified_executor_output") or {}).get("claims") or []
+    }
+    claims = [
+        ReleasedClaim(claim["claim_id"], claim["fact"], bindings.get(claim["claim_id"], []))
+        for claim in released_claims
+    ]
+    return build_figures(claims, lambda invocation_id: load_verified_payload(run.pk, invocation_id).payload)
 
 
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
@@ -189,4 +204,5 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         self_evaluation=_self_evaluation(context, state, released, config.name, verdict),
         orchestration_trace=trace.to_dict(),
         evidence=evidence,
+        figures=_figures(run, state, released_claims),
     )

@@ -1,5 +1,6 @@
 // The chat page: submit a message, then follow the run's named SSE events until `done`.
-// Plain JavaScript and the browser's EventSource; nothing is fetched from outside this server.
+// Plain JavaScript and the browser's EventSource; nothing is fetched from outside this server. Texts go
+// through Django's JavaScript catalogue (gettext, ngettext, interpolate from /jsi18n/, loaded first).
 (function () {
   "use strict";
 
@@ -43,10 +44,42 @@
     return { card, progress, answer, meta };
   }
 
+  // The outcome badge's text in the reader's language; the badge's class and data-outcome keep the code.
+  const OUTCOME_LABELS = {
+    SUCCESS: pgettext("run outcome", "SUCCESS"),
+    FALLBACK: pgettext("run outcome", "FALLBACK"),
+    FAILED: pgettext("run outcome", "FAILED"),
+  };
+
+  function outcomeBadge(outcome) {
+    const badge = element("span", "badge badge-" + outcome.toLowerCase(), OUTCOME_LABELS[outcome] || outcome);
+    badge.dataset.outcome = outcome;
+    return badge;
+  }
+
+  // The timeline strip and sparklines of a finished run are drawn by the server (diagnosis/figures), in the
+  // reader's language, and open the answer.
+  function showFigures(view, runId) {
+    fetch("/runs/" + runId + "/figures", { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : ""; })
+      .then(function (html) {
+        if (html) view.answer.insertAdjacentHTML("afterbegin", html);
+      })
+      .catch(function () { /* the answer stands without its pictures */ });
+  }
+
+  // Other parts of the page follow runs through these events, which bubble up to the document from their
+  // target (a run's card when there is one): static/js/sidebar.js refreshes the session list, and
+  // static/js/feedback.js gives a finished card its feedback form.
+  function announce(name, detail, target) {
+    (target || document).dispatchEvent(new CustomEvent("superbiz:" + name, { bubbles: true, detail: detail }));
+  }
+
   function showEvidence(view, evidence) {
     if (!evidence || !evidence.length) return;
     const details = element("details", "evidence");
-    details.appendChild(element("summary", "", "Evidence (" + evidence.length + " verified excerpt" + (evidence.length > 1 ? "s" : "") + ")"));
+    const summary = ngettext("Evidence (%s verified excerpt)", "Evidence (%s verified excerpts)", evidence.length);
+    details.appendChild(element("summary", "", interpolate(summary, [evidence.length])));
     const list = element("ul");
     evidence.forEach(function (item) {
       const li = element("li");
@@ -63,7 +96,7 @@
     const steps = view.progress.children.length;
     if (!steps) return;
     const details = element("details", "progress-done");
-    details.appendChild(element("summary", "", "Progress: " + steps + " step" + (steps > 1 ? "s" : "")));
+    details.appendChild(element("summary", "", interpolate(ngettext("Progress: %s step", "Progress: %s steps", steps), [steps])));
     view.card.replaceChild(details, view.progress);
     details.appendChild(view.progress);
   }
@@ -71,11 +104,11 @@
   // While a run is live its card offers Cancel. The button only asks: the run stops at its next node
   // boundary, and the stream's `failure` and `done` show the end like any other failure.
   function offerCancel(view, runId) {
-    const button = element("button", "cancel-run", "Cancel");
+    const button = element("button", "cancel-run", gettext("Cancel"));
     button.type = "button";
     button.addEventListener("click", function () {
       button.disabled = true;
-      button.textContent = "Cancelling…";
+      button.textContent = gettext("Cancelling…");
       fetch("/api/runs/" + runId + "/cancel", {
         method: "POST",
         headers: { "X-CSRFToken": csrfToken() },
@@ -85,13 +118,13 @@
           // 409: the run ended meanwhile, and its `done` is on the way.
           if (response.ok || response.status === 409) return;
           return response.json().then(function (json) {
-            throw new Error(json.error ? json.error.message : "refused");
+            throw new Error(json.error ? json.error.message : gettext("refused"));
           });
         })
         .catch(function (error) {
           button.disabled = false;
-          button.textContent = "Cancel";
-          errorBox.textContent = "The run could not be cancelled: " + error.message;
+          button.textContent = gettext("Cancel");
+          errorBox.textContent = interpolate(gettext("The run could not be cancelled: %s"), [error.message]);
         });
     });
     view.meta.appendChild(button);
@@ -115,10 +148,12 @@
       view.answer.innerHTML = content.html;
       if (content.degraded) view.answer.classList.add("degraded");
       showEvidence(view, content.evidence);
+      showFigures(view, data.run_id);
     });
     source.addEventListener("failure", function (event) {
       const failure = parse(event);
-      view.answer.appendChild(element("p", "error", "The run failed: " + failure.message + " (" + failure.code + ")"));
+      const text = interpolate(gettext("The run failed: %(message)s (%(code)s)"), failure, true);
+      view.answer.appendChild(element("p", "error", text));
     });
     source.addEventListener("done", function (event) {
       const done = parse(event);
@@ -126,17 +161,16 @@
       cancelButton.remove();
       view.card.classList.remove("live");
       collapseProgress(view);
-      view.meta.appendChild(element("span", "badge badge-" + done.outcome.toLowerCase(), done.outcome));
-      view.meta.appendChild(link("/api/diagnosis/" + data.session_id + "/trace?runId=" + data.run_id, "trace"));
-      if (isStaff) view.meta.appendChild(link("/admin/diagnosis/diagnosisrun/" + data.run_id + "/change/", "audit"));
+      view.meta.appendChild(outcomeBadge(done.outcome));
+      view.meta.appendChild(link("/api/diagnosis/" + data.session_id + "/trace?runId=" + data.run_id, gettext("trace")));
+      if (isStaff) view.meta.appendChild(link("/admin/diagnosis/diagnosisrun/" + data.run_id + "/change/", gettext("audit")));
       sendButton.disabled = false;
-      // Other scripts of the page (feedback.js) attach their parts to a finished card.
-      view.card.dispatchEvent(new CustomEvent("run-done", { bubbles: true, detail: { runId: data.run_id } }));
+      announce("run-finished", { session_id: data.session_id, run_id: data.run_id, outcome: done.outcome }, view.card);
     });
     source.addEventListener("stream-error", function (event) {
       source.close();
       cancelButton.remove();
-      view.answer.appendChild(element("p", "error", "The event stream was refused: " + event.data));
+      view.answer.appendChild(element("p", "error", interpolate(gettext("The event stream was refused: %s"), [event.data])));
       sendButton.disabled = false;
     });
   }
@@ -172,7 +206,7 @@
       })
       .then(function (result) {
         if (!result.ok) {
-          errorBox.textContent = result.json.error ? result.json.error.message : "The message was refused.";
+          errorBox.textContent = result.json.error ? result.json.error.message : gettext("The message was refused.");
           sendButton.disabled = false;
           return;
         }
@@ -180,9 +214,10 @@
         if (window.history.replaceState) window.history.replaceState(null, "", "?session=" + result.json.session_id);
         input.value = "";
         follow(runCard(message), result.json);
+        announce("run-started", result.json);
       })
       .catch(function () {
-        errorBox.textContent = "The server could not be reached.";
+        errorBox.textContent = gettext("The server could not be reached.");
         sendButton.disabled = false;
       });
   });

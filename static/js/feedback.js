@@ -1,6 +1,7 @@
 // 👍/👎 and a comment on each finished answer of the chat page: PUT /api/runs/<id>/feedback.
-// The forms are server-rendered (templates/diagnosis/_feedback.html), translated texts included; a run that
-// finishes while the page is open gets a copy of the page's #feedback-template when chat.js says `run-done`.
+// The forms are server-rendered (templates/diagnosis/_feedback.html); a run that finishes while the page is
+// open gets a copy of the page's #feedback-template when chat.js announces `superbiz:run-finished` on its card.
+// The texts this script shows go through Django's JavaScript catalogue (gettext, interpolate from /jsi18n/).
 (function () {
   "use strict";
 
@@ -34,10 +35,10 @@
       .then(function (result) {
         if (!result.ok) throw new Error(result.json.error ? result.json.error.message : String(result.json));
         show(form, result.json.rating);
-        status.textContent = form.dataset.saved;
+        status.textContent = gettext("Thanks, your feedback is saved.");
       })
       .catch(function (error) {
-        status.textContent = form.dataset.failed + " " + error.message;
+        status.textContent = interpolate(gettext("Your feedback could not be saved: %s"), [error.message]);
       });
   }
 
@@ -53,10 +54,10 @@
     if (form.dataset.rating) send(form, form.dataset.rating);
   });
 
-  document.addEventListener("run-done", function (event) {
-    if (!template) return;
+  document.addEventListener("superbiz:run-finished", function (event) {
+    if (!template || event.target === document) return;
     const form = template.content.firstElementChild.cloneNode(true);
-    form.dataset.run = event.detail.runId;
+    form.dataset.run = event.detail.run_id;
     event.target.appendChild(form);
   });
 })();

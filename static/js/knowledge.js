@@ -1,5 +1,6 @@
 // The knowledge page: upload by drag and drop (or the file chooser) through POST /api/upload, several files at
-// once; archive, restore and delete through the documents API. Every text shown comes translated from the page.
+// once; archive, restore and delete through the documents API. The texts this script shows go through Django's
+// JavaScript catalogue (gettext, interpolate from /jsi18n/, loaded first).
 (function () {
   "use strict";
 
@@ -26,16 +27,16 @@
     body.append("category", uploadForm.elements.category.value);
     body.append("fault_source", uploadForm.elements.fault_source.value);
     status.className = "muted";
-    status.textContent = uploadForm.dataset.uploading;
+    status.textContent = gettext("Uploading…");
     fetch("/api/upload", { method: "POST", headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin", body: body })
       .then(function (response) {
         if (!response.ok) return errorMessage(response).then(function (message) { throw new Error(message); });
-        status.textContent = uploadForm.dataset.uploaded;
+        status.textContent = gettext("Uploaded; searchable now.");
         window.location.reload();
       })
       .catch(function (error) {
         status.className = "error";
-        status.textContent = uploadForm.dataset.failed + " " + error.message;
+        status.textContent = interpolate(gettext("Upload refused: %s"), [error.message]);
       });
   }
 
@@ -66,13 +67,13 @@
         if (!response.ok) return errorMessage(response).then(function (message) { throw new Error(message); });
         window.location.reload();
       })
-      .catch(function (error) { window.alert(table.dataset.failed + " " + error.message); });
+      .catch(function (error) { window.alert(interpolate(gettext("The document could not be changed: %s"), [error.message])); });
   }
 
   table.addEventListener("click", function (event) {
     const row = event.target.closest("tr[data-document]");
     if (!row) return;
     if (event.target.matches(".doc-status-change")) change(row, "PATCH", { status: event.target.value });
-    if (event.target.matches(".doc-delete") && window.confirm(table.dataset.confirmDelete)) change(row, "DELETE");
+    if (event.target.matches(".doc-delete") && window.confirm(gettext("Delete this document? It is gone from search at once."))) change(row, "DELETE");
   });
 })();

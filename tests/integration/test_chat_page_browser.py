@@ -4,77 +4,11 @@ cancel a run from its card while its (scripted, slow) planner is still working."
 
 from __future__ import annotations
 
-import json
-from contextlib import ExitStack
-from pathlib import Path
-
 import pytest
-from django.conf import global_settings, settings
-from django.contrib.auth import get_user_model
-from django.core.management import call_command
 
-from tests.integration.conftest import start_stack
-from tests.services import CHROMIUM_PATH, require
-from tests.support.held_runs import delayed_script
+from tests.support.browser import ask
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-DEMO_PACK = Path(settings.BASE_DIR) / "tools" / "scenarios" / "packs" / "payment-db-pool"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture
-def demo_user(settings):
-    """The demo pack loaded and a user to log in as, set up before the browser starts.
-
-    Playwright's sync API runs an event loop in this thread, and Django refuses ORM calls while one runs,
-    so every database write happens here, first.
-    """
-    # The login is checked by the server process, which knows only the real password hashers.
-    settings.PASSWORD_HASHERS = global_settings.PASSWORD_HASHERS
-    call_command("load_scenario", str(DEMO_PACK), verbosity=0)
-    get_user_model().objects.create_user("browser-user", password="browser-pass-123")
-    return json.loads((DEMO_PACK / "scenario.json").read_text())["questions"][0]
-
-
-@pytest.fixture
-def slow_stack(static_root, tmp_path):
-    """A live stack whose runs' planner answers after a pause (the scripted provider): time to press Cancel."""
-    with ExitStack() as stack:
-        script = delayed_script(tmp_path, planner=4)
-        yield start_stack(stack, static_root, LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(script))
-
-
-@pytest.fixture
-def browser(demo_user):
-    """Chromium, started after the database writes (``demo_user``) and the stack the test asks for first."""
-    require("chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
-
-
-def ask(browser, base: str, question: str):
-    """Sign in as the demo user, send ``question`` and return the page (``browser``: or a context of it)."""
-    page = browser.new_page()
-    page.goto(f"{base}/")
-    page.fill("input[name=username]", "browser-user")
-    page.fill("input[name=password]", "browser-pass-123")
-    page.click("button[type=submit]")
-    page.wait_for_selector("#chat-form")
-    page.fill("#message", question)
-    page.click("#send")
-    return page
 
 
 def test_it_answers_the_demo_question_with_progress_and_evidence(demo_user, live_stack, browser):

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.test_chat_page_browser import ask, browser, demo_user
+from tests.support.browser import ask
 
 pytestmark = pytest.mark.django_db(transaction=True)
-__all__ = ["browser", "demo_user"]
 
 COMMENT = "The pool was fine; it was the 10:02 deploy. 部署的问题。"
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.integration.test_chat_page_browser import ask, browser, demo_user
+from tests.support.browser import DROP, signed_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
-__all__ = ["browser", "demo_user"]
 
 RUNBOOK_TITLE = "Runbook: zephyr-gateway TLS certificate rotation"
 RUNBOOK = f"""# {RUNBOOK_TITLE}
@@ -20,15 +19,9 @@ serial with `zephyrctl cert show`. Never restart all gateway pods at once.
 """
 NOTE = "Zephyr gateway on-call contacts: the edge team, channel #edge-oncall."
 
-DROP = """([files]) => {
-  const transfer = new DataTransfer();
-  for (const [name, text] of files) transfer.items.add(new File([text], name, { type: "text/plain" }));
-  return transfer;
-}"""
-
 
 def test_dropped_documents_are_listed_and_the_new_runbook_is_cited(demo_user, live_stack, browser):
-    page = ask(browser, live_stack.base, "hi")  # signs in
+    page = signed_in_page(browser, live_stack.base)
     page.goto(f"{live_stack.base}/knowledge/")
     page.fill("#upload-form input[name=category]", "runbook")
     page.fill("#upload-form input[name=fault_source]", "zephyr-gateway")
@@ -59,7 +52,7 @@ def test_dropped_documents_are_listed_and_the_new_runbook_is_cited(demo_user, li
 
 
 def test_a_refused_file_is_reported_and_nothing_is_listed(demo_user, live_stack, browser):
-    page = ask(browser, live_stack.base, "hi")
+    page = signed_in_page(browser, live_stack.base)
     page.goto(f"{live_stack.base}/knowledge/")
 
     transfer = page.evaluate_handle(DROP, [[["ok.md", RUNBOOK], ["slides.pdf", "%PDF-1.7"]]])

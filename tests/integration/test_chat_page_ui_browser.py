@@ -1,0 +1,114 @@
+"""Issue 16 in a real headless Chromium (Debian's, driven by Playwright): the chat page, its feedback form
+and the knowledge page in Chinese for a browser sending ``Accept-Language: zh-CN``, the sparkline and
+timeline strip of the demo answer's metric claim, and a sidebar that shows a new session, its spinner and
+then its outcome without a reload."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils.text import Truncator
+
+from tests.support.browser import DROP, ask, send, signed_in_page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHINESE_QUESTION = "支付服务最近很慢，帮我看看是什么原因"
+FINISHED = ".run:not(.live) .run-meta .badge"
+
+
+def test_it_speaks_chinese_to_a_chinese_browser(demo_user, live_stack, browser):
+    page = signed_in_page(browser, live_stack.base, accept_language="zh-CN")
+
+    assert page.get_attribute("html", "lang") == "zh-hans"
+    assert page.inner_text("#send") == "发送"
+    assert page.get_attribute("#message", "placeholder") == f"问问服务为什么出故障，例如：{CHINESE_QUESTION}"
+    assert page.input_value("select[name=language]") == "zh-hans"
+
+    send(page, CHINESE_QUESTION)
+    page.wait_for_selector(FINISHED, timeout=120_000)
+
+    assert page.inner_text(f"{FINISHED}") == "成功"
+    assert page.inner_text(".run .progress-done summary").startswith("进度：")
+    assert page.inner_text(".run details.evidence summary").startswith("证据（")
+    assert "首个错误" in page.inner_text(".run .incident-timeline")
+    # The feedback form a finished answer gets, and what static/js/feedback.js says once it is saved.
+    feedback = ".run form.feedback"
+    assert page.inner_text(f"{feedback} .feedback-ask") == "这个回答对吗？"
+    assert page.get_attribute(f"{feedback} .feedback-rate[value=DOWN]", "title") == "错误"
+    page.click(f"{feedback} .feedback-rate[value=UP]")
+    page.wait_for_selector(f"{feedback} .feedback-status:has-text('谢谢，你的反馈已保存。')", timeout=10_000)
+    assert page.get_attribute(f"{feedback} textarea", "placeholder") == "哪里错了或缺了什么？（可选）"
+
+    page.select_option("select[name=language]", "en")  # the header's switch, over the browser's language
+    page.wait_for_selector("html[lang=en]")
+    assert page.inner_text("#send") == "Send"
+    assert page.inner_text(FINISHED) == "SUCCESS"
+
+
+def test_the_knowledge_page_speaks_chinese_and_has_the_language_switch(demo_user, live_stack, browser):
+    page = signed_in_page(browser, live_stack.base, accept_language="zh-CN")
+    page.click("header nav a:has-text('知识库')")
+    page.wait_for_selector(".knowledge h1")
+
+    assert page.inner_text(".knowledge h1") == "知识库"
+    assert page.inner_text("#documents thead th >> nth=0") == "标题"
+    pack_row = page.locator("#documents tbody tr").first
+    assert pack_row.locator(".doc-status").inner_text() == "启用"
+    assert "场景包 payment-db-pool" in pack_row.inner_text()
+
+    # static/js/knowledge.js reports a refused upload in the page's language.
+    transfer = page.evaluate_handle(DROP, [[["slides.pdf", "%PDF-1.7"]]])
+    page.dispatch_event("#upload-form", "drop", {"dataTransfer": transfer})
+    page.wait_for_selector("#upload-status.error", timeout=20_000)
+    assert page.inner_text("#upload-status").startswith("上传被拒绝：")
+
+    page.select_option("select[name=language]", "en")  # the header's switch, on this page too
+    page.wait_for_selector("html[lang=en]")
+    assert page.url.endswith("/knowledge/")
+    assert page.inner_text(".knowledge h1") == "Knowledge base"
+
+
+def test_it_draws_the_metric_claim_and_the_incident_timeline(demo_user, live_stack, browser):
+    page = ask(browser, live_stack.base, demo_user["text"])
+    page.wait_for_selector(".run:not(.live) figure.metric-claim svg.sparkline", timeout=120_000)
+
+    def check() -> None:
+        figure = page.locator(".run figure.metric-claim")
+        assert figure.count() == 1
+        assert "db_pool_pending" in figure.inner_text()
+        assert figure.locator("svg.sparkline line.onset").count() == 1
+        assert figure.locator("svg.sparkline circle.peak").count() == 1
+        events = page.locator(".run .incident-timeline .event")
+        assert [events.nth(index).get_attribute("class") for index in range(events.count())] == [
+            "event event-change",
+            "event event-first_error",
+            "event event-metric_peak",
+        ]
+        # The strip opens the answer, and each event links to its claim on the page.
+        assert page.evaluate("document.querySelector('.run .answer').firstElementChild.className") == "figures"
+        for index in range(events.count()):
+            target = events.nth(index).locator("a").get_attribute("href")
+            assert page.locator(f".run {target}").count() == 1, target
+
+    check()
+    page.click(".run .event-metric_peak a")
+    assert page.evaluate("location.hash") == "#" + page.locator(".run figure.metric-claim").get_attribute("id")
+    page.reload()  # the finished run is rendered by the server with the same pictures
+    check()
+
+
+def test_the_sidebar_follows_a_new_session_without_a_reload(demo_user, slow_stack, browser):
+    page = signed_in_page(browser, slow_stack.base)
+    assert page.inner_text("#session-list") == "No sessions yet."
+    page.evaluate("window.notReloaded = true")
+
+    send(page, demo_user["text"])
+    item = page.locator("#session-list li[data-session]")
+    item.locator(".spinner").wait_for(timeout=10_000)  # the planner answers only after 4 s
+
+    assert item.count() == 1
+    assert item.locator("a").inner_text() == Truncator(demo_user["text"]).chars(48)  # the first question
+    assert "active" in (item.get_attribute("class") or "")
+    page.wait_for_selector("#session-list li[data-session] .badge[data-outcome=SUCCESS]", timeout=120_000)
+    assert item.locator(".spinner").count() == 0
+    assert page.evaluate("window.notReloaded") is True

@@ -88,7 +88,9 @@ class Draft:
 
 def visible(text: str) -> str:
     """``text`` as a reader sees it: invisible format characters (zero-width spaces, bidi marks) removed,
-    so that ``db\u200b-host`` is checked as the ``db-host`` the page shows."""
+    so that ``db\u200b-host`` is checked as the ``db-host`` the page shows. ASCII has no format character."""
+    if text.isascii():
+        return text
     return "".join(char for char in text if unicodedata.category(char) != "Cf")
 
 

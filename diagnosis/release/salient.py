@@ -19,6 +19,7 @@ import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from diagnosis.release.draft import protected_spans, visible
 
@@ -70,6 +71,8 @@ class Token:
     """The normal form compared with the evidence."""
 
 
+# Pure and asked again and again about the same texts (every sentence's check normalises the evidence).
+@lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """The comparable form of a sentence or an evidence text."""
     text = unicodedata.normalize("NFKC", visible(text)).casefold()

@@ -1,9 +1,9 @@
 """The read-only connections behind ``query_mysql`` — the second and third of its read-only layers.
 
-- Embedded: the statement runs in a child process (``sqlite_process.py``) on the loaded pack's SQLite file,
-  opened with ``mode=ro`` and ``PRAGMA query_only``, an authorizer that permits only reads (no ATTACH, no
-  PRAGMA, no write) and a length limit on any one value. The child is killed at the call's deadline: SQLite
-  cannot be interrupted inside one function call, a process can.
+- Embedded: the statement runs in a warm child process (``sqlite_process.py``, ``statement_process.py``)
+  on the loaded pack's SQLite file, opened with ``mode=ro`` and ``PRAGMA query_only``, an authorizer that
+  permits only reads (no ATTACH, no PRAGMA, no write) and a length limit on any one value. The child is
+  killed at the call's deadline: SQLite cannot be interrupted inside one function call, a process can.
 - Production: ``BUSINESS_DATABASE_URL`` (a MySQL user granted SELECT only), one statement per round trip
   (multi-statements off), ``SET SESSION TRANSACTION READ ONLY`` and a server-side statement timeout
   (MariaDB ``max_statement_time``, MySQL ``max_execution_time``). The server checks that timeout between
@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import subprocess
 import sys
 import threading
 import time
@@ -33,7 +32,7 @@ import MySQLdb.cursors
 from django.conf import settings
 
 from tools.errors import ToolBackendError, ToolTimeout
-from tools.sql import sqlite_process
+from tools.sql import sqlite_process, statement_process
 from tools.sql.rows import QueryResult, fetch_rows
 
 logger = logging.getLogger(__name__)
@@ -85,7 +84,7 @@ def mysql_connection_arguments(url: str) -> dict[str, Any]:
 
 
 class SQLiteReadOnlyConnection:
-    """The loaded pack's business file, read by one child process per statement (``sqlite_process.py``)."""
+    """The loaded pack's business file, read by a child process (``sqlite_process.py``) killed at a deadline."""
 
     def __init__(self, path: Path, *, max_bytes: int) -> None:
         if not path.is_file():
@@ -96,32 +95,23 @@ class SQLiteReadOnlyConnection:
     def execute(self, sql: str, *, max_rows: int, deadline: float) -> QueryResult:
         request = {"path": str(self._path), "sql": sql, "max_rows": max_rows, "max_bytes": self._max_bytes}
         try:
-            finished = subprocess.run(
-                _SQLITE_PROCESS,
-                input=json.dumps(request).encode(),
-                capture_output=True,
-                timeout=max(deadline - time.monotonic(), 0),
-                cwd=_PROJECT_ROOT,
-                env={},
-                check=False,
+            answer = statement_process.ask(
+                _SQLITE_PROCESS, json.dumps(request).encode(), deadline=deadline, cwd=_PROJECT_ROOT
             )
-        except subprocess.TimeoutExpired:
-            # subprocess.run has killed the child and reaped it.
+        except statement_process.StatementProcessTimeout:
             raise ToolTimeout(_TIMED_OUT) from None
-        if finished.returncode != 0:
-            logger.error(
-                "the SQLite statement process exited with %s: %s", finished.returncode, finished.stderr[-2000:]
-            )
+        except statement_process.StatementProcessFailed as failed:
+            logger.error("the SQLite statement process exited with %s: %s", failed.returncode, failed.stderr[-2000:])
             raise ToolBackendError(
-                "backend_error", f"the embedded database process failed (exit status {finished.returncode})"
-            )
-        reply = json.loads(finished.stdout)
+                "backend_error", f"the embedded database process failed (exit status {failed.returncode})"
+            ) from None
+        reply = json.loads(answer)
         if "error" in reply:
             raise ToolBackendError("sql_error", f"the database refused the statement: {reply['error']}")
         return QueryResult(**reply)
 
     def close(self) -> None:
-        """Nothing to close: each statement's process ends with it."""
+        """Nothing to close: the statement process is kept warm for the next call (``statement_process.py``)."""
 
 
 class MySQLReadOnlyConnection:

@@ -4,16 +4,16 @@ SQLite looks for an interruption (a progress handler, ``Connection.interrupt()``
 virtual machine, and one SQL function call is one step: ``printf('%.*c', 1000000000, 'x')`` loops a billion
 times and ``instr`` over a megabyte compares for seconds before the next step comes. No in-process
 mechanism reaches inside that call, so the statement runs here and ``SQLiteReadOnlyConnection``
-(``connection.py``) waits for it with ``subprocess.run(timeout=...)``, which kills this process at the
-deadline wherever it is.
+(``connection.py``) waits for its answer until the deadline, and kills this process then, wherever it is.
+Short of that, the process stays and answers the next statement (``statement_process.py``).
 
 The read-only layers are the same as in any process: the file opened with ``mode=ro``, ``PRAGMA
 query_only``, an authorizer that permits only reads (no ATTACH, no PRAGMA, no write, no catalog), and a
 length limit so that a giant string or blob fails at once ("string or blob too big") instead of filling
 memory until the kill.
 
-Protocol: one JSON request on stdin (``path``, ``sql``, ``max_rows``, ``max_bytes``), one JSON reply on
-stdout: ``columns``, ``rows``, ``truncated``, or ``error`` (SQLite's message). Standard library only, so
+Protocol: one JSON request per line on stdin (``path``, ``sql``, ``max_rows``, ``max_bytes``), one JSON
+reply per line on stdout: ``columns``, ``rows``, ``truncated``, or ``error`` (SQLite's message). Standard library only, so
 the parent can start it without site-packages, settings or environment (``python -E -s -S -m``).
 """
 
@@ -57,17 +57,22 @@ def execute(path: Path, sql: str, *, max_rows: int, max_bytes: int) -> QueryResu
         connection.close()
 
 
-def main() -> None:
-    request = json.load(sys.stdin.buffer)
+def answer(request: dict[str, Any]) -> dict[str, Any]:
     try:
         result = execute(
             Path(request["path"]), request["sql"], max_rows=request["max_rows"], max_bytes=request["max_bytes"]
         )
     except sqlite3.Error as error:
-        reply: dict[str, Any] = {"error": str(error)}
-    else:
-        reply = dataclasses.asdict(result)
-    sys.stdout.buffer.write(json.dumps(reply, ensure_ascii=False).encode())
+        return {"error": str(error)}
+    return dataclasses.asdict(result)
+
+
+def main() -> None:
+    """Answer requests until stdin ends; JSON escapes every newline inside a value, so a line is a message."""
+    for line in sys.stdin.buffer:
+        reply = answer(json.loads(line))
+        sys.stdout.buffer.write(json.dumps(reply, ensure_ascii=False).encode() + b"\n")
+        sys.stdout.buffer.flush()
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ by pointing at words that two texts share, so "terms" are lower-case alphabetic 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Function words that two unrelated texts share all the time; ops words are never in here.
 STOPWORDS = frozenset(
@@ -120,6 +121,8 @@ _INSTRUCTION = re.compile(
 )
 
 
+# Pure and asked again and again about the same texts (every turn re-reads the run's results so far).
+@lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """``text`` with every whitespace run made one space: the form the gatekeeper compares excerpts in."""
     return _WHITESPACE.sub(" ", text).strip()
@@ -149,6 +152,8 @@ def sentences(text: str) -> list[str]:
     return [_LIST_MARKER.sub("", piece) for piece in pieces if piece]
 
 
+# Pure and asked again and again about the same texts (every turn re-reads the run's results so far).
+@lru_cache(maxsize=4096)
 def looks_like_instruction(text: str) -> bool:
     """Whether ``text`` addresses the agent (prompt injection) rather than describing a system."""
     return _INSTRUCTION.search(text) is not None

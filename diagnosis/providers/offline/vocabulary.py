@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 # Word stems that mark a message as describing a fault (matched on lower-case text, as prefixes of words).
 FAULT_STEMS = (
@@ -324,6 +325,8 @@ GENERIC_NAME_WORDS = frozenset(
 )
 
 
+# Pure and asked again and again about the same texts (every turn re-reads the run's results so far).
+@lru_cache(maxsize=4096)
 def announces_change(message: str) -> bool:
     """Whether a log message announces a change to the system (a deploy, a flag, a restart, a migration...)."""
     return _CHANGE_ANNOUNCEMENT.search(message) is not None

@@ -19,6 +19,7 @@ from tests.tools.sql_corpus import EXHAUSTING_SQL, HOSTILE_SQL, WRITTEN_FILES
 from tools.errors import ToolBackendError, ToolError, ToolTimeout
 from tools.scenarios.loader import build_business_sqlite
 from tools.scenarios.pack import read_pack
+from tools.sql import statement_process
 from tools.sql.connection import SQLiteReadOnlyConnection, open_business_connection
 from tools.sql.rows import json_safe
 
@@ -166,3 +167,37 @@ def test_it_writes_nothing_when_the_guard_is_bypassed(database, sql, reason):
 )
 def test_it_makes_values_json_safe(value, expected):
     assert json_safe(value) == expected
+
+
+def idle_pids() -> list[int]:
+    return [child.pid for child in statement_process._idle]
+
+
+def test_one_warm_process_answers_statement_after_statement_until_one_overruns(database):
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
+    endless = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n) SELECT COUNT(*) FROM n"
+
+    connection.execute("SELECT 1", max_rows=1, deadline=far())
+    first = idle_pids()
+    assert connection.execute("SELECT order_no FROM orders", max_rows=1, deadline=far()).rows == [["A-1001"]]
+    assert idle_pids() == first
+
+    with pytest.raises(ToolTimeout):
+        connection.execute(endless, max_rows=10, deadline=time.monotonic() + 0.2)
+    assert idle_pids() == []  # the overrunning child was killed, not put back
+
+    assert connection.execute("SELECT 1", max_rows=1, deadline=far()).rows == [[1]]
+    (replacement,) = idle_pids()
+    assert replacement not in first
+
+
+def test_a_refused_statement_leaves_its_process_usable(database):
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
+    connection.execute("SELECT 1", max_rows=1, deadline=far())
+    before = idle_pids()
+
+    with pytest.raises(ToolBackendError):
+        connection.execute("DELETE FROM orders", max_rows=1, deadline=far())
+
+    assert idle_pids() == before
+    assert connection.execute("SELECT COUNT(*) FROM orders", max_rows=1, deadline=far()).rows == [[5]]

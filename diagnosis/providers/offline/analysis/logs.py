@@ -19,6 +19,7 @@ import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
@@ -114,6 +115,8 @@ def _record(invocation_id: str, item: dict[str, Any], levels: Collection[str] | 
     return LogRecord(invocation_id, raw_path, service, level, message, ts, item["ts"], host)
 
 
+# Pure and asked again and again about the same texts (every turn re-reads the run's results so far).
+@lru_cache(maxsize=4096)
 def mask(message: str) -> str:
     """The message with its variable parts (ids, numbers with their units) replaced by ``N``."""
     return _VARIABLE.sub("N", message)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import ask
+from tests.support.browser import ask, send, signed_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,14 +52,14 @@ def test_it_cancels_a_running_diagnosis_from_its_card(demo_user, slow_stack, bro
 def test_the_page_does_not_reconnect_once_the_server_has_ended_the_stream(demo_user, live_stack, browser):
     # The server ends a run's stream after ``done`` (tests/integration/test_stream_end.py); EventSource
     # reconnects to a stream that ends unless the page has closed it, which it does on ``done``.
-    context = browser.new_context()
+    page = signed_in_page(browser, live_stack.base)
     opened = []
-    context.on("request", lambda request: "/events/" in request.url and opened.append(request.url))
-    page = ask(context, live_stack.base, "hi")
+    page.context.on("request", lambda request: "/events/" in request.url and opened.append(request.url))
+    send(page, "hi")
 
     page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=60_000)
     page.wait_for_timeout(5_000)  # longer than EventSource's reconnection delay (about 3 s in Chromium)
 
     assert len(opened) == 1, opened
     assert page.inner_text(".run .run-meta .badge") == "SUCCESS"
-    context.close()
+    page.context.close()

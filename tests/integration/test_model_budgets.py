@@ -16,10 +16,8 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.db.models import Sum
-from django_eventstream.models import Event
 from rest_framework.test import APIClient
 
-from diagnosis import sse
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.providers.token_estimate import prompt_tokens
 from tests.support.fake_openai import FakeOpenAIServer, runaway
@@ -34,6 +32,7 @@ from tests.support.openai_diagnosis import (
     reply,
     tool_calls,
 )
+from tests.support.stored_events import payload, stored_events
 from tracing.models import AgentStep
 
 pytestmark = pytest.mark.django_db
@@ -90,9 +89,9 @@ def test_a_budget_too_small_for_the_executor_ends_in_the_fallback_naming_it(fake
     executor_step = AgentStep.objects.get(run=run, node="executor")
     assert executor_step.outcome == "FAILED" and "token budget" in executor_step.summary
     assert executor_step.model_calls == 0
-    events = Event.objects.filter(channel=sse.channel_for(run.pk)).exclude(type="").order_by("eid")
+    events = stored_events(run.pk)
     assert [event.type for event in events][-2:] == ["content", "done"]
-    assert json.loads(json.loads(events.last().data))["outcome"] == "FALLBACK"  # stored as JSON text
+    assert payload(events[-1])["outcome"] == "FALLBACK"
 
 
 def test_usage_totals_equal_the_sum_of_the_steps_everywhere(fake_model, settings, owner):

@@ -63,10 +63,18 @@ def session_owned_by(user: User, session_id: uuid.UUID | str) -> ChatSession | N
 
 
 def run_visible_to(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:
+    """The run if ``user`` owns its session or is an auditor (``sessions_visible_to``'s rule).
+
+    The owner is checked first: the permission lookup behind ``is_auditor`` (two queries for a user whose
+    permissions are not loaded yet) is only made for someone else's run. A run's stream is opened right
+    after its POST by its owner, and each of its queries waits for a run executing beside it."""
     pk = parse_id(run_id)
-    if pk is None:
+    if pk is None or not user or not user.is_authenticated:
         return None
-    return DiagnosisRun.objects.select_related("session").filter(pk=pk, session__in=sessions_visible_to(user)).first()
+    run = DiagnosisRun.objects.select_related("session").filter(pk=pk).first()
+    if run is None or (run.session.owner_id != user.pk and not is_auditor(user)):
+        return None
+    return run
 
 
 def run_cancellable_by(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth.models import Permission
+from django.contrib.auth.models import AnonymousUser, Permission
 from django.utils import timezone
 
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
@@ -52,3 +52,20 @@ def test_it_shows_sessions_to_their_owner_and_to_auditors_only(owner, other_user
 def test_it_answers_malformed_ids_like_unknown_ones(owner):
     assert run_visible_to(owner, "not-a-uuid") is None
     assert session_owned_by(owner, "../../etc") is None
+
+
+def test_an_owner_reads_a_run_of_theirs_in_one_query_others_also_pay_the_permission_lookup(
+    owner, other_user, django_assert_num_queries
+):
+    run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=owner), query="q")
+    with django_assert_num_queries(1):
+        assert run_visible_to(owner, run.pk) == run
+    with django_assert_num_queries(3):  # the run, then the user's and the groups' permissions
+        assert run_visible_to(other_user, run.pk) is None
+
+
+def test_anonymous_readers_see_no_run_and_cost_no_query(owner, django_assert_num_queries):
+    run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=owner), query="q")
+    with django_assert_num_queries(0):
+        assert run_visible_to(AnonymousUser(), run.pk) is None
+        assert run_visible_to(None, run.pk) is None

@@ -15,6 +15,12 @@ them made the cost of a process grow with its open pages, not with its events (i
 pages saturated a process). A missed announcement of an open stream is still recovered when the next
 event of its run arrives, or when the client reconnects.
 
+The stored events a connection asks for are read while its view checks the reader, on the same thread
+(``read_opening``), and sent with the stream's opening as soon as the response starts: a new run's
+``metadata`` does not wait for the library's first read, a hop to the read thread and back behind a run
+executing in the same process (docs/performance.md, "SSE latency"). The library's own first read still
+follows; what it repeats is dropped, with its opening.
+
 A run's stream ends after its ``done`` (the last event of every run, docs/architecture.md): the wrapper
 delivers it and ends the response; the library's stream and its listener go with it. A client that reconnects
 replays from its last id and is closed again after ``done``; one that already had ``done`` (or gave no
@@ -38,6 +44,9 @@ from diagnosis.sse.reads import stream_reads
 BLOCK_END = "\n\n"
 FILL_LIMIT = 1000
 KEEP_ALIVE = "event: keep-alive"
+# django-eventstream's opening of a stream (``views.stream``): padding for buffering proxies, then ``stream-open``.
+PADDING = ":" + " " * 2048
+STREAM_OPEN = "event: stream-open\ndata:"
 
 
 def requested_last_event_id(request: HttpRequest) -> str:
@@ -96,22 +105,29 @@ def _block_id(block: str, channel: str) -> int | None:
 
 class _Cursor:
     """What one connection has sent: the last event id, whether the connect-time fill ran, whether ``done``
-    went out."""
+    went out, and the opening the wrapper sends itself (``read_opening``), if any."""
 
     def __init__(self, channel: str, last: int | None, *, finished: bool = False) -> None:
         self.channel, self.last = channel, last
         self.reconciled = False
         self.finished = finished
+        self.opening = ""
 
-    async def missing(self, upto: int | None = None) -> str:
-        """Stored events after the last one sent (up to ``upto``, exclusive), encoded; up to ``done``."""
-        if self.last is None:
-            return ""
-        limit = FILL_LIMIT if upto is None else upto - self.last - 1
-        if limit <= 0:
+    def read_opening(self) -> None:
+        """The stream's opening with the stored events after the client's last id (none once ``done`` went
+        out). Reads storage: call it on the SSE read thread. Without a last id the library starts at the
+        channel's end and sends its own opening."""
+        if self.last is not None:
+            self.opening = (
+                PADDING + BLOCK_END + STREAM_OPEN + BLOCK_END + ("" if self.finished else self.stored(FILL_LIMIT))
+            )
+
+    def stored(self, limit: int) -> str:
+        """Up to ``limit`` stored events after the last one sent, encoded, up to ``done``. Reads storage."""
+        if self.last is None or limit <= 0:
             return ""
         try:
-            stored = await sync_to_async(get_storage().get_events)(self.channel, self.last, limit=limit)
+            stored = get_storage().get_events(self.channel, self.last, limit=limit)
         except EventDoesNotExist:  # the last sent event was trimmed: the library's stream-reset resumes
             return ""
         body = ""
@@ -123,10 +139,18 @@ class _Cursor:
                 break
         return body
 
+    async def missing(self, upto: int | None = None) -> str:
+        """Stored events after the last one sent (up to ``upto``, exclusive), encoded; up to ``done``."""
+        if self.last is None:
+            return ""
+        return await sync_to_async(self.stored)(FILL_LIMIT if upto is None else upto - self.last - 1)
+
     async def admit(self, block: str) -> str:
         """What to send for one block of the library's stream."""
         event_id = _block_id(block, self.channel)
         if event_id is None:
+            if self.opening and block in (PADDING, STREAM_OPEN):  # the wrapper sent the opening
+                return ""
             if block.startswith(KEEP_ALIVE) and not self.reconciled:
                 self.reconciled = True
                 body = await self.missing()
@@ -164,6 +188,10 @@ async def _ended_after_done(content: AsyncGenerator[bytes, None], cursor: _Curso
     content and keeps it on the response, so the library's cleanup (its listener removed) runs when the
     response is released at the end of the request."""
     async with stream_reads(), aclosing(content) as chunks:
+        if cursor.opening:
+            yield cursor.opening
+            if cursor.finished:  # the opening reached ``done``, or the client had it already
+                return
         async for part in _ordered(chunks, cursor):
             yield part
 
@@ -177,5 +205,6 @@ def ordered(response: HttpResponse, request: HttpRequest, channel: str) -> HttpR
         and isinstance(content := response.streaming_content, AsyncGenerator)
     ):
         cursor = _Cursor(channel, _last_id(request, channel), finished=resumes_after_done(request, channel))
+        cursor.read_opening()
         response.streaming_content = _ended_after_done(content, cursor)
     return response

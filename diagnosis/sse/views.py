@@ -62,7 +62,8 @@ def _bad_last_id(request: HttpRequest, channel: str) -> bool:
     if channel not in ids:
         return False
     value = ids[channel]
-    return not EVENT_ID.fullmatch(value) or int(value) > get_storage().get_current_id(channel)
+    # 0, before the first event (what ``events_url`` asks for), is valid without reading the channel's end.
+    return not EVENT_ID.fullmatch(value) or (int(value) > 0 and int(value) > get_storage().get_current_id(channel))
 
 
 def _stream_error(request: HttpRequest, condition: str, text: str, extra: dict[str, Any] | None = None) -> HttpResponse:

@@ -3,7 +3,9 @@
 Embedded mode has no broker. The same Celery task is executed with ``apply()`` on one of a bounded
 number of threads of this process, so the request returns at once and the code path is the worker's.
 Nor has it Celery beat, so the pool starts the stale-run reaper on a timer of its own: a run left RUNNING
-by a previous process that was stopped mid-run still ends.
+by a previous process that was stopped mid-run still ends. The pool's threads run at a lower CPU priority
+than the server's own (``RUN_THREAD_NICENESS``), so that the pages and streams the process serves are not
+slowed down by the runs it executes beside them.
 
 With a broker (``REDIS_URL``), ``redis_reachable`` is the quick check made before a run is created, and
 ``dispatch_run`` raises ``BrokerUnavailable`` when the hand-off itself fails (Redis went away in between);
@@ -13,6 +15,8 @@ With a broker (``REDIS_URL``), ``redis_reachable`` is the quick check made befor
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import threading
 import time
 import uuid
@@ -33,6 +37,8 @@ from diagnosis.tasks import execute_run
 logger = logging.getLogger(__name__)
 
 REAP_EVERY_SECONDS = 60.0
+# Added to the niceness of each embedded run thread (Linux keeps a niceness per thread).
+RUN_THREAD_NICENESS = 10
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -73,11 +79,32 @@ def _reap_periodically() -> None:
         time.sleep(REAP_EVERY_SECONDS)
 
 
+def _behind_the_server() -> None:
+    """Lower this run thread's CPU priority below the server's threads (event loop, requests, SSE reads).
+
+    A run shares the process with the requests: while it computes, the POST that started it and the opening
+    of its stream waited for the CPU behind it whenever the machine was busy (docs/performance.md, "SSE
+    latency"). Linux only: elsewhere the niceness is the whole process's, and the server must keep its own."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        os.nice(RUN_THREAD_NICENESS)
+    except OSError as error:  # a sandbox that forbids it: runs at the server's priority, as before
+        logger.info("embedded run threads keep the server's CPU priority: %s", error)
+
+
+def run_pool() -> ThreadPoolExecutor:
+    """A new pool of embedded run threads, each behind the server in CPU priority."""
+    return ThreadPoolExecutor(
+        max_workers=settings.EMBEDDED_WORKER_THREADS, thread_name_prefix="run", initializer=_behind_the_server
+    )
+
+
 def _embedded_pool() -> ThreadPoolExecutor:
     global _pool
     with _pool_lock:
         if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=settings.EMBEDDED_WORKER_THREADS, thread_name_prefix="run")
+            _pool = run_pool()
             threading.Thread(target=_reap_periodically, name="stale-run-reaper", daemon=True).start()
         return _pool
 

@@ -13,13 +13,12 @@
   }
 
   // A refusal by the server: `message` is the API's own (already in the reader's language), else the
-  // caller's fallback, else the HTTP status; `status` and `code` let a caller treat one as expected.
+  // caller's fallback, else the HTTP status; `status` lets a caller take one as expected (Cancel's 409).
   class ApiError extends Error {
-    constructor(message, status, code) {
+    constructor(message, status) {
       super(message);
       this.name = "ApiError";
       this.status = status;
-      this.code = code;
     }
   }
 
@@ -53,7 +52,7 @@
         if (response.ok) return json;
         const error = json && json.error;
         const message = (error && error.message) || settings.refused || response.statusText || "HTTP " + response.status;
-        throw new ApiError(message, response.status, error && error.code);
+        throw new ApiError(message, response.status);
       });
     });
   }

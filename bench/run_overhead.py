@@ -7,18 +7,21 @@ cost of everything above the graph engine is visible, as a ratio that a busy mac
 
 With ``--history``, the same runs are timed again with that many prior runs in the database (copies of a
 finished run: its log, invocations, steps and store entries; ``bench/history.py``), to show that a run's
-cost does not grow with the history.
+cost does not grow with the history. With ``--by-kind``, it also prints where the statements of a run went:
+their mean count per run by statement and table (``INSERT diagnosis_trace_event``, ``BEGIN``...).
 
-    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME] [--history 10000,100000]
+    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME] [--history 10000,100000] [--by-kind]
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +31,7 @@ if __package__ in (None, ""):
     # Run as a script: make the project root importable.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes
+from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes, table
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ class RunSample:
     outcome: str
     floor_ms: float
     """The graph floor (happy path through ``run_graph``, median of a few) timed right after this run."""
+    kinds: Counter[str]
+    """The run's statements by kind (``_kind``)."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ def measure_runs(user: Any, runs: int, pack: str) -> list[RunSample]:
             run = run_execute(created.pk, worker="bench")
             elapsed = (time.perf_counter() - started) * 1000
         assert run is not None, "a run just created is not claimed by anyone else"
-        samples.append(RunSample(elapsed, statements.count, run.outcome, floor()))
+        samples.append(RunSample(elapsed, statements.count, run.outcome, floor(), statements.kinds))
     return samples
 
 
@@ -91,14 +96,36 @@ def happy_floor(repeat: int = 5) -> Callable[[], float]:
 
 
 class _Statements:
-    """A ``connection.execute_wrapper`` that counts the statements sent."""
+    """A ``connection.execute_wrapper`` that counts the statements sent, in all and by kind."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.kinds: Counter[str] = Counter()
 
     def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         self.count += 1
+        self.kinds[_kind(sql)] += 1
         return execute(sql, params, many, context)
+
+
+_TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+[`\"]?(\w+)", re.IGNORECASE)
+
+
+def _kind(sql: str) -> str:
+    """A statement's verb and first table: ``SELECT log_record``, ``INSERT tool_invocation``, ``BEGIN``."""
+    verb = sql.split(None, 1)[0].upper() if sql.strip() else "?"
+    table_name = _TABLE.search(sql)
+    return f"{verb} {table_name.group(1)}" if table_name and verb in ("SELECT", "INSERT", "UPDATE", "DELETE") else verb
+
+
+def format_kinds(samples: list[RunSample]) -> str:
+    """Statements per run by kind (mean over ``samples``), most first."""
+    total: Counter[str] = Counter()
+    for sample in samples:
+        total.update(sample.kinds)
+    rows = [(kind, f"{count / len(samples):.1f}") for kind, count in total.most_common()]
+    rows.append(("all", f"{sum(total.values()) / len(samples):.1f}"))
+    return table(["statement", "per run"], rows)
 
 
 def measure_sizes(runs: int, pack: str, history: list[int]) -> list[SizeResult]:
@@ -166,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--history", type=sizes, default=[], help="comma-separated prior-run counts to measure at too (10000,100000)"
     )
+    parser.add_argument("--by-kind", action="store_true", help="also print the statements per run by kind")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -175,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
 
         results = measure_sizes(args.runs, args.pack, args.history)
         print(format_report(results, measure_floor(runs=100)))
+        if args.by_kind:
+            print(f"\nstatements per run by kind (mean of the {len(results[0].samples)} runs on the empty database):")
+            print(format_kinds(results[0].samples))
     return 0
 
 

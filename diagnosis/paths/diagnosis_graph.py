@@ -40,7 +40,7 @@ from diagnosis.selectors import run_stop_requested, session_history
 from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
-from tools.store import load_verified_payload
+from tools.store import payload_loader
 
 
 def _node(module: ModuleType, name: str) -> NodeAction:
@@ -122,7 +122,10 @@ def _figures(run: DiagnosisRun, state: DiagnosisState, released_claims: list[dic
         ReleasedClaim(claim["claim_id"], claim["fact"], bindings.get(claim["claim_id"], []))
         for claim in released_claims
     ]
-    return build_figures(claims, lambda invocation_id: load_verified_payload(run.pk, invocation_id).payload)
+    # Every cited payload in one read of the rows and one of the store, not two reads per citation.
+    cited = {str(binding.get("source_invocation_id")) for claim in claims for binding in claim.bindings}
+    load = payload_loader(run.pk, cited)
+    return build_figures(claims, lambda invocation_id: load(invocation_id).payload)
 
 
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
@@ -131,7 +134,8 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         deadline=options.model_deadline,
         token_budget=run_token_budget(),
     )
-    models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk))
+    harness = ToolHarness(run.pk, on_call=progress.tool)
+    models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk, flush=harness.flush))
     run_record_provider(run.pk, provider=config.name)
     context = NodeContext(
         run_id=run.pk,
@@ -139,7 +143,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         history=session_history(run.session_id, before_run=run),
         environment=environment(),
         models=models,
-        harness=ToolHarness(run.pk, on_call=progress.tool),
+        harness=harness,
         progress=progress,
         model_deadline=options.model_deadline,
     )

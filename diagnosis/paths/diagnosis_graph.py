@@ -40,7 +40,7 @@ from diagnosis.selectors import run_stop_requested, session_history
 from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
-from tools.store import load_verified_payload
+from tools.store import payload_loader
 
 
 def _node(module: ModuleType, name: str) -> NodeAction:
@@ -122,7 +122,11 @@ def _figures(run: DiagnosisRun, state: DiagnosisState, released_claims: list[dic
         ReleasedClaim(claim["claim_id"], claim["fact"], bindings.get(claim["claim_id"], []))
         for claim in released_claims
     ]
-    return build_figures(claims, lambda invocation_id: load_verified_payload(run.pk, invocation_id).payload)
+    # Every cited payload in one read (the store's rows and entries together), not two reads per invocation.
+    load = payload_loader(
+        run.pk, {str(binding.get("source_invocation_id")) for claim in claims for binding in claim.bindings}
+    )
+    return build_figures(claims, lambda invocation_id: load(invocation_id).payload)
 
 
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:

@@ -44,11 +44,12 @@ class EmbeddedLogBackend:
             matches = matches.filter(level=level.upper())
         if contains:
             matches = matches.filter(message__icontains=contains)
-        total = matches.count()
         if direction == BACKWARD:
             chosen = list(matches.order_by("-ts", "-id").values_list(*_PAYLOAD_COLUMNS)[:limit])[::-1]
         else:
             chosen = list(matches.order_by("ts", "id").values_list(*_PAYLOAD_COLUMNS)[:limit])
+        # Fewer rows than the limit are all the matches: only a full page needs counting.
+        total = matches.count() if len(chosen) >= limit else len(chosen)
         records = [log_record_payload(*row) for row in chosen]
         return {"records": records, "total": total, "truncated": total > len(records)}
 

@@ -86,7 +86,9 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
     """The salient tokens of ``text`` (markers already removed), quoted strings first."""
     spans = protected_spans(text)
     tokens = [_quote(text[low:high]) for low, high in spans]
-    outside = "".join(" " if any(low <= i < high for low, high in spans) else char for i, char in enumerate(text))
+    outside = text
+    for low, high in spans:  # each quoted span blanked out, the positions of the rest kept
+        outside = outside[:low] + " " * (high - low) + outside[high:]
     names = {normalise(name) for name in known_names}
     plain = unicodedata.normalize("NFKC", outside)
     for match in _WORD.finditer(plain):

@@ -10,12 +10,17 @@ finished run: its log, invocations, steps and store entries; ``bench/history.py`
 cost does not grow with the history. With ``--by-kind``, it also prints where the statements of a run went:
 their mean count per run by statement and table (``INSERT diagnosis_trace_event``, ``BEGIN``...).
 
-    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME] [--history 10000,100000] [--by-kind]
+With ``--profile FILE``, the timed runs on the empty database are also profiled (``cProfile``, the
+floor timings left out) and the statistics written to ``FILE`` for ``python -m pstats``; profiled runs
+are slower, so their ratio is not the figure to quote.
+
+    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME] [--history 10000,100000] [--by-kind] [--profile FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import re
 import statistics
 import sys
@@ -51,7 +56,7 @@ class SizeResult:
     samples: list[RunSample]
 
 
-def measure_runs(user: Any, runs: int, pack: str) -> list[RunSample]:
+def measure_runs(user: Any, runs: int, pack: str, profiler: cProfile.Profile | None = None) -> list[RunSample]:
     from django.db import connection
 
     from diagnosis.execution import run_execute
@@ -64,10 +69,14 @@ def measure_runs(user: Any, runs: int, pack: str) -> list[RunSample]:
         # Every statement the run sends, transaction control included (Django's query log caps at 9 000).
         statements = _Statements()
         with connection.execute_wrapper(statements):
+            if profiler is not None:
+                profiler.enable()
             started = time.perf_counter()
             created = run_create(user=user, message=asked[index % len(asked)])
             run = run_execute(created.pk, worker="bench")
             elapsed = (time.perf_counter() - started) * 1000
+            if profiler is not None:
+                profiler.disable()
         assert run is not None, "a run just created is not claimed by anyone else"
         samples.append(RunSample(elapsed, statements.count, run.outcome, floor(), statements.kinds))
     return samples
@@ -128,13 +137,16 @@ def format_kinds(samples: list[RunSample]) -> str:
     return table(["statement", "per run"], rows)
 
 
-def measure_sizes(runs: int, pack: str, history: list[int]) -> list[SizeResult]:
-    """The runs on an empty database, then again after topping the history up to each size."""
+def measure_sizes(
+    runs: int, pack: str, history: list[int], profiler: cProfile.Profile | None = None
+) -> list[SizeResult]:
+    """The runs on an empty database (profiled when given a profiler), then again after topping the history
+    up to each size."""
     from bench.history import add_prior_runs
 
     user = prepare(pack)
     measure_runs(user, 2, pack)  # warm-up: imports, compiled graph, first-use caches
-    results = [SizeResult(0, measure_runs(user, runs, pack))]
+    results = [SizeResult(0, measure_runs(user, runs, pack, profiler))]
     template = _last_run_id()
     present = 0
     for size in history:
@@ -194,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
         "--history", type=sizes, default=[], help="comma-separated prior-run counts to measure at too (10000,100000)"
     )
     parser.add_argument("--by-kind", action="store_true", help="also print the statements per run by kind")
+    parser.add_argument(
+        "--profile", type=Path, metavar="FILE", help="write cProfile statistics of the empty-database runs to FILE"
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -201,7 +216,10 @@ def main(argv: list[str] | None = None) -> int:
         setup_django(var_dir)
         from bench.graph_floor import measure_floor
 
-        results = measure_sizes(args.runs, args.pack, args.history)
+        profiler = cProfile.Profile() if args.profile else None
+        results = measure_sizes(args.runs, args.pack, args.history, profiler)
+        if profiler is not None:
+            profiler.dump_stats(args.profile)
         print(format_report(results, measure_floor(runs=100)))
         if args.by_kind:
             print(f"\nstatements per run by kind (mean of the {len(results[0].samples)} runs on the empty database):")

@@ -40,7 +40,6 @@ from diagnosis.selectors import run_stop_requested, session_history
 from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
-from tools.store import payload_loader
 
 
 def _node(module: ModuleType, name: str) -> NodeAction:
@@ -112,8 +111,9 @@ def _conclusion(state: DiagnosisState, released_claims: list[dict[str, Any]], de
     return "No root cause could be established from the evidence."
 
 
-def _figures(run: DiagnosisRun, state: DiagnosisState, released_claims: list[dict[str, Any]]) -> dict[str, Any]:
-    """The pictures of the released claims, drawn from their verified bindings' payloads only."""
+def _figures(context: NodeContext, state: DiagnosisState, released_claims: list[dict[str, Any]]) -> dict[str, Any]:
+    """The pictures of the released claims, drawn from their verified bindings' payloads only (those the
+    gatekeeper verified, ``NodeContext.payload_loader``)."""
     bindings = {
         claim["claim_id"]: claim["evidence"]
         for claim in (state.get("verified_executor_output") or {}).get("claims") or []
@@ -122,9 +122,9 @@ def _figures(run: DiagnosisRun, state: DiagnosisState, released_claims: list[dic
         ReleasedClaim(claim["claim_id"], claim["fact"], bindings.get(claim["claim_id"], []))
         for claim in released_claims
     ]
-    # Every cited payload in one read of the rows and one of the store, not two reads per citation.
-    cited = {str(binding.get("source_invocation_id")) for claim in claims for binding in claim.bindings}
-    load = payload_loader(run.pk, cited)
+    load = context.payload_loader(
+        str(binding.get("source_invocation_id")) for claim in claims for binding in claim.bindings
+    )
     return build_figures(claims, lambda invocation_id: load(invocation_id).payload)
 
 
@@ -208,5 +208,5 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         self_evaluation=_self_evaluation(context, state, released, config.name, verdict),
         orchestration_trace=trace.to_dict(),
         evidence=evidence,
-        figures=_figures(run, state, released_claims),
+        figures=_figures(context, state, released_claims),
     )

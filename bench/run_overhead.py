@@ -7,18 +7,26 @@ cost of everything above the graph engine is visible, as a ratio that a busy mac
 
 With ``--history``, the same runs are timed again with that many prior runs in the database (copies of a
 finished run: its log, invocations, steps and store entries; ``bench/history.py``), to show that a run's
-cost does not grow with the history.
+cost does not grow with the history. With ``--by-kind``, it also prints where the statements of a run went:
+their mean count per run by statement and table (``INSERT diagnosis_trace_event``, ``BEGIN``...).
 
-    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME] [--history 10000,100000]
+With ``--profile FILE``, the timed runs on the empty database are also profiled (``cProfile``, the
+floor timings left out) and the statistics written to ``FILE`` for ``python -m pstats``; profiled runs
+are slower, so their ratio is not the figure to quote.
+
+    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME] [--history 10000,100000] [--by-kind] [--profile FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import re
 import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +36,7 @@ if __package__ in (None, ""):
     # Run as a script: make the project root importable.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes
+from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes, table
 
 
 @dataclass(frozen=True)
@@ -38,6 +46,8 @@ class RunSample:
     outcome: str
     floor_ms: float
     """The graph floor (happy path through ``run_graph``, median of a few) timed right after this run."""
+    kinds: Counter[str]
+    """The run's statements by kind (``_kind``)."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +56,7 @@ class SizeResult:
     samples: list[RunSample]
 
 
-def measure_runs(user: Any, runs: int, pack: str) -> list[RunSample]:
+def measure_runs(user: Any, runs: int, pack: str, profiler: cProfile.Profile | None = None) -> list[RunSample]:
     from django.db import connection
 
     from diagnosis.execution import run_execute
@@ -59,12 +69,16 @@ def measure_runs(user: Any, runs: int, pack: str) -> list[RunSample]:
         # Every statement the run sends, transaction control included (Django's query log caps at 9 000).
         statements = _Statements()
         with connection.execute_wrapper(statements):
+            if profiler is not None:
+                profiler.enable()
             started = time.perf_counter()
             created = run_create(user=user, message=asked[index % len(asked)])
             run = run_execute(created.pk, worker="bench")
             elapsed = (time.perf_counter() - started) * 1000
+            if profiler is not None:
+                profiler.disable()
         assert run is not None, "a run just created is not claimed by anyone else"
-        samples.append(RunSample(elapsed, statements.count, run.outcome, floor()))
+        samples.append(RunSample(elapsed, statements.count, run.outcome, floor(), statements.kinds))
     return samples
 
 
@@ -91,23 +105,48 @@ def happy_floor(repeat: int = 5) -> Callable[[], float]:
 
 
 class _Statements:
-    """A ``connection.execute_wrapper`` that counts the statements sent."""
+    """A ``connection.execute_wrapper`` that counts the statements sent, in all and by kind."""
 
     def __init__(self) -> None:
         self.count = 0
+        self.kinds: Counter[str] = Counter()
 
     def __call__(self, execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
         self.count += 1
+        self.kinds[_kind(sql)] += 1
         return execute(sql, params, many, context)
 
 
-def measure_sizes(runs: int, pack: str, history: list[int]) -> list[SizeResult]:
-    """The runs on an empty database, then again after topping the history up to each size."""
+_TABLE = re.compile(r"\b(?:FROM|INTO|UPDATE)\s+[`\"]?(\w+)", re.IGNORECASE)
+
+
+def _kind(sql: str) -> str:
+    """A statement's verb and first table: ``SELECT log_record``, ``INSERT tool_invocation``, ``BEGIN``."""
+    verb = sql.split(None, 1)[0].upper() if sql.strip() else "?"
+    table_name = _TABLE.search(sql)
+    return f"{verb} {table_name.group(1)}" if table_name and verb in ("SELECT", "INSERT", "UPDATE", "DELETE") else verb
+
+
+def format_kinds(samples: list[RunSample]) -> str:
+    """Statements per run by kind (mean over ``samples``), most first."""
+    total: Counter[str] = Counter()
+    for sample in samples:
+        total.update(sample.kinds)
+    rows = [(kind, f"{count / len(samples):.1f}") for kind, count in total.most_common()]
+    rows.append(("all", f"{sum(total.values()) / len(samples):.1f}"))
+    return table(["statement", "per run"], rows)
+
+
+def measure_sizes(
+    runs: int, pack: str, history: list[int], profiler: cProfile.Profile | None = None
+) -> list[SizeResult]:
+    """The runs on an empty database (profiled when given a profiler), then again after topping the history
+    up to each size."""
     from bench.history import add_prior_runs
 
     user = prepare(pack)
     measure_runs(user, 2, pack)  # warm-up: imports, compiled graph, first-use caches
-    results = [SizeResult(0, measure_runs(user, runs, pack))]
+    results = [SizeResult(0, measure_runs(user, runs, pack, profiler))]
     template = _last_run_id()
     present = 0
     for size in history:
@@ -166,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--history", type=sizes, default=[], help="comma-separated prior-run counts to measure at too (10000,100000)"
     )
+    parser.add_argument("--by-kind", action="store_true", help="also print the statements per run by kind")
+    parser.add_argument(
+        "--profile", type=Path, metavar="FILE", help="write cProfile statistics of the empty-database runs to FILE"
+    )
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
@@ -173,8 +216,14 @@ def main(argv: list[str] | None = None) -> int:
         setup_django(var_dir)
         from bench.graph_floor import measure_floor
 
-        results = measure_sizes(args.runs, args.pack, args.history)
+        profiler = cProfile.Profile() if args.profile else None
+        results = measure_sizes(args.runs, args.pack, args.history, profiler)
+        if profiler is not None:
+            profiler.dump_stats(args.profile)
         print(format_report(results, measure_floor(runs=100)))
+        if args.by_kind:
+            print(f"\nstatements per run by kind (mean of the {len(results[0].samples)} runs on the empty database):")
+            print(format_kinds(results[0].samples))
     return 0
 
 

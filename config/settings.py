@@ -263,6 +263,9 @@ FILE_UPLOAD_HANDLERS = ["tools.knowledge.upload_limit.LimitedMemoryUploadHandler
 KNOWLEDGE_MAX_UPLOAD_FILES = env.integer("KNOWLEDGE_MAX_UPLOAD_FILES", 10, minimum=1, maximum=100)
 DATA_UPLOAD_MAX_NUMBER_FILES = KNOWLEDGE_MAX_UPLOAD_FILES
 EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
+# Wall-clock limit of one embeddings request, retry included (tools/knowledge/dense.py). A search runs inside a
+# tool call, so its deadline is that of tools, not LLM_TIMEOUT_SECONDS, which is sized for chat replies.
+EMBEDDING_TIMEOUT_SECONDS = env.number("EMBEDDING_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 if EMBEDDING_MODEL and not LLM_BASE_URL:
     raise env.ConfigError("EMBEDDING_MODEL: needs LLM_BASE_URL, the endpoint that serves the embeddings")
 

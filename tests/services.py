@@ -19,6 +19,9 @@ MARIADB_ADDRESS = ("127.0.0.1", 3306)
 REDIS_ADDRESS = ("127.0.0.1", 6379)
 #: The Redis of tests that start their own Celery worker (whether or not this pass runs on Redis).
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+#: The MariaDB database the business-data tests load packs into as root and read as ``superbiz_ro``
+#: (``.ci/run`` creates it and grants the read); one per test pass, since the passes run side by side.
+TEST_BUSINESS_DATABASE = os.environ.get("TEST_BUSINESS_DATABASE", "test_superbiz_business")
 CHROMIUM_PATH = "/usr/bin/chromium"
 
 

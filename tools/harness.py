@@ -13,7 +13,15 @@ tool error the model can read — never as an exception into the agent loop. For
 4. cuts a payload over ``TOOL_MAX_PAYLOAD_BYTES`` to fit, or BLOCKS it (``payload_too_large``);
 5. stores the canonical arguments and payload (TTL, one write), then records the ``tool_invocation`` row
    (one insert, numbered in memory) — metadata only: digests, sizes, the arguments' shape, never their
-   text — both before the model sees anything — and calls ``on_call(tool_name, status)``.
+   text — and calls ``on_call(tool_name, status)``.
+
+Outside a node attempt each call writes its row and store entries before it returns. Within ``attempt()``
+(the executor's node attempt) they are kept in memory and written together when the attempt ends, in one
+transaction: the store entries in one write, the rows in one insert. Nobody waits for them meanwhile: the
+progress event of each call is still stored and announced at the call, and the gatekeeper and the
+fallback read the rows in later node attempts; ``flush()`` writes them earlier for a reader that cannot
+wait (the ``{{inv:N}}`` resolver). A worker killed mid-attempt loses that attempt's rows and entries; its
+timeline still names every call it made (decisions.md, "Tool invocation rows written per executor attempt").
 
 A bug in a handler (any other exception) is not disguised as a tool error: it propagates like any bug.
 
@@ -28,12 +36,13 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 from django.db.models import Count, Max
 
 from tools.arguments import RecordedArguments, record_arguments
@@ -41,7 +50,7 @@ from tools.errors import ToolError, ToolTimeout
 from tools.models import InvocationStatus, ToolInvocation
 from tools.projection import PROJECTION_MAX_CHARS, clip
 from tools.registry import CallContext, Tool, ToolOutput, ToolRegistry, default_registry
-from tools.store import canonical_json, put_invocation, sha256_hex
+from tools.store import canonical_json, invocation_entries, put_entries, sha256_hex
 from tools.truncation import fit_payload
 
 logger = logging.getLogger(__name__)
@@ -78,6 +87,33 @@ class ToolHarness:
         self.on_call = on_call
         self.registry = registry or default_registry()
         self._recorded: tuple[int, int] | None = None  # (calls, last seq), read from the rows once
+        # Within ``attempt()``: the rows and store entries of the calls not written yet; None outside.
+        self._rows: list[ToolInvocation] | None = None
+        self._entries: dict[str, bytes] = {}
+
+    @contextmanager
+    def attempt(self) -> Iterator[None]:
+        """One node attempt: its calls' rows and store entries are written together when it ends, raised
+        or not."""
+        self._rows = []
+        try:
+            yield
+        finally:
+            try:
+                self.flush()
+            finally:
+                self._rows = None
+
+    def flush(self) -> None:
+        """Write the rows and store entries kept so far in this attempt (entries first: a row found has
+        its payload), in one transaction; nothing to do outside an attempt."""
+        if not self._rows:
+            return
+        rows, entries = self._rows, self._entries
+        with transaction.atomic():
+            put_entries(entries)
+            ToolInvocation.objects.bulk_create(rows)
+        self._rows, self._entries = [], {}
 
     def _counts(self) -> tuple[int, int]:
         if self._recorded is None:
@@ -98,8 +134,16 @@ class ToolHarness:
                 outcome = _blocked("unknown_tool", f"there is no tool {tool_name!r}; the tools are {known}")
             else:
                 outcome = self._run(tool, parsed, started)
-        put_invocation(invocation_id, recorded.canonical, outcome.canonical if outcome.payload is not None else None)
-        self._record(invocation_id, tool_name, recorded, outcome, started)
+        entries = invocation_entries(
+            invocation_id, recorded.canonical, outcome.canonical if outcome.payload is not None else None
+        )
+        row = self._row(invocation_id, tool_name, recorded, outcome, started)
+        if self._rows is None:
+            put_entries(entries)
+            row.save(force_insert=True)
+        else:
+            self._rows.append(row)
+            self._entries.update(entries)
         if self.on_call is not None:
             self.on_call(tool_name, outcome.status.value)
         projection = self._project(invocation_id, tool_name, tool, outcome)
@@ -146,11 +190,12 @@ class ToolHarness:
             return _Outcome(InvocationStatus.FAILED, "backend_error", f"the backend failed: {error}")
         return _fit(tool, output)
 
-    def _record(
+    def _row(
         self, invocation_id: uuid.UUID, tool_name: str, arguments: RecordedArguments, outcome: _Outcome, started: float
-    ) -> None:
+    ) -> ToolInvocation:
+        """The call's row, numbered and counted; the caller writes it now or with the attempt's rows."""
         calls, last_seq = self._counts()
-        ToolInvocation.objects.create(
+        row = ToolInvocation(
             id=invocation_id,
             run_id=self.run_id,
             seq=last_seq + 1,
@@ -165,6 +210,7 @@ class ToolHarness:
             latency_ms=int((time.monotonic() - started) * 1000),
         )
         self._recorded = calls + 1, last_seq + 1
+        return row
 
     @staticmethod
     def _project(invocation_id: uuid.UUID, tool_name: str, tool: Tool | None, outcome: _Outcome) -> dict[str, Any]:

@@ -37,7 +37,8 @@ def within_budget(items: Iterable[dict[str, Any]], budget: int) -> tuple[list[di
     omitted = 0
     used = 0
     for item in items:
-        cost = size_of(item) + 1
+        # Once one item is left out, so are all after it: they are counted, never measured.
+        cost = 0 if omitted else size_of(item) + 1
         if omitted or used + cost > budget:
             omitted += 1
             continue

@@ -53,13 +53,24 @@ def arguments_key(invocation_id: uuid.UUID | str) -> str:
     return f"tool-invocation-arguments:{invocation_id}"
 
 
-def put_invocation(invocation_id: uuid.UUID, arguments: bytes, payload: bytes | None) -> None:
-    """Keep a call's canonical arguments (``arguments.record_arguments``) and, when READY, its canonical
-    payload bytes themselves, so verification hashes exactly what was recorded. One write for both."""
+def invocation_entries(invocation_id: uuid.UUID, arguments: bytes, payload: bytes | None) -> dict[str, bytes]:
+    """A call's store entries: its canonical arguments (``arguments.record_arguments``) and, when READY, its
+    canonical payload bytes themselves, so verification hashes exactly what was recorded."""
     entries = {arguments_key(invocation_id): arguments}
     if payload is not None:
         entries[payload_key(invocation_id)] = payload
-    cache.set_many(entries, timeout=settings.INVOCATION_STORE_TTL_SECONDS)
+    return entries
+
+
+def put_entries(entries: dict[str, bytes]) -> None:
+    """Keep the entries of any number of calls (``invocation_entries``), in one write."""
+    if entries:
+        cache.set_many(entries, timeout=settings.INVOCATION_STORE_TTL_SECONDS)
+
+
+def put_invocation(invocation_id: uuid.UUID, arguments: bytes, payload: bytes | None) -> None:
+    """Keep one call's entries (``invocation_entries``), in one write."""
+    put_entries(invocation_entries(invocation_id, arguments, payload))
 
 
 def purge_expired() -> int:

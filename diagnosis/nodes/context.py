@@ -7,6 +7,7 @@ control data and structured results, never clients, connections or prompts.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ from diagnosis.progress import RunProgress
 from diagnosis.providers.base import RoleModels
 from diagnosis.providers.deadline import Deadline
 from tools.harness import ToolHarness
+from tools.store import PayloadLookup, payload_loader
 from tracing.steps import StepLog
 
 
@@ -42,6 +44,26 @@ class NodeContext:
     release: ReleaseLog = field(default_factory=ReleaseLog)
     # The run's model steps, numbered in memory.
     steps: StepLog = field(init=False)
+    # Payloads this run has verified (``payload_loader``), by invocation id.
+    verified: dict[str, PayloadLookup] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.steps = StepLog(self.run_id)
+
+    def payload_loader(self, invocation_ids: Iterable[str]) -> Callable[[str], PayloadLookup]:
+        """``tools.store.payload_loader`` for this run, remembering what it verified.
+
+        The gatekeeper verifies the payloads the claims cite, and the answer's figures are drawn from the same
+        payloads once the graph has ended: a payload verified once (its row READY and of this run, the stored
+        bytes hashing to the row's digest) is kept as verified, not read, decoded and hashed a second time. A
+        refused lookup is not remembered: it is asked again.
+        """
+        load = payload_loader(self.run_id, {str(key) for key in invocation_ids} - self.verified.keys())
+
+        def lookup(invocation_id: str) -> PayloadLookup:
+            found = self.verified.get(invocation_id) or load(invocation_id)
+            if found.ok:
+                self.verified[invocation_id] = found
+            return found
+
+        return lookup

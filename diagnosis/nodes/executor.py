@@ -28,6 +28,12 @@ MAX_CALLS_PER_TURN = 8
 
 
 def execute(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
+    # The attempt's invocation rows are written together when it ends (``ToolHarness.attempt``).
+    with context.harness.attempt():
+        return _execute(context, state)
+
+
+def _execute(context: NodeContext, state: DiagnosisState) -> dict[str, Any]:
     context.progress.status(NODE, "started")
     meter = StepMeter(context, NODE, attempt=1)
     messages: list[dict[str, Any]] = executor_messages(

@@ -21,7 +21,7 @@ from diagnosis.graph.state import DiagnosisState, read_mapping
 from diagnosis.graph.status import GatekeeperStatus, Verdict
 from diagnosis.nodes.context import NodeContext
 from tools.jsonpath import PathError, resolve
-from tools.store import PayloadLookup, payload_loader
+from tools.store import PayloadLookup
 
 NODE = "gatekeeper"
 EXCERPT_MIN_CHARS = 3
@@ -178,7 +178,7 @@ def check_output(executor_output: Any, load: PayloadLoader) -> GatekeeperResult:
 def gatekeep(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
     context.progress.status(NODE, "started")
     output = dict(read_mapping(state, "executor_output"))
-    result = check_output(output, payload_loader(context.run_id, cited_invocation_ids(output)))
+    result = check_output(output, context.payload_loader(cited_invocation_ids(output)))
     context.progress.evidence(
         node=NODE, status=result.status, claims=result.claim_outcomes(), passed=len(result.verified_claim_ids)
     )

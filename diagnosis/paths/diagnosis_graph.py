@@ -40,7 +40,6 @@ from diagnosis.selectors import run_stop_requested, session_history
 from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
-from tools.store import load_verified_payload
 
 
 def _node(module: ModuleType, name: str) -> NodeAction:
@@ -112,8 +111,9 @@ def _conclusion(state: DiagnosisState, released_claims: list[dict[str, Any]], de
     return "No root cause could be established from the evidence."
 
 
-def _figures(run: DiagnosisRun, state: DiagnosisState, released_claims: list[dict[str, Any]]) -> dict[str, Any]:
-    """The pictures of the released claims, drawn from their verified bindings' payloads only."""
+def _figures(context: NodeContext, state: DiagnosisState, released_claims: list[dict[str, Any]]) -> dict[str, Any]:
+    """The pictures of the released claims, drawn from their verified bindings' payloads only (those the
+    gatekeeper verified, ``NodeContext.payload_loader``)."""
     bindings = {
         claim["claim_id"]: claim["evidence"]
         for claim in (state.get("verified_executor_output") or {}).get("claims") or []
@@ -122,7 +122,10 @@ def _figures(run: DiagnosisRun, state: DiagnosisState, released_claims: list[dic
         ReleasedClaim(claim["claim_id"], claim["fact"], bindings.get(claim["claim_id"], []))
         for claim in released_claims
     ]
-    return build_figures(claims, lambda invocation_id: load_verified_payload(run.pk, invocation_id).payload)
+    load = context.payload_loader(
+        str(binding.get("source_invocation_id")) for claim in claims for binding in claim.bindings
+    )
+    return build_figures(claims, lambda invocation_id: load(invocation_id).payload)
 
 
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
@@ -131,7 +134,8 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         deadline=options.model_deadline,
         token_budget=run_token_budget(),
     )
-    models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk))
+    harness = ToolHarness(run.pk, on_call=progress.tool)
+    models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk, flush=harness.flush))
     run_record_provider(run.pk, provider=config.name)
     context = NodeContext(
         run_id=run.pk,
@@ -139,7 +143,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         history=session_history(run.session_id, before_run=run),
         environment=environment(),
         models=models,
-        harness=ToolHarness(run.pk, on_call=progress.tool),
+        harness=harness,
         progress=progress,
         model_deadline=options.model_deadline,
     )
@@ -204,5 +208,5 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         self_evaluation=_self_evaluation(context, state, released, config.name, verdict),
         orchestration_trace=trace.to_dict(),
         evidence=evidence,
-        figures=_figures(run, state, released_claims),
+        figures=_figures(context, state, released_claims),
     )

@@ -21,6 +21,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -95,7 +96,16 @@ def visible(text: str) -> str:
 
 
 def read_draft(markdown: str, claim_ids: Collection[str] = ()) -> Draft:
-    """Units and refusals of ``markdown``; ``claim_ids`` are ids that count as markers whatever their shape."""
+    """Units and refusals of ``markdown``; ``claim_ids`` are ids that count as markers whatever their shape.
+
+    The release policy and the offline semantic guard each read every draft: it is parsed once (a draft is
+    read, never changed, by its readers).
+    """
+    return _read_draft(markdown, frozenset(claim_ids))
+
+
+@lru_cache(maxsize=64)
+def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     markdown = visible(markdown)
     env: dict[str, object] = {}
     tokens = _parser.parse(markdown, env)

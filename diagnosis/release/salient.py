@@ -19,7 +19,7 @@ import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from diagnosis.release.draft import protected_spans, visible
 
@@ -86,7 +86,9 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
     """The salient tokens of ``text`` (markers already removed), quoted strings first."""
     spans = protected_spans(text)
     tokens = [_quote(text[low:high]) for low, high in spans]
-    outside = "".join(" " if any(low <= i < high for low, high in spans) else char for i, char in enumerate(text))
+    outside = text
+    for low, high in spans:  # each quoted span blanked out, the positions of the rest kept
+        outside = outside[:low] + " " * (high - low) + outside[high:]
     names = {normalise(name) for name in known_names}
     plain = unicodedata.normalize("NFKC", outside)
     for match in _WORD.finditer(plain):
@@ -143,21 +145,24 @@ def _number_form(digits: str, unit: str | None) -> str:
 
 
 class Evidence:
-    """The texts a sentence may draw on (facts and matched excerpts of the claims it cites)."""
+    """The texts a sentence may draw on (facts and matched excerpts of the claims it cites).
+
+    A review builds one for every sentence, over the same few evidence texts: each text's numbers are read
+    once (``_numbers_in``), and only when a sentence states a number.
+    """
 
     def __init__(self, texts: Iterable[str]) -> None:
         self.texts = [normalise(text) for text in texts if text]
-        self._numbers: set[str] = set()
-        self._values: set[str] = set()
-        for text in self.texts:
-            plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(" ", text))
-            for match in _NUMBER.finditer(plain):
-                before = plain[match.start() - 1] if match.start() else " "
-                sign = "-" if _signed(plain, match.start()) else ""
-                if not sign and (before.isalnum() or before in "_.-/:"):
-                    continue  # part of an identifier (HikariPool-1, 10/10's second half) or of a version
-                self._numbers.add(sign + _number_form(match.group(1), match.group(2)))
-                self._values.add(sign + _number_form(match.group(1), None))
+
+    @cached_property
+    def _numbers(self) -> set[str]:
+        """Every number of the evidence with its unit."""
+        return {number for text in self.texts for number in _numbers_in(text)[0]}
+
+    @cached_property
+    def _values(self) -> set[str]:
+        """Every number of the evidence, unit left out."""
+        return {value for text in self.texts for value in _numbers_in(text)[1]}
 
     def contains(self, token: Token) -> bool:
         if token.kind == Kind.QUOTE:
@@ -178,3 +183,20 @@ class Evidence:
         """Whether ``text`` is a word-for-word copy of one evidence text (or a part of one)."""
         norm = normalise(text)
         return bool(norm) and any(norm in evidence for evidence in self.texts)
+
+
+# Pure, and asked about the same evidence texts for every sentence of every draft of a run.
+@lru_cache(maxsize=4096)
+def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The numbers of one normalised evidence text: with their units, and as bare values."""
+    numbers: set[str] = set()
+    values: set[str] = set()
+    plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(" ", text))
+    for match in _NUMBER.finditer(plain):
+        before = plain[match.start() - 1] if match.start() else " "
+        sign = "-" if _signed(plain, match.start()) else ""
+        if not sign and (before.isalnum() or before in "_.-/:"):
+            continue  # part of an identifier (HikariPool-1, 10/10's second half) or of a version
+        numbers.add(sign + _number_form(match.group(1), match.group(2)))
+        values.add(sign + _number_form(match.group(1), None))
+    return frozenset(numbers), frozenset(values)

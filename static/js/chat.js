@@ -1,8 +1,11 @@
 // The chat page: submit a message, then follow the run's named SSE events until `done`.
 // Plain JavaScript and the browser's EventSource; nothing is fetched from outside this server. Texts go
-// through Django's JavaScript catalogue (gettext, ngettext, interpolate from /jsi18n/, loaded first).
+// through Django's JavaScript catalogue (gettext, ngettext, interpolate from /jsi18n/, loaded first); the API
+// is called through static/js/api.js (loaded before this script).
 (function () {
   "use strict";
+
+  const api = window.superbizApi;
 
   const form = document.getElementById("chat-form");
   const input = document.getElementById("message");
@@ -10,10 +13,6 @@
   const errorBox = document.getElementById("form-error");
   const sendButton = document.getElementById("send");
   const isStaff = form.dataset.staff === "1";
-
-  function csrfToken() {
-    return form.querySelector("input[name=csrfmiddlewaretoken]").value;
-  }
 
   function element(tag, className, text) {
     const node = document.createElement(tag);
@@ -109,19 +108,10 @@
     button.addEventListener("click", function () {
       button.disabled = true;
       button.textContent = gettext("Cancelling…");
-      fetch("/api/runs/" + runId + "/cancel", {
-        method: "POST",
-        headers: { "X-CSRFToken": csrfToken() },
-        credentials: "same-origin",
-      })
-        .then(function (response) {
-          // 409: the run ended meanwhile, and its `done` is on the way.
-          if (response.ok || response.status === 409) return;
-          return response.json().then(function (json) {
-            throw new Error(json.error ? json.error.message : gettext("refused"));
-          });
-        })
+      api.fetchJson("/api/runs/" + runId + "/cancel", { method: "POST", refused: gettext("refused") })
         .catch(function (error) {
+          // 409: the run ended meanwhile, and its `done` is on the way.
+          if (error.status === 409) return;
           button.disabled = false;
           button.textContent = gettext("Cancel");
           errorBox.textContent = interpolate(gettext("The run could not be cancelled: %s"), [error.message]);
@@ -195,29 +185,16 @@
     sendButton.disabled = true;
     const body = { message: message };
     if (form.dataset.session) body.session_id = form.dataset.session;
-    fetch("/api/chat", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      credentials: "same-origin",
-      body: JSON.stringify(body),
-    })
-      .then(function (response) {
-        return response.json().then(function (json) { return { ok: response.ok, json: json }; });
-      })
-      .then(function (result) {
-        if (!result.ok) {
-          errorBox.textContent = result.json.error ? result.json.error.message : gettext("The message was refused.");
-          sendButton.disabled = false;
-          return;
-        }
-        form.dataset.session = result.json.session_id;
-        if (window.history.replaceState) window.history.replaceState(null, "", "?session=" + result.json.session_id);
+    api.fetchJson("/api/chat", { method: "POST", body: body, refused: gettext("The message was refused.") })
+      .then(function (started) {
+        form.dataset.session = started.session_id;
+        if (window.history.replaceState) window.history.replaceState(null, "", "?session=" + started.session_id);
         input.value = "";
-        follow(runCard(message), result.json);
-        announce("run-started", result.json);
+        follow(runCard(message), started);
+        announce("run-started", started);
       })
-      .catch(function () {
-        errorBox.textContent = gettext("The server could not be reached.");
+      .catch(function (error) {
+        errorBox.textContent = error instanceof api.ApiError ? error.message : gettext("The server could not be reached.");
         sendButton.disabled = false;
       });
   });

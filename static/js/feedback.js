@@ -1,15 +1,13 @@
 // 👍/👎 and a comment on each finished answer of the chat page: PUT /api/runs/<id>/feedback.
 // The forms are server-rendered (templates/diagnosis/_feedback.html); a run that finishes while the page is
 // open gets a copy of the page's #feedback-template when chat.js announces `superbiz:run-finished` on its card.
-// The texts this script shows go through Django's JavaScript catalogue (gettext, interpolate from /jsi18n/).
+// The texts this script shows go through Django's JavaScript catalogue (gettext, interpolate from /jsi18n/); the
+// API is called through static/js/api.js (loaded before this script).
 (function () {
   "use strict";
 
+  const api = window.superbizApi;
   const template = document.getElementById("feedback-template");
-
-  function csrfToken() {
-    return document.querySelector("input[name=csrfmiddlewaretoken]").value;
-  }
 
   function show(form, rating) {
     form.dataset.rating = rating;
@@ -23,18 +21,9 @@
     const status = form.querySelector(".feedback-status");
     const body = { rating: rating, comment: form.elements.comment.value };
     status.textContent = "";
-    fetch("/api/runs/" + form.dataset.run + "/feedback", {
-      method: "PUT",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      credentials: "same-origin",
-      body: JSON.stringify(body),
-    })
-      .then(function (response) {
-        return response.json().then(function (json) { return { ok: response.ok, json: json }; });
-      })
-      .then(function (result) {
-        if (!result.ok) throw new Error(result.json.error ? result.json.error.message : String(result.json));
-        show(form, result.json.rating);
+    api.fetchJson("/api/runs/" + form.dataset.run + "/feedback", { method: "PUT", body: body })
+      .then(function (saved) {
+        show(form, saved.rating);
         status.textContent = gettext("Thanks, your feedback is saved.");
       })
       .catch(function (error) {

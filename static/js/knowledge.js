@@ -1,23 +1,13 @@
 // The knowledge page: upload by drag and drop (or the file chooser) through POST /api/upload, several files at
 // once; archive, restore and delete through the documents API. The texts this script shows go through Django's
-// JavaScript catalogue (gettext, interpolate from /jsi18n/, loaded first).
+// JavaScript catalogue (gettext, interpolate from /jsi18n/, loaded first); the API is called through
+// static/js/api.js (loaded before this script).
 (function () {
   "use strict";
 
+  const api = window.superbizApi;
   const uploadForm = document.getElementById("upload-form");
   const table = document.getElementById("documents");
-
-  function csrfToken() {
-    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : (document.cookie.match(/csrftoken=([^;]+)/) || [])[1];
-  }
-
-  function errorMessage(response) {
-    return response.json().then(
-      function (json) { return json.error ? json.error.message : response.statusText; },
-      function () { return response.statusText; }
-    );
-  }
 
   function upload(files) {
     const status = document.getElementById("upload-status");
@@ -28,9 +18,8 @@
     body.append("fault_source", uploadForm.elements.fault_source.value);
     status.className = "muted";
     status.textContent = gettext("Uploading…");
-    fetch("/api/upload", { method: "POST", headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin", body: body })
-      .then(function (response) {
-        if (!response.ok) return errorMessage(response).then(function (message) { throw new Error(message); });
+    api.fetchJson("/api/upload", { method: "POST", body: body })
+      .then(function () {
         status.textContent = gettext("Uploaded; searchable now.");
         window.location.reload();
       })
@@ -57,16 +46,8 @@
   }
 
   function change(row, method, body) {
-    const init = { method: method, headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin" };
-    if (body) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    fetch("/api/documents/" + row.dataset.document, init)
-      .then(function (response) {
-        if (!response.ok) return errorMessage(response).then(function (message) { throw new Error(message); });
-        window.location.reload();
-      })
+    api.fetchJson("/api/documents/" + row.dataset.document, { method: method, body: body })
+      .then(function () { window.location.reload(); })
       .catch(function (error) { window.alert(interpolate(gettext("The document could not be changed: %s"), [error.message])); });
   }
 

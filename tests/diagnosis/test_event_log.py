@@ -4,6 +4,7 @@ run's owner, with its stream replayable through django-eventstream's storage int
 from __future__ import annotations
 
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -139,8 +140,9 @@ def test_a_worker_notices_at_the_next_node_boundary_that_its_run_was_ended(owner
     assert run is not None and not run.tool_invocations.exists()
 
 
-def test_a_run_asks_no_maximum_and_counts_no_table(owner):
-    """No ``MAX(seq)`` per row, no counter rows, no count of the invocation store, per run."""
+@pytest.fixture
+def offline_run(owner) -> tuple[DiagnosisRun, list[str]]:
+    """An offline diagnosis executed to its end, and the statements its execution sent."""
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
     created = run_create(user=owner, message="payment-service p99 latency tripled since 10:05, why?")
 
@@ -148,9 +150,27 @@ def test_a_run_asks_no_maximum_and_counts_no_table(owner):
         run = run_execute(created.pk, worker="test")
 
     assert run is not None and run.status == RunStatus.SUCCESS
-    sql = statements(captured)
+    return run, statements(captured)
+
+
+def test_a_run_asks_no_maximum_and_counts_no_table(offline_run):
+    """No ``MAX(seq)`` per row, no counter rows, no count of the invocation store, per run."""
+    _, sql = offline_run
     assert sum("MAX(" in text for text in sql) <= 3  # the log, the invocations, the steps: once each at most
     assert not [text for text in sql if "eventcounter" in text or 'COUNT(*) FROM "superbiz_cache"' in text]
+
+
+def test_invocations_are_written_per_executor_attempt_and_read_per_node_not_per_call(offline_run):
+    run, sql = offline_run
+    attempts = run.steps.filter(node="executor").count()
+    assert run.tool_invocations.count() > 4 * attempts  # many calls per attempt, or this would prove nothing
+
+    def touching(verb: str) -> list[str]:
+        return [text for text in sql if re.match(rf"{verb} .*[`\"]tool_invocation[`\"]", text)]
+
+    assert len(touching("INSERT INTO")) == attempts
+    # The budget's count, the gatekeeper's and the figures' batch loads, the run's summary: not one per call.
+    assert len(touching("SELECT")) <= 4
 
 
 def test_the_owners_own_terminal_events_are_written_after_a_foreign_write(run):

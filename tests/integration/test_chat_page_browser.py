@@ -1,6 +1,7 @@
 """The chat page in a real headless Chromium (Debian's, driven by Playwright): log in, ask the demo
 pack's first question, watch node-by-node progress, and read the cited answer with its evidence; or
-cancel a run from its card while its (scripted, slow) planner is still working."""
+cancel a run from its card while its (scripted, slow) planner is still working; or read why a message was
+not taken."""
 
 from __future__ import annotations
 
@@ -47,6 +48,20 @@ def test_it_cancels_a_running_diagnosis_from_its_card(demo_user, slow_stack, bro
     assert page.inner_text(".run .run-meta .badge") == "FAILED"
     assert "The run failed (cancelled)." in page.inner_text(".run .answer")
     assert page.query_selector("button.cancel-run") is None
+
+
+def test_it_shows_the_apis_refusal_and_tells_it_from_a_server_it_cannot_reach(demo_user, live_stack, browser):
+    page = signed_in_page(browser, live_stack.base)
+    page.eval_on_selector("#chat-form", "form => { form.dataset.session = '00000000-0000-4000-8000-000000000000'; }")
+
+    send(page, "hi")  # in a session that does not exist: 404 with the API's JSON error
+    page.wait_for_selector("#form-error:has-text('no such chat session')", timeout=20_000)
+    assert page.is_enabled("#send") and page.query_selector(".run") is None
+
+    page.route("**/api/chat", lambda route: route.abort())  # the request never gets an answer
+    send(page, "hi")
+    page.wait_for_selector("#form-error:has-text('The server could not be reached.')", timeout=20_000)
+    assert page.is_enabled("#send") and page.query_selector(".run") is None
 
 
 def test_the_page_does_not_reconnect_once_the_server_has_ended_the_stream(demo_user, live_stack, browser):

@@ -63,3 +63,22 @@ def test_a_refused_file_is_reported_and_nothing_is_listed(demo_user, live_stack,
     assert page.locator(f"#documents tr:has-text('{RUNBOOK_TITLE}')").count() == 0
     page.reload()
     assert page.locator(f"#documents tr:has-text('{RUNBOOK_TITLE}')").count() == 0
+
+
+def test_an_uploaded_document_is_archived_then_deleted_from_its_row(demo_user, live_stack, browser):
+    page = signed_in_page(browser, live_stack.base)
+    page.goto(f"{live_stack.base}/knowledge/")
+    transfer = page.evaluate_handle(DROP, [[["zephyr-cert.md", RUNBOOK]]])
+    page.dispatch_event("#upload-form", "drop", {"dataTransfer": transfer})
+    row = f"#documents tr:has-text('{RUNBOOK_TITLE}')"
+    page.wait_for_selector(row, timeout=20_000)
+    refusals: list[str] = []
+    page.on("dialog", lambda dialog: (refusals.append(dialog.message), dialog.accept()))
+
+    page.click(f"{row} button.doc-status-change[value=ARCHIVED]")  # PATCH: a JSON reply, then a reload
+    page.wait_for_selector(f"{row} button.doc-status-change[value=ACTIVE]", timeout=20_000)
+    assert page.inner_text(f"{row} .doc-status") == "Archived"
+
+    page.click(f"{row} button.doc-delete")  # confirmed; DELETE: 204 without a body, then a reload
+    page.wait_for_selector(row, state="detached", timeout=20_000)
+    assert refusals == ["Delete this document? It is gone from search at once."]

@@ -1,4 +1,4 @@
-"""A loopback OpenAI-compatible chat-completions server for tests.
+"""A loopback OpenAI-compatible server for tests (chat completions; any other POST path, e.g. embeddings, too).
 
 Tests must never reach a real model, yet the ``openai`` provider has to be exercised through the real SDK
 and real HTTP (status codes, headers, slow bodies, broken JSON). This server binds 127.0.0.1 on an

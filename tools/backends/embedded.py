@@ -15,15 +15,15 @@ from tools.timestamps import format_timestamp
 VALUE_DECIMALS = 6
 
 
-def log_record_payload(record: LogRecord) -> dict[str, Any]:
+# The columns a payload is made of, read as tuples: a query returns up to ``limit`` rows, and building a model
+# instance for each cost more than the query.
+_PAYLOAD_COLUMNS = ("ts", "service", "level", "message", "extra")
+
+
+def log_record_payload(ts: datetime, service: str, level: str, message: str, extra: dict[str, Any]) -> dict[str, Any]:
     """A record in canonical shape; the pack's extra fields follow and never shadow the four core ones."""
-    core = {
-        "ts": format_timestamp(record.ts),
-        "service": record.service,
-        "level": record.level,
-        "message": record.message,
-    }
-    return core | {key: value for key, value in record.extra.items() if key not in core}
+    core = {"ts": format_timestamp(ts), "service": service, "level": level, "message": message}
+    return core | {key: value for key, value in extra.items() if key not in core}
 
 
 class EmbeddedLogBackend:
@@ -44,12 +44,13 @@ class EmbeddedLogBackend:
             matches = matches.filter(level=level.upper())
         if contains:
             matches = matches.filter(message__icontains=contains)
-        total = matches.count()
         if direction == BACKWARD:
-            chosen = list(matches.order_by("-ts", "-id")[:limit])[::-1]
+            chosen = list(matches.order_by("-ts", "-id").values_list(*_PAYLOAD_COLUMNS)[:limit])[::-1]
         else:
-            chosen = list(matches.order_by("ts", "id")[:limit])
-        records = [log_record_payload(record) for record in chosen]
+            chosen = list(matches.order_by("ts", "id").values_list(*_PAYLOAD_COLUMNS)[:limit])
+        # Fewer rows than the limit are all the matches: only a full page needs counting.
+        total = matches.count() if len(chosen) >= limit else len(chosen)
+        records = [log_record_payload(*row) for row in chosen]
         return {"records": records, "total": total, "truncated": total > len(records)}
 
 

@@ -7,12 +7,21 @@ loaded into this process. A model that cannot be reached or answers with an erro
 ``EmbeddingUnavailable`` (an ``ImproperlyConfigured`` naming ``EMBEDDING_MODEL``): retrieval never quietly
 drops to BM25-only when dense scores were asked for.
 
+Every embeddings request has a wall-clock deadline, ``EMBEDDING_TIMEOUT_SECONDS`` from connecting to the last
+byte, its one retry included, as the chat provider has (``diagnosis/providers/openai_provider.py``). The SDK's
+own ``timeout`` bounds each attempt's connect and read waits and its ``max_retries`` does the retry, but httpx
+restarts the read timeout with every chunk, so an endpoint that trickles its body would hold a knowledge
+search for as long as it likes; the request therefore runs on the SDK's async client inside
+``asyncio.timeout``, which cancels it wherever it is. A search is a tool call with its own, short deadline
+(``TOOL_TIMEOUT_SECONDS``): an embedder sized for chat replies (``LLM_TIMEOUT_SECONDS``) would outlast it.
+
 RRF ranks rather than scores: ``score(d) = Σ 1 / (k + rank_r(d))`` over the rankings ``r`` that contain ``d``.
 BM25 scores and cosine similarities live on different scales; ranks do not, so no weight needs tuning.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Sequence
 from typing import Protocol
@@ -21,6 +30,7 @@ import numpy as np
 import openai
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from openai.types import CreateEmbeddingResponse
 
 from config.redaction import error_summary
 
@@ -44,17 +54,31 @@ class Embedder(Protocol):
 
 class OpenAICompatibleEmbedder:
     def __init__(self, *, model: str, base_url: str, api_key: str, timeout: float) -> None:
+        """``timeout``: the wall-clock limit of one embeddings request, retry included."""
         self.name = f"{model}@{base_url}"
         self._model = model
-        # Local servers (vLLM, Ollama) take any key; the SDK refuses an empty one.
-        self._client = openai.OpenAI(base_url=base_url, api_key=api_key or "unused", timeout=timeout, max_retries=1)
+        self._timeout = timeout
+        # A new client per request: an async client's connections belong to the event loop that opened them.
+        self._new_client = functools.partial(
+            openai.AsyncOpenAI,
+            base_url=base_url,
+            # Local servers (vLLM, Ollama) take any key; the SDK refuses an empty one.
+            api_key=api_key or "unused",
+            timeout=timeout,
+            max_retries=1,
+        )
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         rows: list[list[float]] = []
         for start in range(0, len(texts), EMBED_BATCH_SIZE):
             batch = list(texts[start : start + EMBED_BATCH_SIZE])
             try:
-                response = self._client.embeddings.create(model=self._model, input=batch)
+                response = asyncio.run(self._create(batch))
+            except (TimeoutError, openai.APITimeoutError) as error:
+                raise EmbeddingUnavailable(
+                    f"EMBEDDING_MODEL: {self.name} cannot embed: no whole response within {self._timeout:.3g} s"
+                    " (EMBEDDING_TIMEOUT_SECONDS)"
+                ) from error
             except openai.OpenAIError as error:
                 # Class and status only: the endpoint's error body may echo the request, key included.
                 raise EmbeddingUnavailable(
@@ -67,6 +91,11 @@ class OpenAICompatibleEmbedder:
             rows.extend(item.embedding for item in sorted(response.data, key=lambda item: item.index))
         return unit_rows(np.asarray(rows, dtype=np.float32))
 
+    async def _create(self, batch: list[str]) -> CreateEmbeddingResponse:
+        """One embeddings request, from connecting to the body's last byte, cancelled at the deadline."""
+        async with self._new_client() as client, asyncio.timeout(self._timeout):
+            return await client.embeddings.create(model=self._model, input=batch)
+
 
 def configured_embedder() -> Embedder | None:
     """The embedder the settings ask for, or None for BM25-only retrieval."""
@@ -74,15 +103,12 @@ def configured_embedder() -> Embedder | None:
         return None
     if not settings.LLM_BASE_URL:
         raise EmbeddingUnavailable("EMBEDDING_MODEL: needs LLM_BASE_URL, the endpoint that serves the embeddings")
-    return _embedder(
-        settings.EMBEDDING_MODEL, settings.LLM_BASE_URL, settings.LLM_API_KEY, settings.LLM_TIMEOUT_SECONDS
+    return OpenAICompatibleEmbedder(
+        model=settings.EMBEDDING_MODEL,
+        base_url=settings.LLM_BASE_URL,
+        api_key=settings.LLM_API_KEY,
+        timeout=settings.EMBEDDING_TIMEOUT_SECONDS,
     )
-
-
-@functools.lru_cache(maxsize=4)
-def _embedder(model: str, base_url: str, api_key: str, timeout: float) -> OpenAICompatibleEmbedder:
-    """One client per configuration and process: it keeps its HTTP connection pool between searches."""
-    return OpenAICompatibleEmbedder(model=model, base_url=base_url, api_key=api_key, timeout=timeout)
 
 
 def unit_rows(vectors: np.ndarray) -> np.ndarray:

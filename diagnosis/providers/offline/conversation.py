@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from diagnosis.providers.base import ErrorCode, Message, ProviderError
+from diagnosis.providers.offline.memo import NO_MEMO, Memo
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,13 @@ class ToolExchange:
     name: str
     arguments: dict[str, Any]
     result: dict[str, Any]
+    text: str | None = field(default=None, compare=False, repr=False)
+    """The tool message's content as it was sent, when it was text: the result's exact identity."""
+
+    def memo_key(self, reading: str) -> tuple[str, str, str] | None:
+        """The key of ``reading`` of this result in a run's memo: the tool and the result's text are all that
+        an analysis of one result depends on (None without the text: then it is not remembered)."""
+        return None if self.text is None else (reading, self.name, self.text)
 
     @property
     def ready(self) -> bool:
@@ -39,8 +47,9 @@ class Conversation:
     exchanges: list[ToolExchange]
 
 
-def read(messages: Sequence[Message]) -> Conversation:
-    """The task of the last user message and the tool exchanges that follow it."""
+def read(messages: Sequence[Message], memo: Memo = NO_MEMO) -> Conversation:
+    """The task of the last user message and the tool exchanges that follow it; ``memo`` keeps the JSON of
+    tool results already read on an earlier turn of the run."""
     task_index = _last_task_index(messages)
     task = _object(messages[task_index]["content"])
     calls: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -53,7 +62,10 @@ def read(messages: Sequence[Message]) -> Conversation:
         elif message.get("role") == "tool":
             call_id = str(message.get("tool_call_id"))
             name, arguments = calls.get(call_id, ("", {}))
-            exchanges.append(ToolExchange(call_id, name, arguments, _object(message.get("content"))))
+            content = message.get("content")
+            text = content if isinstance(content, str) else None
+            result = memo.get(None if text is None else ("json", text), _object, content)
+            exchanges.append(ToolExchange(call_id, name, arguments, result, text))
     return Conversation(task=task, exchanges=exchanges)
 
 

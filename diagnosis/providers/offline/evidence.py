@@ -24,6 +24,7 @@ from diagnosis.providers.offline.analysis.logs import LogFindings, LogRecord, Te
 from diagnosis.providers.offline.analysis.metrics import Anomaly, anomaly, series_of, strongest
 from diagnosis.providers.offline.claims import Claim
 from diagnosis.providers.offline.conversation import ToolExchange
+from diagnosis.providers.offline.memo import NO_MEMO, Memo
 from diagnosis.providers.offline.text import terms
 from diagnosis.providers.offline.vocabulary import GENERIC_NAME_WORDS
 
@@ -61,16 +62,18 @@ class Findings:
 
 
 def analyse_results(
-    exchanges: list[ToolExchange], *, question: str, onset: datetime | None, focus: list[str]
+    exchanges: list[ToolExchange], *, question: str, onset: datetime | None, focus: list[str], memo: Memo = NO_MEMO
 ) -> Findings:
-    logs = analyse(records_of(exchanges), onset, focus)
-    every_level = records_of(exchanges, levels=None)
+    """The findings of ``exchanges``; ``memo`` remembers what each result held, so that a result is read once
+    per run however many turns analyse it."""
+    logs = analyse(records_of(exchanges, memo=memo), onset, focus)
+    every_level = records_of(exchanges, levels=None, memo=memo)
     evidence_terms = _evidence_terms(logs, question)
-    chunks = chunks_of(exchanges)
+    chunks = chunks_of(exchanges, memo)
     passage = explanation(chunks, evidence_terms)
     fix = remediation(chunks, passage.chunk.document_id) if passage else None
     row_terms = evidence_terms | (terms(" ".join(passage.sentences)) if passage else set())
-    anomalies = [found for series in series_of(exchanges) if (found := anomaly(series, logs.onset)) is not None]
+    anomalies = [found for series in series_of(exchanges, memo) if (found := anomaly(series, logs.onset)) is not None]
     # A cause precedes the first error it produced (or, with no error at all, the first metric shift).
     first_error = min((template.first.ts for template in logs.root_templates), default=None)
     first_shift = min((found.shifted_at for found in anomalies), default=None)
@@ -82,7 +85,7 @@ def analyse_results(
         passage=passage,
         fix=fix,
         anomalies=anomalies,
-        rows=corroborating_rows(rows_of(exchanges), change_terms, cause_before)[:MAX_ROWS],
+        rows=corroborating_rows(rows_of(exchanges, memo), change_terms, cause_before)[:MAX_ROWS],
         row_terms=row_terms,
         change_cutoff=cause_before,
         change=_announced_change(every_level, logs, change_terms, cause_before),

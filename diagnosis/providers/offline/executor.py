@@ -33,6 +33,7 @@ from diagnosis.providers.offline import queries
 from diagnosis.providers.offline.conversation import Conversation, ToolExchange
 from diagnosis.providers.offline.entities import mentioned_services
 from diagnosis.providers.offline.evidence import Findings, analyse_results, report
+from diagnosis.providers.offline.memo import NO_MEMO, Memo
 from diagnosis.providers.offline.queries import Step
 from diagnosis.providers.offline.text import ordered_terms, terms
 from diagnosis.providers.offline.timing import Window, onset_from_question
@@ -68,17 +69,25 @@ class _Context:
     plan: list[Any]
     gap_mode: bool
     retry: dict[str, Any]
+    memo: Memo
 
     def findings(self, exchanges: list[ToolExchange]) -> Findings:
-        return analyse_results(exchanges, question=self.question, onset=self.onset, focus=self.focus)
+        """The findings of ``exchanges``, analysed once per run: every turn asks again about the same sets
+        (the plan's results, then those and the closer look's), and the findings depend on nothing else."""
+        keys = tuple(exchange.memo_key("findings") for exchange in exchanges)
+        key = None if None in keys else (self.question, self.onset, tuple(self.focus), keys)
+        return self.memo.get(
+            key, analyse_results, exchanges, question=self.question, onset=self.onset, focus=self.focus, memo=self.memo
+        )
 
 
 Stage = Callable[[list[ToolExchange], _Context], list[Step]]
 
 
-def respond(conversation: Conversation, *, tools_offered: bool) -> Turn:
-    """The executor's next turn; without tools on offer it can only report what it already has."""
-    context = _context(conversation.task)
+def respond(conversation: Conversation, *, tools_offered: bool, memo: Memo = NO_MEMO) -> Turn:
+    """The executor's next turn; without tools on offer it can only report what it already has. ``memo``
+    (one per run) keeps what earlier turns read and concluded."""
+    context = _context(conversation.task, memo)
     answered = [exchange for exchange in conversation.exchanges if exchange.invocation_id]
     pending = _pending(answered, context)
     if tools_offered and pending:
@@ -105,7 +114,7 @@ def respond(conversation: Conversation, *, tools_offered: bool) -> Turn:
     return Turn([], json.dumps(evidence, ensure_ascii=False))
 
 
-def _context(task: dict[str, Any]) -> _Context:
+def _context(task: dict[str, Any], memo: Memo) -> _Context:
     environment = task.get("environment") or {}
     question = str(task.get("question") or "")
     services = [str(service) for service in environment.get("services") or []]
@@ -115,10 +124,12 @@ def _context(task: dict[str, Any]) -> _Context:
         environment=environment,
         window=window,
         onset=onset_from_question(question, window),
-        focus=mentioned_services(question, services),
+        # The same question and services at every turn of the run: read once.
+        focus=memo.get(("focus", question, tuple(services)), mentioned_services, question, services),
         plan=list((task.get("plan") or {}).get("steps") or []),
         gap_mode=task.get("mode") == PlannerMode.EVIDENCE_GAP_ONLY,
         retry=task.get("retry_context") or {},
+        memo=memo,
     )
 
 

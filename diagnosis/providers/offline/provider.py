@@ -30,6 +30,7 @@ from diagnosis.providers.base import (
 )
 from diagnosis.providers.offline import composer, executor, planner, semantic_guard, verifier
 from diagnosis.providers.offline.conversation import read
+from diagnosis.providers.offline.memo import RunMemo
 
 OFFLINE_MODEL_NAME = "offline-rules-v1"
 
@@ -44,10 +45,16 @@ _SINGLE_TURN_ROLES: dict[Role, SingleTurnRole] = {
 
 
 class OfflineChatModel:
-    """One role of the offline provider; stateless, so one instance may serve a whole run."""
+    """One role of the offline provider, for one run (``build_models``).
+
+    Its replies depend on the messages alone; the instance only remembers, for the run, the tool results it
+    has read and what it concluded from them (``memo.RunMemo``), so each turn of the executor's loop reads
+    only what is new. A memo never changes a reply, only how much of it is computed again.
+    """
 
     def __init__(self, role: Role) -> None:
         self.role = role
+        self.memo = RunMemo()
 
     def complete(
         self,
@@ -57,9 +64,9 @@ class OfflineChatModel:
     ) -> ModelReply:
         """The role's reply to ``messages``; ``ProviderError(bad_request)`` if they hold no JSON task."""
         started = time.monotonic()
-        conversation = read(messages)
+        conversation = read(messages, self.memo)
         if self.role is Role.EXECUTOR:
-            turn = executor.respond(conversation, tools_offered=bool(tools))
+            turn = executor.respond(conversation, tools_offered=bool(tools), memo=self.memo)
             content, tool_calls = turn.content, turn.tool_calls
         else:
             content = json.dumps(_SINGLE_TURN_ROLES[self.role](conversation.task), ensure_ascii=False)

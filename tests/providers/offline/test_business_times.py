@@ -18,7 +18,7 @@ import pytest
 
 from tests.providers.offline.conftest import BLOB_STORE_PACK
 from tests.providers.offline.loop import plan_for, run_executor
-from tests.services import require
+from tests.services import TEST_BUSINESS_DATABASE, require
 from tools.jsonpath import resolve
 from tools.scenarios.loader import load_scenario
 from tools.store import load_verified_payload
@@ -31,7 +31,7 @@ FORMATS = {
     "offset": lambda day, clock: _plus_two_hours(day, clock),
     "space": lambda day, clock: f"{day} {clock}",
 }
-MARIADB = "test_superbiz_business"
+MARIADB = TEST_BUSINESS_DATABASE
 ADMIN_URL = f"mysql://root@127.0.0.1:3306/{MARIADB}"
 READ_ONLY_URL = f"mysql://superbiz_ro:superbiz_ro@127.0.0.1:3306/{MARIADB}"
 

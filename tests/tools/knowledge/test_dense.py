@@ -1,20 +1,20 @@
-"""Dense scores: RRF fusion, a deterministic fake embedder through search, the OpenAI-compatible client."""
+"""Dense scores: RRF fusion, a deterministic fake embedder through search, the OpenAI-compatible client and its
+deadline against the loopback fake server."""
 
 from __future__ import annotations
 
-import json
-import threading
 from collections.abc import Iterator, Sequence
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
 import pytest
 from django.test import override_settings
 
+from tests.support.fake_openai import FakeOpenAIServer, FakeResponse, RecordedRequest, trickle
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK
 from tools.knowledge import dense
 from tools.knowledge.dense import EmbeddingUnavailable, reciprocal_rank_fusion, unit_rows
 from tools.knowledge.search import search_knowledge
+from tools.models import InvocationStatus, ToolInvocation
 
 OUTAGE_RUNBOOK = "# Checkout outage\n\nWhen the checkout API is down, fail over to the standby region.\n"
 CHINESE_OUTAGE_QUERY = "结算服务宕机"  # "the checkout service is down": no word in common with the runbook
@@ -106,7 +106,9 @@ def test_it_refuses_a_model_without_an_endpoint(ingest):
         search_knowledge("outage", top_k=3)
 
 
-@override_settings(EMBEDDING_MODEL="nomic-embed-text", LLM_BASE_URL="http://127.0.0.1:9/v1", LLM_TIMEOUT_SECONDS=2)
+@override_settings(
+    EMBEDDING_MODEL="nomic-embed-text", LLM_BASE_URL="http://127.0.0.1:9/v1", EMBEDDING_TIMEOUT_SECONDS=2
+)
 def test_it_refuses_a_model_it_cannot_reach_with_a_configuration_error(ingest):
     ingest(OUTAGE_RUNBOOK)
     with pytest.raises(
@@ -115,46 +117,83 @@ def test_it_refuses_a_model_it_cannot_reach_with_a_configuration_error(ingest):
         search_knowledge("outage", top_k=3)
 
 
+def concept_embeddings(request: RecordedRequest) -> FakeResponse:
+    """An OpenAI-compatible ``/v1/embeddings`` answer, computed by the concept embedder."""
+    assert request.path == "/v1/embeddings"
+    vectors = ConceptEmbedder().embed(request.json["input"])
+    data = [
+        {"object": "embedding", "index": index, "embedding": vector.tolist()} for index, vector in enumerate(vectors)
+    ]
+    usage = {"prompt_tokens": 1, "total_tokens": 1}
+    return FakeResponse(body={"object": "list", "model": request.json["model"], "data": data, "usage": usage})
+
+
 @pytest.fixture
-def embeddings_server() -> Iterator[str]:
-    """A local OpenAI-compatible ``/v1/embeddings`` endpoint answering with the concept embedder."""
-    model = ConceptEmbedder()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-            vectors = model.embed(request["input"])
-            body = json.dumps(
-                {
-                    "object": "list",
-                    "model": request["model"],
-                    "data": [
-                        {"object": "embedding", "index": index, "embedding": vector.tolist()}
-                        for index, vector in enumerate(vectors)
-                    ],
-                    "usage": {"prompt_tokens": 1, "total_tokens": 1},
-                }
-            ).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            """Quiet: the test output is not the place for access logs."""
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+def endpoint() -> Iterator[FakeOpenAIServer]:
+    """The loopback OpenAI-compatible server, configured as the embedding model's endpoint."""
+    with (
+        FakeOpenAIServer() as server,
+        override_settings(EMBEDDING_MODEL="concepts", LLM_BASE_URL=server.base_url, LLM_API_KEY=""),
+    ):
+        yield server
 
 
-def test_it_fuses_dense_scores_from_an_openai_compatible_endpoint(ingest, embeddings_server):
+@pytest.fixture
+def short_deadline(settings) -> None:
+    settings.EMBEDDING_TIMEOUT_SECONDS = 0.5
+
+
+def test_it_fuses_dense_scores_from_an_openai_compatible_endpoint(ingest, endpoint):
     document = ingest(OUTAGE_RUNBOOK)
     ingest(CACHE_RUNBOOK)
-    with override_settings(EMBEDDING_MODEL="concepts", LLM_BASE_URL=embeddings_server, LLM_API_KEY=""):
-        payload = search_knowledge(CHINESE_OUTAGE_QUERY, top_k=3)
+    endpoint.enqueue(concept_embeddings, concept_embeddings)  # the chunks, then the query
+    payload = search_knowledge(CHINESE_OUTAGE_QUERY, top_k=3)
     assert [chunk["document_id"] for chunk in payload["chunks"]] == [str(document.id)]
+    assert [request.json["input"] for request in endpoint.requests][1] == [CHINESE_OUTAGE_QUERY]
+
+
+def test_it_retries_a_failed_request_once_within_its_deadline(ingest, endpoint):
+    ingest(OUTAGE_RUNBOOK)
+    # The SDK obeys the server's short retry-after-ms instead of its own backoff of about half a second.
+    unavailable = FakeResponse(status=503, headers={"retry-after-ms": "10"})
+    endpoint.enqueue(unavailable, concept_embeddings, concept_embeddings)
+    assert search_knowledge(CHINESE_OUTAGE_QUERY, top_k=3)["evidence_status"] == "ok"
+    assert len(endpoint.requests) == 3
+
+
+STALLS = {
+    "no answer": FakeResponse(delay_seconds=600),
+    # Headers at once, then a byte every 0.1 s: the HTTP client's read timeout never fires.
+    "a trickled body": trickle(seconds_per_byte=0.1),
+}
+
+
+# The test's own bound, far above the deadline: without one the SDK would wait minutes, or for ever.
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("stall", STALLS.values(), ids=STALLS.keys())
+def test_it_gives_up_on_a_stalled_endpoint_at_its_deadline(ingest, endpoint, short_deadline, stall):
+    ingest(OUTAGE_RUNBOOK)
+    endpoint.enqueue(stall, stall)
+    expected = r"cannot embed: no whole response within 0\.5 s \(EMBEDDING_TIMEOUT_SECONDS\)$"
+    with pytest.raises(
+        EmbeddingUnavailable, match=r"^EMBEDDING_MODEL: concepts@http://127\.0\.0\.1:\d+/v1 " + expected
+    ):
+        search_knowledge("outage", top_k=3)
+
+
+@pytest.mark.timeout(30)
+def test_it_fails_the_lookup_call_rather_than_answer_bm25_only_when_the_endpoint_stalls(
+    ingest, endpoint, short_deadline, harness
+):
+    """By design a configured embedding model that cannot answer fails the tool call (the run goes on and the
+    model reads why), instead of quietly returning lexical hits the operator did not ask for."""
+    ingest(OUTAGE_RUNBOOK)
+    endpoint.enqueue(STALLS["no answer"])
+
+    result = harness.call("lookup_knowledge", {"query": "checkout outage", "top_k": 3})
+
+    invocation = ToolInvocation.objects.get(pk=result.invocation_id)
+    assert (invocation.status, invocation.error_code) == (InvocationStatus.FAILED, "embedding_unavailable")
+    assert (invocation.payload_bytes, invocation.row_count) == (0, 0)
+    assert "no whole response within 0.5 s" in result.projection["error"]
+    assert "chunks" not in result.projection

@@ -9,13 +9,13 @@ from dataclasses import replace
 import MySQLdb
 import pytest
 
-from tests.services import require
+from tests.services import TEST_BUSINESS_DATABASE, require
 from tests.tools.conftest import TINY_PACK
 from tools.scenarios.loader import build_business_sqlite
 from tools.scenarios.mysql_business import load_business_into_mysql, mysql_statements
 from tools.scenarios.pack import PACKS_DIR, PackError, SqlStatement, read_pack, shipped_pack_names
 
-DATABASE = "test_superbiz_business"
+DATABASE = TEST_BUSINESS_DATABASE
 ADMIN_URL = f"mysql://root@127.0.0.1:3306/{DATABASE}"
 
 

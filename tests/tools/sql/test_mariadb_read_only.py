@@ -14,7 +14,7 @@ from pathlib import Path
 import MySQLdb
 import pytest
 
-from tests.services import require
+from tests.services import TEST_BUSINESS_DATABASE, require
 from tests.tools.conftest import TINY_PACK
 from tests.tools.sql_corpus import EXHAUSTING_SQL, HOSTILE_SQL, WRITTEN_FILES
 from tools.errors import ToolBackendError, ToolError, ToolTimeout
@@ -26,7 +26,7 @@ from tools.store import load_verified_payload
 
 pytestmark = pytest.mark.service
 
-DATABASE = "test_superbiz_business"
+DATABASE = TEST_BUSINESS_DATABASE
 ADMIN_URL = f"mysql://root@127.0.0.1:3306/{DATABASE}"
 READ_ONLY_URL = f"mysql://superbiz_ro:superbiz_ro@127.0.0.1:3306/{DATABASE}"
 

@@ -13,8 +13,10 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cached_property
 
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
+from diagnosis.providers.offline.memo import NO_MEMO, Memo
 from diagnosis.providers.offline.text import clip, looks_like_instruction, normalise, terms
 from diagnosis.providers.offline.timing import parse_ts
 from diagnosis.providers.offline.vocabulary import reads_like_change_record
@@ -37,6 +39,28 @@ class Row:
     columns: list[str]
     values: list[object]
 
+    # What every ranking asks of a row, read once: a run remembers its rows (``rows_of``) and ranks them again
+    # against each turn's evidence.
+    @cached_property
+    def texts(self) -> list[str]:
+        """The text cells."""
+        return [value for value in self.values if isinstance(value, str)]
+
+    @cached_property
+    def words(self) -> set[str]:
+        """The terms of the text cells."""
+        return terms(" ".join(self.texts))
+
+    @cached_property
+    def steers(self) -> bool:
+        """Whether a text cell addresses the agent (prompt injection): such a row is never cited."""
+        return any(looks_like_instruction(text) for text in self.texts)
+
+    @cached_property
+    def stamps(self) -> list[datetime]:
+        """The text cells that read as timestamps."""
+        return [stamp for stamp in map(parse_ts, self.texts) if stamp is not None]
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -45,7 +69,12 @@ class Cell:
     excerpt: str
 
 
-def rows_of(exchanges: Iterable[ToolExchange]) -> list[Row]:
+def rows_of(exchanges: Iterable[ToolExchange], memo: Memo = NO_MEMO) -> list[Row]:
+    """Every row of every READY ``query_mysql`` result (each result read once per run, ``memo``)."""
+    return [row for exchange in exchanges for row in memo.get(exchange.memo_key("rows"), _rows_in, exchange)]
+
+
+def _rows_in(exchange: ToolExchange) -> list[Row]:
     return [
         Row(
             exchange.invocation_id,
@@ -53,7 +82,7 @@ def rows_of(exchanges: Iterable[ToolExchange]) -> list[Row]:
             [str(name) for name in exchange.result.get("columns") or []],
             item["values"],
         )
-        for exchange, item in result_items(exchanges, ToolName.QUERY_MYSQL, "rows")
+        for _, item in result_items([exchange], ToolName.QUERY_MYSQL, "rows")
         if isinstance(item.get("raw_path"), str) and isinstance(item.get("values"), list)
     ]
 
@@ -69,11 +98,11 @@ def corroborating_rows(rows: list[Row], evidence_terms: set[str], onset: datetim
     """
     best: dict[str, tuple[tuple[float, int, int], Row]] = {}
     for position, row in enumerate(rows):
-        if any(looks_like_instruction(text) for text in _texts(row)):
+        if row.steers:
             continue
-        overlap = len(terms(" ".join(_texts(row))) & evidence_terms)
+        overlap = len(row.words & evidence_terms)
         distance = _distance_before(row, onset)
-        only_after_onset = onset is not None and distance is None and bool(_stamps(row))
+        only_after_onset = onset is not None and distance is None and bool(row.stamps)
         if overlap == 0 or only_after_onset:
             continue
         closeness = 0.0 if distance is None else 1 / (1 + distance / RECENCY_SCALE.total_seconds())
@@ -109,17 +138,9 @@ def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = Non
     return sorted(chosen, key=lambda cell: cell.index)
 
 
-def _texts(row: Row) -> list[str]:
-    return [value for value in row.values if isinstance(value, str)]
-
-
-def _stamps(row: Row) -> list[datetime]:
-    return [stamp for stamp in (parse_ts(text) for text in _texts(row)) if stamp is not None]
-
-
 def _distance_before(row: Row, onset: datetime | None) -> float | None:
     """Seconds from the row's latest timestamp up to the onset; None if it has none that early."""
     if onset is None:
         return None
-    before = [onset - stamp for stamp in _stamps(row) if stamp <= onset]
+    before = [onset - stamp for stamp in row.stamps if stamp <= onset]
     return min(delta.total_seconds() for delta in before) if before else None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
+from diagnosis.providers.offline.memo import NO_MEMO, Memo
 from diagnosis.providers.offline.text import looks_like_instruction, sentences, terms
 from diagnosis.providers.offline.vocabulary import REMEDIATION_TITLE, is_mitigation
 from tools.names import ToolName
@@ -41,16 +42,25 @@ class Passage:
     sentences: list[str]
 
 
-def chunks_of(exchanges: Iterable[ToolExchange]) -> list[Chunk]:
-    """Distinct chunks of READY ``lookup_knowledge`` results, in the order they were first returned."""
+def chunks_of(exchanges: Iterable[ToolExchange], memo: Memo = NO_MEMO) -> list[Chunk]:
+    """Distinct chunks of READY ``lookup_knowledge`` results, in the order they were first returned (each
+    result read once per run, ``memo``)."""
     seen: set[tuple[str, str]] = set()
     chunks: list[Chunk] = []
-    for exchange, item in result_items(exchanges, ToolName.LOOKUP_KNOWLEDGE, "chunks"):
-        chunk = _chunk(exchange.invocation_id, item)
-        if chunk is not None and (chunk.document_id, chunk.text) not in seen:
-            seen.add((chunk.document_id, chunk.text))
-            chunks.append(chunk)
+    for exchange in exchanges:
+        for chunk in memo.get(exchange.memo_key("chunks"), _chunks_in, exchange):
+            if (chunk.document_id, chunk.text) not in seen:
+                seen.add((chunk.document_id, chunk.text))
+                chunks.append(chunk)
     return chunks
+
+
+def _chunks_in(exchange: ToolExchange) -> list[Chunk]:
+    found = (
+        _chunk(exchange.invocation_id, item)
+        for _, item in result_items([exchange], ToolName.LOOKUP_KNOWLEDGE, "chunks")
+    )
+    return [chunk for chunk in found if chunk is not None]
 
 
 def _chunk(invocation_id: str, item: dict[str, Any]) -> Chunk | None:

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
+from diagnosis.providers.offline.memo import NO_MEMO, Memo
 from diagnosis.providers.offline.text import looks_like_instruction, normalise
 from diagnosis.providers.offline.timing import parse_ts
 from diagnosis.providers.offline.vocabulary import fault_score
@@ -88,26 +89,37 @@ class LogFindings:
     """For each asked-about service other than the root: its strongest new template."""
 
 
-def records_of(exchanges: Iterable[ToolExchange], levels: Collection[str] | None = LEVELS) -> list[LogRecord]:
+def records_of(
+    exchanges: Iterable[ToolExchange], levels: Collection[str] | None = LEVELS, memo: Memo = NO_MEMO
+) -> list[LogRecord]:
     """Every visible record at ``levels`` (None: any) of every READY ``query_logs`` result, oldest first,
     injections dropped.
 
-    A record returned by two queries (the ERROR query and the change-window query) is kept once.
+    A record returned by two queries (the ERROR query and the change-window query) is kept once. Each
+    result is read once per run (``memo``), at every level, and filtered here.
     """
     records: dict[tuple[str, str, str, str], LogRecord] = {}
-    for exchange, item in result_items(exchanges, ToolName.QUERY_LOGS, "records"):
-        record = _record(exchange.invocation_id, item, levels)
-        if record is not None:
-            records.setdefault((record.ts_text, record.service, record.level, record.message), record)
+    for exchange in exchanges:
+        for record in memo.get(exchange.memo_key("log records"), _records_in, exchange):
+            if levels is None or record.level in levels:
+                records.setdefault((record.ts_text, record.service, record.level, record.message), record)
     return sorted(records.values(), key=lambda record: (record.ts, record.service, record.raw_path))
 
 
-def _record(invocation_id: str, item: dict[str, Any], levels: Collection[str] | None) -> LogRecord | None:
+def _records_in(exchange: ToolExchange) -> list[LogRecord]:
+    """The readable records of one result, at every level, injections dropped."""
+    found = (
+        _record(exchange.invocation_id, item) for _, item in result_items([exchange], ToolName.QUERY_LOGS, "records")
+    )
+    return [record for record in found if record is not None]
+
+
+def _record(invocation_id: str, item: dict[str, Any]) -> LogRecord | None:
     message, ts = item.get("message"), parse_ts(item.get("ts"))
     level, service, raw_path = str(item.get("level", "")).upper(), item.get("service"), item.get("raw_path")
     if not (isinstance(message, str) and isinstance(service, str) and isinstance(raw_path, str) and ts):
         return None
-    if (levels is not None and level not in levels) or looks_like_instruction(message):
+    if looks_like_instruction(message):
         return None
     host = item.get("host") if isinstance(item.get("host"), str) else None
     # The projection clips long messages with an ellipsis; only the part before it is the real value.

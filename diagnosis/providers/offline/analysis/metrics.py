@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
+from diagnosis.providers.offline.memo import NO_MEMO, Memo
 from diagnosis.providers.offline.timing import parse_ts
 from tools.names import ToolName
 
@@ -57,12 +58,16 @@ class Anomaly:
     """The first point of the new level: where the series changed."""
 
 
-def series_of(exchanges: Iterable[ToolExchange]) -> list[Series]:
-    """Every series of every READY ``query_metrics`` result, with its visible points."""
-    found = [
-        _series(exchange.invocation_id, item)
-        for exchange, item in result_items(exchanges, ToolName.QUERY_METRICS, "series")
-    ]
+def series_of(exchanges: Iterable[ToolExchange], memo: Memo = NO_MEMO) -> list[Series]:
+    """Every series of every READY ``query_metrics`` result, with its visible points (each result read once
+    per run, ``memo``)."""
+    return [series for exchange in exchanges for series in memo.get(exchange.memo_key("series"), _series_in, exchange)]
+
+
+def _series_in(exchange: ToolExchange) -> list[Series]:
+    found = (
+        _series(exchange.invocation_id, item) for _, item in result_items([exchange], ToolName.QUERY_METRICS, "series")
+    )
     return [series for series in found if series is not None]
 
 

@@ -1,0 +1,61 @@
+// How the pages' scripts call this server's JSON API (chat.js, feedback.js, knowledge.js): one place for the
+// CSRF token Django wants on every unsafe request and for reading the API's error shape,
+// `{"error": {"code", "message"}}`, into an error a page can show. Load it before them, deferred like them
+// (deferred scripts run in document order). It shows no text of its own, so it needs no catalogue.
+(function () {
+  "use strict";
+
+  // Any form's hidden token will do: Django accepts each masked copy it rendered. A page without a form
+  // falls back to the cookie.
+  function csrfToken() {
+    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return input ? input.value : (document.cookie.match(/csrftoken=([^;]+)/) || [])[1];
+  }
+
+  // A refusal by the server: `message` is the API's own (already in the reader's language), else the
+  // caller's fallback, else the HTTP status; `status` lets a caller take one as expected (Cancel's 409).
+  class ApiError extends Error {
+    constructor(message, status) {
+      super(message);
+      this.name = "ApiError";
+      this.status = status;
+    }
+  }
+
+  // The body as JSON; null when there is none (204) or, on a refusal, when it is not JSON (a proxy's page).
+  function readBody(response) {
+    return response.text().then(function (text) {
+      if (!text) return null;
+      try {
+        return JSON.parse(text);
+      } catch (error) {
+        if (response.ok) throw error;
+        return null;
+      }
+    });
+  }
+
+  // Sends `body` (JSON, or FormData as it is) with the CSRF token and resolves with the reply's JSON (null
+  // without one). A refusal rejects with an ApiError; a server that cannot be reached rejects with fetch's
+  // TypeError, so a caller can tell the two apart. `refused`: the message for a refusal that gives none.
+  function fetchJson(url, options) {
+    const settings = options || {};
+    const init = { method: settings.method || "GET", headers: { "X-CSRFToken": csrfToken() }, credentials: "same-origin" };
+    if (settings.body instanceof FormData) {
+      init.body = settings.body;
+    } else if (settings.body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(settings.body);
+    }
+    return fetch(url, init).then(function (response) {
+      return readBody(response).then(function (json) {
+        if (response.ok) return json;
+        const error = json && json.error;
+        const message = (error && error.message) || settings.refused || response.statusText || "HTTP " + response.status;
+        throw new ApiError(message, response.status);
+      });
+    });
+  }
+
+  window.superbizApi = Object.freeze({ fetchJson: fetchJson, ApiError: ApiError });
+})();

@@ -253,6 +253,8 @@ def test_the_embedded_mode_delivers_on_its_own_threads(settings, intake, dispatc
         settings.ALERT_SINK_URLS = {"webhook": server.url}
         run_finish(run, RunResult(final_answer=ANSWER))
         bodies = server.wait(2, timeout=30)
+        # The sink has answered the retry; the pool thread records that attempt after it: wait for the thread.
+        run_pool.shutdown(wait=True)
 
     assert [body["answer_markdown"] for body in bodies] == [ANSWER, ANSWER]
     assert [row[1] for row in attempts(run, "webhook")] == [DeliveryStatus.FAILED, DeliveryStatus.DELIVERED]

@@ -13,6 +13,7 @@ so that no run is left RUNNING for the reaper. docs/decisions.md, "Redis down", 
 from __future__ import annotations
 
 import logging
+import uuid
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -26,7 +27,7 @@ from diagnosis.selectors import session_owned_by
 from diagnosis.services import run_fail
 from tracing.events import TimelineEvent
 from tracing.models import TraceEventKind
-from tracing.timeline import append_event
+from tracing.timeline import RunLog, append_event, owned_log
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +57,10 @@ def checked_message(message: str) -> str:
 def run_create(*, user: User, message: str, session_id: str | None = None) -> DiagnosisRun:
     """Validate a message and create (or continue) the session and the run, routed to its intent."""
     text = checked_message(message)
-    with transaction.atomic():
+    run_id = uuid.uuid4()
+    # The run's log is empty: its first events (the routing, then the metadata published at the commit) are
+    # numbered by this one log, without reading where the log stands.
+    with owned_log(RunLog(run_id, empty=True)), transaction.atomic():
         if session_id:
             session = session_owned_by(user, session_id)
             if session is None:
@@ -65,7 +69,7 @@ def run_create(*, user: User, message: str, session_id: str | None = None) -> Di
             session.save(update_fields=["updated_at"])
         else:
             session = ChatSession.objects.create(owner=user, title=text[:TITLE_CHARS])
-        run = DiagnosisRun.objects.create(session=session, query=text, intent=route_intent(text))
+        run = DiagnosisRun.objects.create(id=run_id, session=session, query=text, intent=route_intent(text))
         append_event(run.id, TraceEventKind.ROUTING, TimelineEvent.INTENT_ROUTED, {"intent": run.intent})
         sse.publish_on_commit(run.id, "metadata", {"session_id": str(session.id), "run_id": str(run.id)})
     return run

@@ -97,11 +97,14 @@ def _insert(row: DiagnosisTraceEvent) -> None:
 class RunLog:
     """The append path of one run's log, numbering its rows in memory (thread-safe)."""
 
-    def __init__(self, run_id: uuid.UUID | str, *, on_foreign_write: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, run_id: uuid.UUID | str, *, on_foreign_write: Callable[[], None] | None = None, empty: bool = False
+    ) -> None:
+        """``empty``: the run was created in this transaction, so its log starts at 0 without being read."""
         self.run_id = uuid.UUID(str(run_id))
         # Called when another writer has appended to this log meanwhile, before this one writes after it.
         self.on_foreign_write = on_foreign_write
-        self._last: tuple[int, int] | None = None
+        self._last: tuple[int, int] | None = (0, 0) if empty else None
         self._lock = threading.Lock()
 
     def _read_end(self) -> tuple[int, int]:

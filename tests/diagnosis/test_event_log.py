@@ -140,6 +140,16 @@ def test_a_worker_notices_at_the_next_node_boundary_that_its_run_was_ended(owner
     assert run is not None and not run.tool_invocations.exists()
 
 
+def test_a_new_runs_first_events_are_numbered_without_reading_its_log(owner):
+    with CaptureQueriesContext(connection) as captured:
+        run = run_create(user=owner, message="why?")
+
+    assert not [sql for sql in statements(captured) if "MAX(" in sql]
+    assert list(
+        DiagnosisTraceEvent.log.filter(run=run).order_by("pk").values_list("seq", "name", "stream_id", "stream_event")
+    ) == [(1, TimelineEvent.INTENT_ROUTED, None, ""), (None, "", 1, "metadata")]
+
+
 @pytest.fixture
 def offline_run(owner) -> tuple[DiagnosisRun, list[str]]:
     """An offline diagnosis executed to its end, and the statements its execution sent."""

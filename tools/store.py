@@ -68,11 +68,6 @@ def put_entries(entries: dict[str, bytes]) -> None:
         cache.set_many(entries, timeout=settings.INVOCATION_STORE_TTL_SECONDS)
 
 
-def put_invocation(invocation_id: uuid.UUID, arguments: bytes, payload: bytes | None) -> None:
-    """Keep one call's entries (``invocation_entries``), in one write."""
-    put_entries(invocation_entries(invocation_id, arguments, payload))
-
-
 def purge_expired() -> int:
     """Delete what outlived its TTL, where the store does not expire entries itself (the database cache);
     returns how many. Runs on the reaper's schedule. Redis expires keys on its own: nothing to do there."""

@@ -12,9 +12,10 @@ from tools.store import (
     LookupFailure,
     arguments_key,
     canonical_json,
+    invocation_entries,
     load_verified_payload,
     payload_key,
-    put_invocation,
+    put_entries,
     sha256_hex,
 )
 
@@ -33,7 +34,7 @@ def record(run, payload=PAYLOAD, *, status=InvocationStatus.READY, seq=1) -> Too
         payload_sha256=sha256_hex(canonical) if status == InvocationStatus.READY else "",
         payload_bytes=len(canonical),
     )
-    put_invocation(invocation.id, b"{}", canonical)
+    put_entries(invocation_entries(invocation.id, b"{}", canonical))
     return invocation
 
 
@@ -95,7 +96,7 @@ def test_it_reports_an_expired_payload(run):
 def test_it_refuses_a_payload_altered_by_one_character(run):
     invocation = record(run)
     altered = canonical_json(PAYLOAD).replace(b"JDBC", b"JDBc")
-    put_invocation(invocation.id, b"{}", altered)
+    put_entries(invocation_entries(invocation.id, b"{}", altered))
 
     lookup = load_verified_payload(run.id, invocation.id)
 
@@ -123,6 +124,6 @@ def test_it_keeps_payloads_for_the_configured_ttl(settings, monkeypatch):
     monkeypatch.setattr(cache, "set_many", lambda entries, timeout: calls.append((entries, timeout)))
     invocation_id = uuid.uuid4()
 
-    put_invocation(invocation_id, b"[]", b"{}")
+    put_entries(invocation_entries(invocation_id, b"[]", b"{}"))
 
     assert calls == [({arguments_key(invocation_id): b"[]", payload_key(invocation_id): b"{}"}, 1234)]

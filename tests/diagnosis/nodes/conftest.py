@@ -14,7 +14,7 @@ from diagnosis.progress import RunProgress
 from diagnosis.providers.base import ModelReply, ProviderError, Role, RoleModels, ToolCall, Usage
 from tools.harness import ToolHarness
 from tools.models import InvocationStatus, ToolInvocation
-from tools.store import canonical_json, put_invocation, sha256_hex
+from tools.store import canonical_json, invocation_entries, put_entries, sha256_hex
 
 LOGS_PAYLOAD = {
     "records": [
@@ -59,7 +59,7 @@ def record_invocation():
             payload_bytes=len(canonical),
         )
         if status == InvocationStatus.READY:
-            put_invocation(invocation.pk, b"{}", canonical)
+            put_entries(invocation_entries(invocation.pk, b"{}", canonical))
         return invocation
 
     return record

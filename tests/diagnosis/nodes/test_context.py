@@ -9,7 +9,7 @@ from django.core.cache import cache
 
 from tests.diagnosis.nodes.conftest import LOGS_PAYLOAD
 from tools.models import InvocationStatus
-from tools.store import LookupFailure, canonical_json, payload_key, put_invocation
+from tools.store import LookupFailure, canonical_json, invocation_entries, payload_key, put_entries
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +32,7 @@ def test_a_refused_lookup_is_asked_again(run, record_invocation, make_context):
     context = make_context(run)
 
     assert context.payload_loader([key])(key).failure == LookupFailure.EXPIRED
-    put_invocation(invocation.pk, b"{}", canonical_json(LOGS_PAYLOAD))
+    put_entries(invocation_entries(invocation.pk, b"{}", canonical_json(LOGS_PAYLOAD)))
     assert context.payload_loader([key])(key).payload == LOGS_PAYLOAD
 
 

@@ -25,7 +25,8 @@ production_pass() {
     $BIN/python -m pytest "$@"
 }
 
-# A pass in the background, each line of its output prefixed; its pytest exit status lands in $1.status.
+# A pass in the background, each line of its output prefixed with its name; its pytest exit status is
+# written to $status_dir/<name>.
 in_background() {
   local name=$1
   shift

@@ -14,8 +14,8 @@ come in bursts (a stream's checks, then the library's first read; a page's recon
 SQLite connection cost more than the reads of a stream's opening (docs/performance.md, "SSE latency").
 Otherwise a read is scoped like a request (``close_old_connections`` before and after): a connection idle
 past that time is closed before it is used again (well within MariaDB's ``wait_timeout``), one that broke
-or was left in a transaction is closed at once, and a kept one must answer a ping (MariaDB) to be used. A process holds at most this one connection for all its
-streams, whatever their number.
+or was left in a transaction is closed at once, and a kept one must answer a ping (MariaDB) to be used. A
+process holds at most this one connection for all its streams, whatever their number.
 """
 
 from __future__ import annotations

@@ -211,6 +211,9 @@ EMBEDDED_RUNTIME_STARTER = "diagnosis.dispatch.start_embedded_runtime"
 RUN_STALE_AFTER_SECONDS = env.integer("RUN_STALE_AFTER_SECONDS", 600, minimum=10)
 # A working run refreshes its heartbeat at most this often (a tenth of the stale age: never reaped alive).
 RUN_HEARTBEAT_SECONDS = max(1, RUN_STALE_AFTER_SECONDS // 10)
+# A run's progress reports wait at most this long to be written (and announced) together, one INSERT for
+# all of them; the run writes them at once before it waits on a model or a backend. 0: one by one.
+RUN_EVENT_LINGER_MS = env.integer("RUN_EVENT_LINGER_MS", 50, maximum=1000)
 
 # --- Model provider -------------------------------------------------------------------------------
 LLM_PROVIDER = env.choice("LLM_PROVIDER", ("offline", "openai", "scripted"), "offline")

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 
+from config.run_scope import run_scope
 from diagnosis.models import DiagnosisRun, Intent
 from diagnosis.paths import IntentPath
 from diagnosis.paths.errors import RunFailure
@@ -77,21 +78,29 @@ def run_execute(
     # From the claim to the end this worker owns the run: every write of this process to the run's event
     # log (the claim, reports, the terminal events, a canceller's thread in embedded mode) is numbered in
     # memory. Registered before the claim, so that the claim's own event is too; unused if the claim fails.
-    with owned_log(progress.log):
+    # Its reports are written before each wait outside the process (``config.run_scope``), and before it ends.
+    with owned_log(progress.log), run_scope(before_wait=progress.flush):
         run = run_claim(run_id, worker=worker)
         if run is None:
             logger.info("run %s already claimed or finished; skipping", run_id)
             return None
+        progress.claimed()
+        ended = False  # by this worker, which read the run back as it ended it
         try:
-            run_finish(run, _execute_path(run, progress, options))
+            result = _execute_path(run, progress, options)
+            progress.flush()
+            ended = run_finish(run, result)
         except RunFailure as failure:
-            run_fail(run, reason=failure.code, message=failure.message, orchestration_trace=failure.orchestration_trace)
+            ended = run_fail(
+                run, reason=failure.code, message=failure.message, orchestration_trace=failure.orchestration_trace
+            )
         except SoftTimeLimitExceeded:
-            run_fail(run, reason="time_limit", message="The run exceeded its time limit.")
+            ended = run_fail(run, reason="time_limit", message="The run exceeded its time limit.")
         except RunEnded:
             logger.info("run %s was ended (reaped) while its worker was busy; stopping", run.pk)
         except Exception:
             logger.exception("run %s raised", run.pk)
-            run_fail(run, reason="internal_error", message="The run failed unexpectedly; see its trace.")
-    run.refresh_from_db()
+            ended = run_fail(run, reason="internal_error", message="The run failed unexpectedly; see its trace.")
+    if not ended:
+        run.refresh_from_db()
     return run

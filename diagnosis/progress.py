@@ -1,5 +1,9 @@
 """Live progress of a run: each report is one row of the run's event log, a timeline event that is also
-the SSE ``status`` event (one insert).
+the SSE ``status`` event.
+
+Reports are held back by the run's log for at most ``RUN_EVENT_LINGER_MS`` and written together, one
+INSERT for all of them, then announced (``tracing.timeline``); ``flush`` writes them at once, and the run
+calls it before every wait outside its process (``config.run_scope``) and before it ends.
 
 Nodes and the tool harness report through this object only, so what a user watches and what an auditor
 reads afterwards are the same sequence. Reports also refresh the run's heartbeat for the reaper, by time:
@@ -17,13 +21,15 @@ import uuid
 from collections.abc import Mapping
 
 from django.conf import settings
+from django.db import transaction
 
 from diagnosis import sse
+from diagnosis.selectors import run_stop_requested
 from diagnosis.services import run_heartbeat
 from diagnosis.sse.storage import TimelineEntry
 from tools.names import TOOL_NAMES
 from tracing.events import TimelineEvent
-from tracing.models import TraceEventKind
+from tracing.models import DiagnosisTraceEvent, TraceEventKind
 from tracing.timeline import RunLog
 
 
@@ -35,11 +41,44 @@ class RunProgress:
     def __init__(self, run_id: uuid.UUID | str) -> None:
         self.run_id = run_id
         self._heartbeat_at: float | None = None
+        self._claim_checked = False
         # The thread inside ``_report``: only a report stops when another writer has ended the run; the
         # terminal events this worker writes itself after ending it (``run_fail``) must still be written.
         self._reporting: int | None = None
         # The run's log as its owner numbers it; ``execution`` registers it for the run's other writers.
-        self.log = RunLog(run_id, on_foreign_write=self._on_foreign_write)
+        self.log = RunLog(
+            run_id,
+            on_foreign_write=self._on_foreign_write,
+            on_flushed=self._announce,
+            linger=settings.RUN_EVENT_LINGER_MS / 1000,
+        )
+
+    def claimed(self) -> None:
+        """The claim has just written the heartbeat and found the run RUNNING and not cancelled: neither the
+        first report nor the first node boundary asks again."""
+        self._heartbeat_at = time.monotonic()
+        self._claim_checked = True
+
+    def stop_requested(self) -> bool:
+        """Whether the run must stop (``run_stop_requested``), asked at a node boundary; the first boundary
+        after the claim takes the claim's answer."""
+        if self._claim_checked:
+            self._claim_checked = False
+            return False
+        return run_stop_requested(self.run_id)
+
+    def flush(self) -> None:
+        """Store and announce the reports held back so far; RunEnded when the run was ended meanwhile."""
+        self._reporting = threading.get_ident()
+        try:
+            self.log.flush()
+        finally:
+            self._reporting = None
+
+    @staticmethod
+    def _announce(rows: list[DiagnosisTraceEvent]) -> None:
+        # Written inside a transaction only when a terminal write of the run took them along: after it.
+        transaction.on_commit(lambda: sse.announce(rows))
 
     def status(self, node: str, phase: str, detail: str = "") -> None:
         """A node started or ended (``phase``: started|completed|retrying|failed...)."""
@@ -107,7 +146,7 @@ class RunProgress:
             self._check_running()
         self._reporting = threading.get_ident()
         try:
-            # Stored and announced at once: the row is the report itself, not news about other rows to commit.
-            sse.publish(self.run_id, "status", stream, timeline=TimelineEntry(kind, name, details))
+            # The row is the report itself, not news about other rows to commit: announced once stored.
+            sse.hold(self.log, "status", stream, timeline=TimelineEntry(kind, name, details))
         finally:
             self._reporting = None

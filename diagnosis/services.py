@@ -61,7 +61,8 @@ def run_claim(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
     ).update(claimed_at=now, claimed_by=worker[:200], heartbeat_at=now)
     if not claimed:
         return None
-    append_event(run_id, TraceEventKind.RUN, TimelineEvent.CLAIMED, {"worker": worker})
+    # Written with the run's first reports: nobody is waiting for it.
+    append_event(run_id, TraceEventKind.RUN, TimelineEvent.CLAIMED, {"worker": worker}, hold=True)
     return DiagnosisRun.objects.select_related("session").get(pk=run_id)
 
 

@@ -22,7 +22,7 @@ DEFAULT_WINDOW = timedelta(hours=1)
 
 
 def environment() -> dict[str, Any]:
-    scenario = LoadedScenario.objects.order_by("-loaded_at").first()
+    scenario = LoadedScenario.current()
     manifest = scenario.manifest if scenario else {}
     metrics: dict[str, list[str]] = {}
     for service, metric in (

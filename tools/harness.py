@@ -81,12 +81,19 @@ class _Outcome:
 
 class ToolHarness:
     def __init__(
-        self, run_id: uuid.UUID | str, *, on_call: OnCall | None = None, registry: ToolRegistry | None = None
+        self,
+        run_id: uuid.UUID | str,
+        *,
+        on_call: OnCall | None = None,
+        registry: ToolRegistry | None = None,
+        empty: bool = False,
     ) -> None:
+        """``empty``: the run has no calls yet (it was just claimed), so none are read to count them."""
         self.run_id = uuid.UUID(str(run_id))
         self.on_call = on_call
         self.registry = registry or default_registry()
-        self._recorded: tuple[int, int] | None = None  # (calls, last seq), read from the rows once
+        # (calls, last seq), read from the rows once
+        self._recorded: tuple[int, int] | None = (0, 0) if empty else None
         # Within ``attempt()``: the rows and store entries of the calls not written yet; None outside.
         self._rows: list[ToolInvocation] | None = None
         self._entries: dict[str, bytes] = {}

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from config.run_scope import read_once
+
 
 class InvocationStatus(models.TextChoices):
     READY = "READY", "Ready"
@@ -214,3 +216,8 @@ class LoadedScenario(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @staticmethod
+    def current() -> LoadedScenario | None:
+        """The scenario loaded now; read once per run (``config.run_scope``), which sees one version of it."""
+        return read_once("loaded_scenario", lambda: LoadedScenario.objects.first())

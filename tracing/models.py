@@ -7,6 +7,7 @@ tool payloads; the reasoning audit is a separate table so that no ordinary query
 from __future__ import annotations
 
 from django.db import models
+from django.utils import timezone
 
 from config.choices import text_choices
 from tracing.outcomes import ExecutorStatus, StageStatus
@@ -101,7 +102,8 @@ class DiagnosisTraceEvent(models.Model):
     stream_id = models.PositiveBigIntegerField(null=True, blank=True)
     stream_event = models.CharField(max_length=20, blank=True, default="")
     stream_data = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    # When the event happened: a progress report held back a few milliseconds keeps its own time.
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     log = models.Manager()
     objects = TimelineManager()

@@ -45,9 +45,10 @@ class StepRecord:
 class StepLog:
     """The steps of one run, numbered in memory."""
 
-    def __init__(self, run_id: uuid.UUID | str) -> None:
+    def __init__(self, run_id: uuid.UUID | str, *, empty: bool = False) -> None:
+        """``empty``: the run has no steps yet (it was just claimed), so they are numbered from 1 unread."""
         self.run_id = uuid.UUID(str(run_id))
-        self._last: int | None = None
+        self._last: int | None = 0 if empty else None
 
     def record(self, record: StepRecord) -> AgentStep:
         if self._last is None:

@@ -9,11 +9,20 @@ numbers every row it writes, one insert each. The few other writers - the submis
 canceller, the reaper - read where the log stands once. When two writers pick the same number the unique
 constraint refuses the second insert; that writer reads the log's end again and retries, so rows are
 never lost nor numbered twice, and a run's stream ids stay 1, 2, 3... in the order they were stored.
+
+The owner's progress reports are held back a little (``append(..., hold=True)``): numbered at once, written
+together in one INSERT when the oldest of them has waited ``linger`` seconds, when the log writes anything
+it does not hold back, or when ``flush`` is called, which the run does before it waits on anything outside
+its process (``config.run_scope``). ``on_flushed`` then receives the written rows, in order, to announce them:
+an event is still announced only once it is stored, and the page sees it within the linger of its
+happening, or at once before the run waits for a model or a backend. A worker killed outright loses
+what it held, events nobody was ever told about (the reaper ends the run after the last one it wrote).
 """
 
 from __future__ import annotations
 
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -85,26 +94,47 @@ class StreamEvent:
 APPEND_TRIES = 5
 
 
-def _insert(row: DiagnosisTraceEvent) -> None:
-    """One INSERT; inside a transaction in a savepoint, so that a refused number leaves it usable."""
+def _insert(rows: list[DiagnosisTraceEvent]) -> None:
+    """One INSERT of all ``rows``; inside a transaction in a savepoint, so that a refused number leaves it usable."""
     if transaction.get_connection().in_atomic_block:
         with transaction.atomic():
-            row.save(force_insert=True)
+            _save(rows)
     else:
-        row.save(force_insert=True)
+        _save(rows)
+
+
+def _save(rows: list[DiagnosisTraceEvent]) -> None:
+    if len(rows) == 1:
+        rows[0].save(force_insert=True)
+    else:
+        DiagnosisTraceEvent.log.bulk_create(rows)
+
+
+OnFlushed = Callable[[list[DiagnosisTraceEvent]], None]
 
 
 class RunLog:
     """The append path of one run's log, numbering its rows in memory (thread-safe)."""
 
     def __init__(
-        self, run_id: uuid.UUID | str, *, on_foreign_write: Callable[[], None] | None = None, empty: bool = False
+        self,
+        run_id: uuid.UUID | str,
+        *,
+        on_foreign_write: Callable[[], None] | None = None,
+        on_flushed: OnFlushed | None = None,
+        linger: float = 0.0,
+        empty: bool = False,
     ) -> None:
         """``empty``: the run was created in this transaction, so its log starts at 0 without being read."""
         self.run_id = uuid.UUID(str(run_id))
         # Called when another writer has appended to this log meanwhile, before this one writes after it.
         self.on_foreign_write = on_foreign_write
+        # Called with the rows held back once they are written (``hold``), in the order they were appended.
+        self.on_flushed = on_flushed
+        self.linger = linger
         self._last: tuple[int, int] | None = (0, 0) if empty else None
+        self._held: list[DiagnosisTraceEvent] = []
+        self._held_since = 0.0
         self._lock = threading.Lock()
 
     def _read_end(self) -> tuple[int, int]:
@@ -118,36 +148,71 @@ class RunLog:
         details: Mapping[str, Any] | None = None,
         *,
         stream: StreamEvent | None = None,
+        hold: bool = False,
     ) -> DiagnosisTraceEvent:
-        """Append one row with the run's next numbers: a timeline event, a stream event, or both."""
+        """Append one row with the run's next numbers: a timeline event, a stream event, or both.
+
+        With ``hold`` the row is numbered now and written with the next flush (returned unsaved); without,
+        it is written now, after the rows held before it."""
+        row = DiagnosisTraceEvent(
+            run_id=self.run_id,
+            kind=kind,
+            name=name[:60],
+            details=bounded_details(details or {}),
+            stream_event=stream.event if stream else "",
+            stream_data=stream.data if stream else "",
+        )
         with self._lock:
-            for tries_left in reversed(range(APPEND_TRIES)):
-                if self._last is None:
-                    self._last = self._read_end()
-                seq, stream_id = self._last
-                row = DiagnosisTraceEvent(
-                    run_id=self.run_id,
-                    seq=seq + 1 if kind else None,
-                    kind=kind,
-                    name=name[:60],
-                    details=bounded_details(details or {}),
-                    stream_id=stream_id + 1 if stream else None,
-                    stream_event=stream.event if stream else "",
-                    stream_data=stream.data if stream else "",
-                )
-                try:
-                    _insert(row)
-                except IntegrityError:
-                    # Another writer took the number (or the run is gone): read the log's end again.
-                    self._last = None
-                    if not tries_left:
-                        raise
-                    if self.on_foreign_write:
+            if not self._held:
+                self._held_since = time.monotonic()
+            self._held.append(row)
+            if not hold:
+                self._write_held(announced=len(self._held) - 1)
+            elif time.monotonic() - self._held_since >= self.linger:
+                self._write_held()
+        return row
+
+    def flush(self) -> None:
+        """Write the rows held back, if any, and hand them to ``on_flushed``."""
+        with self._lock:
+            if self._held:
+                self._write_held()
+
+    def _write_held(self, announced: int | None = None) -> None:
+        """Number the rows after the log's end and insert them at once (under the lock); the first
+        ``announced`` of them (all by default) go to ``on_flushed``, the rest is the caller's to announce."""
+        rows = self._held
+        for tries_left in reversed(range(APPEND_TRIES)):
+            if self._last is None:
+                self._last = self._read_end()
+            seq, stream_id = self._last
+            for row in rows:
+                if row.kind:
+                    seq += 1
+                if row.stream_event:
+                    stream_id += 1
+                row.seq = seq if row.kind else None
+                row.stream_id = stream_id if row.stream_event else None
+            try:
+                _insert(rows)
+            except IntegrityError:
+                # Another writer took a number (or the run is gone): read the log's end again.
+                self._last = None
+                if not tries_left:
+                    self._held = []
+                    raise
+                if self.on_foreign_write:
+                    try:
                         self.on_foreign_write()
-                    continue
-                self._last = (row.seq or seq, row.stream_id or stream_id)
-                return row
-        raise AssertionError("unreachable: the last try returns or raises")
+                    except BaseException:
+                        self._held = []  # not to be written after what the other writer wrote
+                        raise
+                continue
+            self._last = (seq, stream_id)
+            self._held = []
+            if self.on_flushed and (held := rows[:announced]):
+                self.on_flushed(held)
+            return
 
 
 _owned: dict[str, RunLog] = {}
@@ -177,7 +242,13 @@ def log_for(run_id: uuid.UUID | str) -> RunLog:
 
 
 def append_event(
-    run_id: uuid.UUID | str, kind: TraceEventKind, name: str, details: Mapping[str, Any] | None = None
+    run_id: uuid.UUID | str,
+    kind: TraceEventKind,
+    name: str,
+    details: Mapping[str, Any] | None = None,
+    *,
+    hold: bool = False,
 ) -> DiagnosisTraceEvent:
-    """Append one timeline event (no stream event) with the next sequence number of its run."""
-    return log_for(run_id).append(kind, name, details)
+    """Append one timeline event (no stream event) with the next sequence number of its run; ``hold``: with
+    the owner's next write when this process owns the run (a log of no owner holds nothing back)."""
+    return log_for(run_id).append(kind, name, details, hold=hold)

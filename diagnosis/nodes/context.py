@@ -46,9 +46,11 @@ class NodeContext:
     steps: StepLog = field(init=False)
     # Payloads this run has verified (``payload_loader``), by invocation id.
     verified: dict[str, PayloadLookup] = field(default_factory=dict)
+    # The run was claimed for this execution, so it has no steps yet: numbered from 1 without a read.
+    claimed_now: bool = False
 
     def __post_init__(self) -> None:
-        self.steps = StepLog(self.run_id)
+        self.steps = StepLog(self.run_id, empty=self.claimed_now)
 
     def payload_loader(self, invocation_ids: Iterable[str]) -> Callable[[str], PayloadLookup]:
         """``tools.store.payload_loader`` for this run, remembering what it verified.

@@ -36,7 +36,7 @@ from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.providers.factory import build_models, config_from_settings, run_token_budget
 from diagnosis.providers.invocations import run_invocation_resolver
-from diagnosis.selectors import run_stop_requested, session_history
+from diagnosis.selectors import session_history
 from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
@@ -134,7 +134,8 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         deadline=options.model_deadline,
         token_budget=run_token_budget(),
     )
-    harness = ToolHarness(run.pk, on_call=progress.tool)
+    # Executed right after its claim: a run is claimed once, so it has no tool calls nor steps yet.
+    harness = ToolHarness(run.pk, on_call=progress.tool, empty=True)
     models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk, flush=harness.flush))
     run_record_provider(run.pk, provider=config.name)
     context = NodeContext(
@@ -146,6 +147,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         harness=harness,
         progress=progress,
         model_deadline=options.model_deadline,
+        claimed_now=True,
     )
     diagnosis_context = {
         "query": run.query,
@@ -160,7 +162,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
             run_id=str(run.pk),
             context=context,
             on_event=lambda event: progress.node_finished(**event),
-            should_stop=lambda: run_stop_requested(run.pk),
+            should_stop=progress.stop_requested,
         )
     except GraphRunError as error:
         # Stopped at a boundary because it was cancelled: the route ends in the last node that ran.

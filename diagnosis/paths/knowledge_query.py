@@ -58,7 +58,7 @@ def _excerpt(text: str) -> str:
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
     progress.status(NODE, "started")
     text = TEXTS[language_of(run.query)]
-    result = ToolHarness(run.pk, on_call=progress.tool).call(TOOL, {"query": run.query, "top_k": TOP_K})
+    result = ToolHarness(run.pk, on_call=progress.tool, empty=True).call(TOOL, {"query": run.query, "top_k": TOP_K})
     lookup = load_verified_payload(run.pk, result.invocation_id) if result.status == InvocationStatus.READY else None
     chunks = (lookup.payload or {}).get("chunks", []) if lookup and lookup.ok else []
     claims = [

@@ -40,6 +40,7 @@ from typing import Any
 import openai
 
 from config.redaction import error_summary
+from config.run_scope import waiting
 from diagnosis.providers.base import (
     ErrorCode,
     InvocationResolver,
@@ -163,6 +164,7 @@ class OpenAIChatModel:
         seconds = self._timeout_seconds
         if self._deadline is not None:
             seconds = min(seconds, self._deadline.remaining())
+        waiting()
         try:
             return asyncio.run(self._post(request, seconds))
         except TimeoutError as exc:

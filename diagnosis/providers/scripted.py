@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from config.run_scope import waiting
 from diagnosis.providers.base import (
     ErrorCode,
     InvocationResolver,
@@ -63,6 +64,7 @@ class ScriptedChatModel:
             )
         self._played += 1
         reply = self._replies[self._played - 1]
+        waiting()  # it stands for a hosted model, which the run waits for (a delayed reply does wait)
         if reply.delay_seconds:
             self._sleep(reply.delay_seconds)
         if reply.error is not None:

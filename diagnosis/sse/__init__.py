@@ -13,10 +13,13 @@ arrives (``ordering``). The stream ends after the run's ``done``.
 
 from __future__ import annotations
 
+import json
 import logging
 import uuid
+from collections.abc import Iterable
 from typing import Any, Literal
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
 from django.urls import reverse
 from django_eventstream import send_event
@@ -24,7 +27,9 @@ from django_eventstream.channelmanager import DefaultChannelManager
 from redis.exceptions import RedisError
 
 from diagnosis.selectors import run_visible_to
-from diagnosis.sse.storage import CHANNEL_PREFIX, TimelineEntry, timeline_entry
+from diagnosis.sse.storage import CHANNEL_PREFIX, TimelineEntry, stored_row, timeline_entry
+from tracing.models import DiagnosisTraceEvent
+from tracing.timeline import RunLog, StreamEvent
 
 logger = logging.getLogger(__name__)
 
@@ -58,6 +63,25 @@ def publish(
         logger.warning("run %s: %s event stored but not announced (Redis: %s)", run_id, event, error)
         return False
     return True
+
+
+def hold(log: RunLog, event: EventName, data: dict[str, Any], *, timeline: TimelineEntry) -> None:
+    """Number one event of a run in its owner's ``log``, to be stored with the log's next flush and then
+    announced (``announce``): a progress report, which may wait a few milliseconds for others."""
+    stream = StreamEvent(event, json.dumps(data, cls=DjangoJSONEncoder))  # as ``send_event`` encodes it
+    log.append(timeline.kind, timeline.name, timeline.details, stream=stream, hold=True)
+
+
+def announce(rows: Iterable[DiagnosisTraceEvent]) -> None:
+    """Announce stored stream rows of a run, in order, as ``publish`` announces the event it stores."""
+    for row in rows:
+        if row.stream_id is None:
+            continue
+        try:
+            with stored_row(row):
+                send_event(channel_for(row.run_id), row.stream_event, row.stream_data, json_encode=False)
+        except RedisError as error:
+            logger.warning("run %s: %s event stored but not announced (Redis: %s)", row.run_id, row.stream_event, error)
 
 
 def publish_on_commit(

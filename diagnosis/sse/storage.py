@@ -7,7 +7,9 @@ updated, then the event) plus a trim query, and keeps a second copy of what the 
 
 ``publish`` in ``diagnosis.sse`` hands the timeline side of a progress report to ``append_event`` through
 ``timeline_entry``, so that the report's timeline event and its SSE event are the same row: the library's
-``send_event`` stays the one way an event is stored and announced.
+``send_event`` stays the one way an event is stored and announced. A progress report the run's log held
+back and wrote with others (``tracing.timeline``) is announced the same way, with ``stored_row`` telling
+``append_event`` that the row is already written.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class TimelineEntry:
 
 
 _pending_entry: ContextVar[TimelineEntry | None] = ContextVar("pending_timeline_entry", default=None)
+_stored_row: ContextVar[DiagnosisTraceEvent | None] = ContextVar("stored_row", default=None)
 
 
 @contextmanager
@@ -49,6 +52,16 @@ def timeline_entry(entry: TimelineEntry | None) -> Iterator[None]:
         yield
     finally:
         _pending_entry.reset(token)
+
+
+@contextmanager
+def stored_row(row: DiagnosisTraceEvent) -> Iterator[None]:
+    """While inside, ``append_event`` returns this written row's event instead of writing one."""
+    token = _stored_row.set(row)
+    try:
+        yield
+    finally:
+        _stored_row.reset(token)
 
 
 def run_of(channel: str) -> uuid.UUID | None:
@@ -71,6 +84,8 @@ class RunEventStorage(StorageBase):
         run_id = run_of(channel)
         if run_id is None:
             raise ValueError(f"not a run channel: {channel!r}")
+        if (written := _stored_row.get()) is not None:
+            return Event(channel, event_type, data, id=written.stream_id)
         entry = _pending_entry.get()
         stream = StreamEvent(event_type, data)
         log = log_for(run_id)

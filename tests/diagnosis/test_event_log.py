@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from io import StringIO
 
 import pytest
@@ -15,6 +16,7 @@ from django.utils import timezone
 from django_eventstream.storage import EventDoesNotExist
 from django_eventstream.utils import get_storage
 
+from config.run_scope import run_scope, waiting
 from diagnosis import sse
 from diagnosis.execution import run_execute
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
@@ -38,20 +40,58 @@ def statements(captured: CaptureQueriesContext) -> list[str]:
     return [query["sql"] for query in captured.captured_queries]
 
 
-def test_a_report_is_one_insert_serving_the_timeline_and_the_stream(run):
+def test_reports_are_held_then_written_in_one_insert_serving_the_timeline_and_the_stream(run, settings):
+    settings.RUN_EVENT_LINGER_MS = 60_000  # nothing is written for the linger's sake here
     progress = RunProgress(run.pk)
     with owned_log(progress.log):
-        progress.status("planner", "started")  # the first report also reads the log's end and beats
+        progress.status("planner", "started")  # the first report also beats; held, like every report
 
         with CaptureQueriesContext(connection) as captured:
             progress.tool("query_logs", "READY")
+        assert statements(captured) == [] and stored_events(run.pk) == []
 
-    assert len(statements(captured)) == 1 and statements(captured)[0].startswith("INSERT")
+        with CaptureQueriesContext(connection) as captured:
+            progress.flush()
+
+    # Besides the log's end, read once by the first write, and transaction control: one INSERT for both reports.
+    control = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE")
+    sent = [sql.split()[0] for sql in statements(captured) if "MAX(" not in sql and not sql.startswith(control)]
+    assert sent == ["INSERT"]
     row = DiagnosisTraceEvent.objects.get(run=run, name=TimelineEvent.TOOL_CALLED)
     assert (row.kind, row.details) == (TraceEventKind.TOOL, {"tool": "query_logs", "status": "READY"})
-    [_, tool] = stored_events(run.pk)
-    assert (tool.id, tool.type) == (row.stream_id, "status")
+    started, tool = stored_events(run.pk)
+    assert (started.id, tool.id, tool.type) == (1, row.stream_id, "status")
     assert payload(tool) == {"node": "executor", "phase": "tool", "detail": "query_logs READY"}
+
+
+def test_held_reports_are_written_once_the_oldest_has_lingered(run, settings):
+    settings.RUN_EVENT_LINGER_MS = 0
+    progress = RunProgress(run.pk)
+    progress.status("planner", "started")
+    assert [event.type for event in stored_events(run.pk)] == ["status"]
+
+    settings.RUN_EVENT_LINGER_MS = 20
+    progress = RunProgress(run.pk)
+    progress.status("planner", "completed")
+    assert len(stored_events(run.pk)) == 1
+    time.sleep(0.03)
+    progress.status("executor", "started")  # the first has waited its linger: both go out together
+    assert [payload(event)["phase"] for event in stored_events(run.pk)] == ["started", "completed", "started"]
+
+
+def test_held_reports_go_out_before_the_run_waits_and_before_anything_written_at_once(run, settings):
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log), run_scope(before_wait=progress.flush):
+        progress.status("planner", "started")
+        waiting()  # a model, a backend, the statement's child process: what came before is on the page
+        assert [event.type for event in stored_events(run.pk)] == ["status"]
+
+        progress.status("planner", "completed")
+        sse.publish(run.pk, "content", {"answer": "..."})  # written at once, after what was held
+    assert [event.type for event in stored_events(run.pk)] == ["status", "status", "content"]
+    times = [row.created_at for row in DiagnosisTraceEvent.log.filter(run=run).order_by("stream_id")]
+    assert times == sorted(times)
 
 
 def test_the_stream_replays_from_any_id_through_the_storage_interface(run):
@@ -75,10 +115,12 @@ def test_a_foreign_write_is_not_overwritten_and_the_numbers_stay_gapless(run):
     progress = RunProgress(run.pk)
     with owned_log(progress.log):
         progress.status("planner", "started")
+        progress.flush()
         # Other processes append with numbers read from the database: a timeline event, a stream event.
         DiagnosisTraceEvent.log.create(run=run, seq=2, kind="RUN", name="cancel_requested")
         DiagnosisTraceEvent.log.create(run=run, stream_id=2, stream_event="status", stream_data="{}")
         progress.status("planner", "completed")
+        progress.flush()
 
     rows = list(DiagnosisTraceEvent.log.filter(run=run).order_by("id"))
     assert [row.seq for row in rows] == [1, 2, None, 3]
@@ -91,13 +133,15 @@ def test_the_owner_stops_instead_of_writing_after_the_reapers_done(run, settings
     progress = RunProgress(run.pk)
     with owned_log(progress.log):
         progress.status("planner", "started")
+        progress.flush()
         # The reaper, in another process, ends the run: its failure and done take the next numbers.
         DiagnosisRun.objects.filter(pk=run.pk).update(status=RunStatus.FAILED, finished_at=timezone.now())
         for stream_id, event in ((2, "failure"), (3, "done")):
             DiagnosisTraceEvent.log.create(run=run, stream_id=stream_id, stream_event=event, stream_data="{}")
 
+        progress.status("planner", "completed")  # held: the taken numbers are found when it is written
         with pytest.raises(RunEnded):
-            progress.status("planner", "completed")
+            progress.flush()
 
     assert [event.type for event in stored_events(run.pk)] == ["status", "failure", "done"]
 
@@ -188,6 +232,7 @@ def test_the_owners_own_terminal_events_are_written_after_a_foreign_write(run):
     progress = RunProgress(run.pk)
     with owned_log(progress.log):
         progress.status("planner", "started")
+        progress.flush()
         DiagnosisTraceEvent.log.create(run=run, seq=2, kind="RUN", name="cancel_requested")
         DiagnosisRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
 

@@ -45,6 +45,7 @@ def test_it_fails_a_stale_run_with_its_partial_trace_and_ends_its_stream(make_ru
     progress = RunProgress(run.pk)
     progress.node_finished(node="planner", outcome="COMPLETED", reason_code="completed", attempt=1)
     progress.node_finished(node="executor", outcome="COMPLETED", reason_code="completed", attempt=1)
+    progress.flush()  # the reports reached the log (a worker killed outright loses those it still held)
     # Then the worker died: nothing touched the run for longer than the stale limit.
     age(run, age_seconds=900, heartbeat_age=700)
 
@@ -66,6 +67,7 @@ def test_it_ends_the_partial_trace_in_the_node_that_never_finished(make_run):
     progress.status("planner", "started")
     progress.node_finished(node="planner", outcome="COMPLETED", reason_code="completed", attempt=1)
     progress.status("executor", "started")
+    progress.flush()
     age(run, age_seconds=900, heartbeat_age=700)
 
     reap_stale_runs(stale_after_seconds=600)

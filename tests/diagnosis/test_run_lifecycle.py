@@ -107,7 +107,9 @@ def test_it_stops_a_worker_whose_run_was_reaped_meanwhile(run, monkeypatch):
 
 
 def test_it_never_streams_a_tool_name_no_tool_has(run):
-    RunProgress(run.pk).tool("<script>alert(1)</script>" * 50, "BLOCKED")
+    progress = RunProgress(run.pk)
+    progress.tool("<script>alert(1)</script>" * 50, "BLOCKED")
+    progress.flush()
 
     event = DiagnosisTraceEvent.objects.filter(run=run, name="tool_called").get()
     assert event.details == {"tool": "unknown_tool", "status": "BLOCKED"}

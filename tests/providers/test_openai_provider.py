@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from config.run_scope import run_scope
 from diagnosis.providers.base import (
     ErrorCode,
     FailureKind,
@@ -52,6 +53,15 @@ def test_it_returns_content_usage_and_model(fake_openai, make_model):
     assert reply.model == "served-model"
     assert reply.attempts == 1
     assert reply.latency_ms >= 0
+
+
+def test_the_run_is_told_before_each_request_so_its_held_reports_go_out_first(fake_openai, make_model):
+    fake_openai.enqueue(FakeResponse(status=500, body={"error": {"message": "busy"}}), ok(content="plan ready"))
+    requests_seen_when_told: list[int] = []
+    with run_scope(before_wait=lambda: requests_seen_when_told.append(len(fake_openai.requests))):
+        make_model().complete(MESSAGES)
+
+    assert requests_seen_when_told == [0, 1]  # before the first request, and before the retry
 
 
 def test_it_sends_model_messages_tools_response_format_and_key(fake_openai, make_model):

@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 
+from config.run_scope import waiting
 from tools.errors import ToolBackendError, ToolTimeout
 
 # Below this a request cannot usefully start: the call is already as good as late.
@@ -46,6 +47,7 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
     remaining = deadline - time.monotonic()
     if remaining < MINIMUM_REQUEST_SECONDS:
         raise ToolTimeout(f"no time left to ask {endpoint.name}")
+    waiting()
     try:
         with httpx.Client(
             base_url=endpoint.base_url,

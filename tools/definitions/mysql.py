@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import closing
 from typing import Any
 
+from config.run_scope import waiting
 from tools.errors import ToolBackendError, ToolInputError
 from tools.jsonpath import format_path
 from tools.models import LoadedScenario
@@ -31,7 +32,7 @@ PARAMETERS: dict[str, Any] = {
 
 
 def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
-    scenario = LoadedScenario.objects.first()
+    scenario = LoadedScenario.current()
     if scenario is None:
         raise ToolBackendError("no_business_data", "no scenario pack is loaded, so there are no business tables")
     verdict = check_sql(
@@ -39,6 +40,7 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
     )
     if not verdict.allowed:
         raise ToolInputError(f"sql_{verdict.reason}", verdict.message)
+    waiting()  # on the statement's child process, or on MySQL
     with closing(open_business_connection()) as connection:
         result = connection.execute(verdict.sql, max_rows=context.max_rows, deadline=context.deadline)
     return ToolOutput(result.payload(), row_count=len(result.rows))
@@ -60,7 +62,7 @@ def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
 
 def describe_tables() -> str:
     """The loaded scenario's tables and columns, so the model can write a query without guessing."""
-    scenario = LoadedScenario.objects.first()
+    scenario = LoadedScenario.current()
     if scenario is None:
         return "No scenario pack is loaded: there are no tables."
     schema = scenario.manifest.get("business_schema", {})

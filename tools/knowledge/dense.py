@@ -33,6 +33,7 @@ from django.core.exceptions import ImproperlyConfigured
 from openai.types import CreateEmbeddingResponse
 
 from config.redaction import error_summary
+from config.run_scope import waiting
 
 RRF_K = 60  # the constant of Cormack et al.; larger flattens the difference between adjacent ranks
 # A chunk joins the dense ranking only when its cosine similarity to the query reaches this. Unrelated
@@ -70,6 +71,7 @@ class OpenAICompatibleEmbedder:
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         rows: list[list[float]] = []
+        waiting()
         for start in range(0, len(texts), EMBED_BATCH_SIZE):
             batch = list(texts[start : start + EMBED_BATCH_SIZE])
             try:

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from config.run_scope import read_once
 from tools.knowledge import dense
 from tools.knowledge.index import INDEX, Snapshot
 from tools.knowledge.tokenize import query_terms
@@ -46,7 +47,8 @@ def search_knowledge(query: str, top_k: int) -> dict[str, Any]:
     if not query:
         return _payload([])
     embedder = dense.configured_embedder()
-    snapshot = INDEX.snapshot(embedder)
+    # A run searches one version of the knowledge base: its revision is asked at its first search only.
+    snapshot = read_once(f"knowledge:{embedder.name if embedder else ''}", lambda: INDEX.snapshot(embedder))
     chunks: list[dict[str, Any]] = []
     seen_texts: set[str] = set()
     for position, score in _ranked(snapshot, query, embedder):

@@ -58,7 +58,9 @@ def compose(run, make_context, composer_replies, guard_replies=(), state=STATE):
     context = make_context(
         run, composer=FakeModel(list(composer_replies)), semantic_guard=FakeModel(list(guard_replies))
     )
-    return context, composer.compose(context, state, {})
+    update = composer.compose(context, state, {})
+    context.progress.flush()  # as the run does before it waits or ends: the node's reports are written
+    return context, update
 
 
 def timeline(run, kind):

@@ -11,6 +11,7 @@ import dataclasses
 import logging
 import uuid
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -68,6 +69,18 @@ def model_deadline() -> Deadline:
     return Deadline.after(settings.CELERY_TASK_SOFT_TIME_LIMIT - settings.RUN_FALLBACK_RESERVE_SECONDS)
 
 
+def _fail(
+    run: DiagnosisRun, progress: RunProgress, *, reason: str, message: str, trace: dict[str, Any] | None = None
+) -> bool:
+    """``run_fail``, after the reports the run still holds, so that the timeline keeps them before its end;
+    reports that cannot be written now (the database failing, the run ended elsewhere) go with the run."""
+    try:
+        progress.flush()
+    except Exception:
+        logger.warning("run %s: its last progress reports could not be written", run.pk, exc_info=True)
+    return run_fail(run, reason=reason, message=message, orchestration_trace=trace)
+
+
 def run_execute(
     run_id: uuid.UUID | str, *, worker: str, options: ExecutionOptions | None = None
 ) -> DiagnosisRun | None:
@@ -91,16 +104,16 @@ def run_execute(
             progress.flush()
             ended = run_finish(run, result)
         except RunFailure as failure:
-            ended = run_fail(
-                run, reason=failure.code, message=failure.message, orchestration_trace=failure.orchestration_trace
+            ended = _fail(
+                run, progress, reason=failure.code, message=failure.message, trace=failure.orchestration_trace
             )
         except SoftTimeLimitExceeded:
-            ended = run_fail(run, reason="time_limit", message="The run exceeded its time limit.")
+            ended = _fail(run, progress, reason="time_limit", message="The run exceeded its time limit.")
         except RunEnded:
             logger.info("run %s was ended (reaped) while its worker was busy; stopping", run.pk)
         except Exception:
             logger.exception("run %s raised", run.pk)
-            ended = run_fail(run, reason="internal_error", message="The run failed unexpectedly; see its trace.")
+            ended = _fail(run, progress, reason="internal_error", message="The run failed unexpectedly; see its trace.")
     if not ended:
         run.refresh_from_db()
     return run

@@ -21,7 +21,7 @@ import uuid
 from collections.abc import Mapping
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from diagnosis import sse
 from diagnosis.selectors import run_stop_requested
@@ -35,6 +35,11 @@ from tracing.timeline import RunLog
 
 class RunEnded(Exception):
     """The run left RUNNING while its worker was still busy (the reaper ended it): stop working on it."""
+
+
+class EventLogUnwritable(Exception):
+    """The run's held reports could not be written. Not a ``DatabaseError``: ``flush`` runs inside tool
+    handlers (before they wait), where a database error is the tool's own failure, not the run's."""
 
 
 class RunProgress:
@@ -72,6 +77,8 @@ class RunProgress:
         self._reporting = threading.get_ident()
         try:
             self.log.flush()
+        except DatabaseError as error:
+            raise EventLogUnwritable(f"run {self.run_id}: its progress reports could not be written") from error
         finally:
             self._reporting = None
 

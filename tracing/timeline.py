@@ -5,18 +5,19 @@ run's trace: no prompt, payload or reasoning text may ever be copied into it.
 
 Numbers (``seq`` for timeline events, ``stream_id`` for stream events) are taken in memory, not by ``MAX`` queries: after
 the claim a run has exactly one owner, its worker, which registers the run's ``RunLog`` (``owned_log``) and
-numbers every row it writes, one insert each. The few other writers - the submission before the claim, a
+numbers every row it writes. The few other writers - the submission before the claim, a
 canceller, the reaper - read where the log stands once. When two writers pick the same number the unique
 constraint refuses the second insert; that writer reads the log's end again and retries, so rows are
 never lost nor numbered twice, and a run's stream ids stay 1, 2, 3... in the order they were stored.
 
-The owner's progress reports are held back a little (``append(..., hold=True)``): numbered at once, written
-together in one INSERT when the oldest of them has waited ``linger`` seconds, when the log writes anything
-it does not hold back, or when ``flush`` is called, which the run does before it waits on anything outside
-its process (``config.run_scope``). ``on_flushed`` then receives the written rows, in order, to announce them:
-an event is still announced only once it is stored, and the page sees it within the linger of its
-happening, or at once before the run waits for a model or a backend. A worker killed outright loses
-what it held, events nobody was ever told about (the reaper ends the run after the last one it wrote).
+The owner's progress reports are held back a little (``append(..., hold=True)``) and written together, in
+one INSERT, numbered then: when a report comes after the oldest held one has waited ``linger`` seconds,
+when the run's own thread writes something it does not hold back outside a transaction (its terminal
+events), or when ``flush`` is called, which the run does before it waits on anything outside its process
+(``config.run_scope``) and when its graph has ended. ``on_flushed`` then receives the written rows, in
+order, to announce them: an event is still announced only once it is stored. There is no timer: during a
+computation that reports nothing, what was held waits with it. A worker killed outright loses what it
+held, events nobody was ever told about (the reaper ends the run after the last one it wrote).
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ APPEND_TRIES = 5
 
 def _insert(rows: list[DiagnosisTraceEvent]) -> None:
     """One INSERT of all ``rows``; inside a transaction in a savepoint, so that a refused number leaves it usable."""
-    if transaction.get_connection().in_atomic_block:
+    if _in_transaction():
         with transaction.atomic():
             _save(rows)
     else:
@@ -135,6 +136,7 @@ class RunLog:
         self._last: tuple[int, int] | None = (0, 0) if empty else None
         self._held: list[DiagnosisTraceEvent] = []
         self._held_since = 0.0
+        self._holder: int | None = None  # the thread that holds them: the run's
         self._lock = threading.Lock()
 
     def _read_end(self) -> tuple[int, int]:
@@ -152,8 +154,10 @@ class RunLog:
     ) -> DiagnosisTraceEvent:
         """Append one row with the run's next numbers: a timeline event, a stream event, or both.
 
-        With ``hold`` the row is numbered now and written with the next flush (returned unsaved); without,
-        it is written now, after the rows held before it."""
+        With ``hold`` the row is numbered and written with the next flush (returned unsaved). Without, it
+        is written now: after the rows held before it when the thread that holds them writes outside a
+        transaction; otherwise alone, and those rows are numbered after it when they are written (so a
+        row of someone else's transaction never carries them along, nor their announcement)."""
         row = DiagnosisTraceEvent(
             run_id=self.run_id,
             kind=kind,
@@ -163,25 +167,33 @@ class RunLog:
             stream_data=stream.data if stream else "",
         )
         with self._lock:
-            if not self._held:
-                self._held_since = time.monotonic()
-            self._held.append(row)
-            if not hold:
-                self._write_held(announced=len(self._held) - 1)
-            elif time.monotonic() - self._held_since >= self.linger:
-                self._write_held()
+            if hold:
+                if not self._held:
+                    self._held_since = time.monotonic()
+                    self._holder = threading.get_ident()
+                self._held.append(row)
+                if time.monotonic() - self._held_since >= self.linger:
+                    self._write(self._take_held(), announced=None)
+            elif self._held and self._holder == threading.get_ident() and not _in_transaction():
+                self._write([*self._take_held(), row], announced=-1)
+            else:
+                self._write([row], announced=0)
         return row
 
     def flush(self) -> None:
         """Write the rows held back, if any, and hand them to ``on_flushed``."""
         with self._lock:
             if self._held:
-                self._write_held()
+                self._write(self._take_held(), announced=None)
 
-    def _write_held(self, announced: int | None = None) -> None:
-        """Number the rows after the log's end and insert them at once (under the lock); the first
-        ``announced`` of them (all by default) go to ``on_flushed``, the rest is the caller's to announce."""
-        rows = self._held
+    def _take_held(self) -> list[DiagnosisTraceEvent]:
+        # Taken before they are written: whatever interrupts the write, a row is never written twice.
+        rows, self._held = self._held, []
+        return rows
+
+    def _write(self, rows: list[DiagnosisTraceEvent], *, announced: int | None) -> None:
+        """Number ``rows`` after the log's end and insert them at once (under the lock); ``rows[:announced]``
+        go to ``on_flushed``, the rest is the caller's to announce. Rows that cannot be written are dropped."""
         for tries_left in reversed(range(APPEND_TRIES)):
             if self._last is None:
                 self._last = self._read_end()
@@ -196,23 +208,22 @@ class RunLog:
             try:
                 _insert(rows)
             except IntegrityError:
-                # Another writer took a number (or the run is gone): read the log's end again.
+                # Another writer took a number (or the run is gone): read the log's end again; the owner
+                # stops there if that writer ended the run (``on_foreign_write`` raises).
                 self._last = None
                 if not tries_left:
-                    self._held = []
                     raise
                 if self.on_foreign_write:
-                    try:
-                        self.on_foreign_write()
-                    except BaseException:
-                        self._held = []  # not to be written after what the other writer wrote
-                        raise
+                    self.on_foreign_write()
                 continue
             self._last = (seq, stream_id)
-            self._held = []
             if self.on_flushed and (held := rows[:announced]):
                 self.on_flushed(held)
             return
+
+
+def _in_transaction() -> bool:
+    return transaction.get_connection().in_atomic_block
 
 
 _owned: dict[str, RunLog] = {}

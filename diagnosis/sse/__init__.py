@@ -66,7 +66,7 @@ def publish(
 
 
 def hold(log: RunLog, event: EventName, data: dict[str, Any], *, timeline: TimelineEntry) -> None:
-    """Number one event of a run in its owner's ``log``, to be stored with the log's next flush and then
+    """Hand one event of a run to its owner's ``log``, to be stored with the log's next write and then
     announced (``announce``): a progress report, which may wait a few milliseconds for others."""
     stream = StreamEvent(event, json.dumps(data, cls=DjangoJSONEncoder))  # as ``send_event`` encodes it
     log.append(timeline.kind, timeline.name, timeline.details, stream=stream, hold=True)

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from io import StringIO
 
 import pytest
+from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
-from django.db import connection
+from django.db import OperationalError, connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_eventstream.storage import EventDoesNotExist
@@ -20,10 +22,11 @@ from config.run_scope import run_scope, waiting
 from diagnosis import sse
 from diagnosis.execution import run_execute
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
-from diagnosis.progress import RunEnded, RunProgress
+from diagnosis.progress import EventLogUnwritable, RunEnded, RunProgress
 from diagnosis.services import run_fail
 from diagnosis.submission import run_create
 from tests.support.stored_events import payload, stored_events
+from tracing import timeline
 from tracing.events import TimelineEvent
 from tracing.models import DiagnosisTraceEvent, TraceEventKind
 from tracing.timeline import append_event, owned_log
@@ -244,3 +247,70 @@ def test_the_owners_own_terminal_events_are_written_after_a_foreign_write(run):
         "cancel_requested",
         "failed",
     ]
+
+
+def in_thread(action) -> None:
+    """``action`` on a thread of its own (its own database connection, closed after), as a canceller's."""
+
+    def target() -> None:
+        try:
+            action()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(timeout=30)
+
+
+def test_another_threads_write_does_not_take_the_held_reports_along(run, settings):
+    """A canceller's thread of the same process writes its own row; the run's held reports follow it."""
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        in_thread(lambda: append_event(run.pk, TraceEventKind.RUN, TimelineEvent.CANCEL_REQUESTED, {"by": "owner"}))
+        assert list(DiagnosisTraceEvent.objects.filter(run=run).values_list("name", flat=True)) == ["cancel_requested"]
+
+        progress.flush()
+
+    rows = DiagnosisTraceEvent.objects.filter(run=run).order_by("seq").values_list("seq", "name")
+    assert list(rows) == [(1, "cancel_requested"), (2, "planner_started")]
+
+
+def test_reports_interrupted_while_being_written_are_never_written_twice(run, settings, monkeypatch):
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    real_insert = timeline._insert
+
+    def insert_then_interrupted(rows):
+        real_insert(rows)
+        raise SoftTimeLimitExceeded()  # Celery's soft limit lands anywhere, here right after the INSERT
+
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        monkeypatch.setattr(timeline, "_insert", insert_then_interrupted)
+        with pytest.raises(SoftTimeLimitExceeded):
+            progress.flush()
+        monkeypatch.setattr(timeline, "_insert", real_insert)
+
+        progress.flush()  # nothing is held any more
+        progress.status("planner", "completed")
+        progress.flush()
+
+    assert [payload(event)["phase"] for event in stored_events(run.pk)] == ["started", "completed"]
+
+
+def test_reports_that_cannot_be_written_before_a_wait_fail_the_run_not_the_tool(run, settings, monkeypatch):
+    """A tool handler calls ``waiting()``; the database failing then is the event log's, not the backend's."""
+    settings.RUN_EVENT_LINGER_MS = 60_000
+
+    def refused(rows):
+        raise OperationalError("database is locked")
+
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log), run_scope(before_wait=progress.flush):
+        progress.status("executor", "started")
+        monkeypatch.setattr(timeline, "_insert", refused)
+        with pytest.raises(EventLogUnwritable):
+            waiting()

@@ -173,7 +173,7 @@ else:
         }
     }
 
-# The runs' event log is the SSE storage too (diagnosis/sse/storage.py): one insert an event.
+# The runs' event log is the SSE storage too (diagnosis/sse/storage.py): one row an event.
 EVENTSTREAM_STORAGE_CLASS = "diagnosis.sse.storage.RunEventStorage"
 EVENTSTREAM_CHANNELMANAGER_CLASS = "diagnosis.sse.RunChannelManager"
 

@@ -84,7 +84,7 @@ class RunProgress:
 
     @staticmethod
     def _announce(rows: list[DiagnosisTraceEvent]) -> None:
-        # Written inside a transaction only when a terminal write of the run took them along: after it.
+        # Written inside a transaction (a report or a flush made inside one): announced after its commit.
         transaction.on_commit(lambda: sse.announce(rows))
 
     def status(self, node: str, phase: str, detail: str = "") -> None:
@@ -106,7 +106,7 @@ class RunProgress:
         )
 
     def tool(self, tool_name: str, status: str) -> None:
-        """A tool call finished; its name is streamed as it happens (a name no tool has is not echoed)."""
+        """A tool call finished; its name is reported with its status (a name no tool has is not echoed)."""
         name = tool_name if tool_name in TOOL_NAMES else "unknown_tool"
         stream = {"node": "executor", "phase": "tool", "detail": f"{name} {status}"}
         self._report(TraceEventKind.TOOL, TimelineEvent.TOOL_CALLED, {"tool": name, "status": status}, stream)

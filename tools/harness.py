@@ -18,9 +18,9 @@ tool error the model can read — never as an exception into the agent loop. For
 Outside a node attempt each call writes its row and store entries before it returns. Within ``attempt()``
 (the executor's node attempt) they are kept in memory and written together when the attempt ends, in one
 transaction: the store entries in one write, the rows in one insert. Nobody waits for them meanwhile: the
-progress event of each call is still stored and announced at the call, and the gatekeeper and the
-fallback read the rows in later node attempts; ``flush()`` writes them earlier for a reader that cannot
-wait (the ``{{inv:N}}`` resolver). A worker killed mid-attempt loses that attempt's rows and entries; its
+progress event of each call is still reported at the call, and the gatekeeper and the fallback read the
+rows in later node attempts; ``flush()`` writes them earlier for a reader that cannot wait (the
+``{{inv:N}}`` resolver). A worker killed mid-attempt loses that attempt's rows and entries; its
 timeline still names every call it made (decisions.md, "Tool invocation rows written per executor attempt").
 
 A bug in a handler (any other exception) is not disguised as a tool error: it propagates like any bug.

@@ -173,27 +173,31 @@ class RunLog:
                     self._holder = threading.get_ident()
                 self._held.append(row)
                 if time.monotonic() - self._held_since >= self.linger:
-                    self._write(self._take_held(), announced=None)
+                    self._write_held()
             elif self._held and self._holder == threading.get_ident() and not _in_transaction():
-                self._write([*self._take_held(), row], announced=-1)
+                self._write_held(row)
             else:
-                self._write([row], announced=0)
+                self._write([row])
         return row
 
     def flush(self) -> None:
         """Write the rows held back, if any, and hand them to ``on_flushed``."""
         with self._lock:
             if self._held:
-                self._write(self._take_held(), announced=None)
+                self._write_held()
 
-    def _take_held(self) -> list[DiagnosisTraceEvent]:
-        # Taken before they are written: whatever interrupts the write, a row is never written twice.
-        rows, self._held = self._held, []
-        return rows
+    def _write_held(self, *after: DiagnosisTraceEvent) -> None:
+        """Write the held rows, then ``after`` (the caller's to announce), in one INSERT, and hand the held
+        ones to ``on_flushed``. They are taken first: whatever interrupts the write, a row is never written
+        twice."""
+        held, self._held = self._held, []
+        self._write([*held, *after])
+        if self.on_flushed:
+            self.on_flushed(held)
 
-    def _write(self, rows: list[DiagnosisTraceEvent], *, announced: int | None) -> None:
-        """Number ``rows`` after the log's end and insert them at once (under the lock); ``rows[:announced]``
-        go to ``on_flushed``, the rest is the caller's to announce. Rows that cannot be written are dropped."""
+    def _write(self, rows: list[DiagnosisTraceEvent]) -> None:
+        """Number ``rows`` after the log's end and insert them at once (under the lock); rows that cannot be
+        written are dropped."""
         for tries_left in reversed(range(APPEND_TRIES)):
             if self._last is None:
                 self._last = self._read_end()
@@ -217,8 +221,6 @@ class RunLog:
                     self.on_foreign_write()
                 continue
             self._last = (seq, stream_id)
-            if self.on_flushed and (held := rows[:announced]):
-                self.on_flushed(held)
             return
 
 

@@ -2,9 +2,10 @@
 
 The graph is compiled once per process; each run hands its ``NodeContext`` (models, harness, progress)
 to it through LangGraph's runtime context. Models are built once per run (the scripted provider's cursor
-and the ``{{inv:N}}`` resolver live exactly as long as the run). Each node attempt's orchestration event is mirrored into the timeline as it happens, so
-that a run whose worker dies can still be explained. At every node boundary the run asks whether it was
-cancelled (or already ended), and if so stops there, FAILED ``cancelled`` with its partial trace.
+and the ``{{inv:N}}`` resolver live exactly as long as the run). Each node attempt's orchestration event
+is mirrored into the timeline as it happens (written with the run's next reports), so that a run whose
+worker dies can still be explained. At every node boundary the run asks whether it was cancelled (or
+already ended), and if so stops there, FAILED ``cancelled`` with its partial trace.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from tools.models import LoadedScenario, LogRecord, MetricPoint
+from tools.backends.snapshot import evidence_snapshot
+from tools.models import LoadedScenario
 from tools.registry import default_registry
 from tools.timestamps import format_timestamp
 
@@ -24,13 +25,9 @@ DEFAULT_WINDOW = timedelta(hours=1)
 def environment() -> dict[str, Any]:
     scenario = LoadedScenario.current()
     manifest = scenario.manifest if scenario else {}
-    metrics: dict[str, list[str]] = {}
-    for service, metric in (
-        MetricPoint.objects.values_list("service", "metric").distinct().order_by("service", "metric")
-    ):
-        metrics.setdefault(service, []).append(metric)
-    services = set(manifest.get("services") or []) | set(metrics)
-    services |= set(LogRecord.objects.values_list("service", flat=True).distinct().order_by())
+    evidence = evidence_snapshot()
+    metrics = evidence.metric_names
+    services = set(manifest.get("services") or []) | set(metrics) | set(evidence.logs)
     window = manifest.get("window")
     if not window:
         end = timezone.now().replace(microsecond=0)

@@ -1,4 +1,5 @@
-"""Backends over the ``log_record`` and ``metric_point`` tables that ``load_scenario`` fills from a pack."""
+"""Backends over the ``log_record`` and ``metric_point`` tables that ``load_scenario`` fills from a pack,
+answered from the process's snapshot of them (``snapshot.py``)."""
 
 from __future__ import annotations
 
@@ -8,22 +9,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tools.backends.protocols import BACKWARD, FORWARD
-from tools.models import LogRecord, MetricPoint
+from tools.backends.snapshot import evidence_snapshot
 from tools.timestamps import format_timestamp
 
 # Means are rounded so that a cited value reads the same in the payload and in the model's excerpt.
 VALUE_DECIMALS = 6
-
-
-# The columns a payload is made of, read as tuples: a query returns up to ``limit`` rows, and building a model
-# instance for each cost more than the query.
-_PAYLOAD_COLUMNS = ("ts", "service", "level", "message", "extra")
-
-
-def log_record_payload(ts: datetime, service: str, level: str, message: str, extra: dict[str, Any]) -> dict[str, Any]:
-    """A record in canonical shape; the pack's extra fields follow and never shadow the four core ones."""
-    core = {"ts": format_timestamp(ts), "service": service, "level": level, "message": message}
-    return core | {key: value for key, value in extra.items() if key not in core}
 
 
 class EmbeddedLogBackend:
@@ -38,20 +28,18 @@ class EmbeddedLogBackend:
         limit: int,
         direction: str = FORWARD,
     ) -> dict[str, Any]:
-        matches = LogRecord.objects.filter(service=service, ts__gte=start, ts__lt=end)
+        matches = evidence_snapshot().lines_between(service, start, end)
         if level:
-            # The loader stores levels upper-cased, so this stays an indexed equality.
-            matches = matches.filter(level=level.upper())
+            # The loader stores levels upper-cased.
+            wanted = level.upper()
+            matches = [line for line in matches if line.level == wanted]
         if contains:
-            matches = matches.filter(message__icontains=contains)
-        if direction == BACKWARD:
-            chosen = list(matches.order_by("-ts", "-id").values_list(*_PAYLOAD_COLUMNS)[:limit])[::-1]
-        else:
-            chosen = list(matches.order_by("ts", "id").values_list(*_PAYLOAD_COLUMNS)[:limit])
-        # Fewer rows than the limit are all the matches: only a full page needs counting.
-        total = matches.count() if len(chosen) >= limit else len(chosen)
-        records = [log_record_payload(*row) for row in chosen]
-        return {"records": records, "total": total, "truncated": total > len(records)}
+            needle = contains.casefold()
+            matches = [line for line in matches if needle in line.folded]
+        chosen = matches[-limit:] if direction == BACKWARD else matches[:limit]
+        # A copy per record: the caller owns its payload, the snapshot is shared.
+        records = [dict(line.payload) for line in chosen] if limit > 0 else []
+        return {"records": records, "total": len(matches), "truncated": len(matches) > len(records)}
 
 
 class EmbeddedMetricBackend:
@@ -63,13 +51,8 @@ class EmbeddedMetricBackend:
     """
 
     def query(self, *, service: str, metric: str, start: datetime, end: datetime, step: int) -> dict[str, Any]:
-        samples = (
-            MetricPoint.objects.filter(service=service, metric=metric, ts__gte=start, ts__lt=end)
-            .order_by("ts", "id")
-            .values_list("ts", "value")
-        )
         buckets: defaultdict[int, list[float]] = defaultdict(list)
-        for ts, value in samples:
+        for ts, value in evidence_snapshot().samples_between(service, metric, start, end):
             buckets[int((ts - start).total_seconds() // step)].append(value)
         points = [
             {

@@ -11,6 +11,7 @@ statement timeout (``connection.py``) are the other two layers; each holds if an
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -97,7 +98,15 @@ class _Refused(Exception):
 
 def check_sql(sql: str, *, allowed_tables: Iterable[str], max_rows: int, dialect: str) -> SqlVerdict:
     """Accept ``sql`` as one safe SELECT over ``allowed_tables``, or say why not."""
-    allowed = {table.lower() for table in allowed_tables}
+    # Anything but a string is refused as empty, as ``_single_select`` would: it could not be a cache key.
+    text = sql if isinstance(sql, str) else ""
+    return _verdict(text, frozenset(table.lower() for table in allowed_tables), max_rows, dialect)
+
+
+# A verdict depends on nothing but its arguments, and parsing twice with sqlglot cost more than running the
+# statement: repeated statements (an offline run asks the same ones every time) are judged once per process.
+@functools.lru_cache(maxsize=256)
+def _verdict(sql: str, allowed: frozenset[str], max_rows: int, dialect: str) -> SqlVerdict:
     try:
         statement = _checked(sql, SOURCE_DIALECT, allowed)
         _cap_limit(statement, max_rows + 1)
@@ -112,7 +121,7 @@ def check_sql(sql: str, *, allowed_tables: Iterable[str], max_rows: int, dialect
     return SqlVerdict(True, None, "accepted", rendered)
 
 
-def _checked(sql: str, dialect: str, allowed: set[str]) -> exp.Query:
+def _checked(sql: str, dialect: str, allowed: frozenset[str]) -> exp.Query:
     statement = _single_select(sql, dialect)
     for node in statement.walk():
         _check_node(node, allowed)
@@ -156,7 +165,7 @@ def _single_select(sql: str, dialect: str) -> exp.Query:
     return statement
 
 
-def _check_node(node: exp.Expr, allowed: set[str]) -> None:
+def _check_node(node: exp.Expr, allowed: frozenset[str]) -> None:
     if isinstance(node, STATEMENT_NODES):
         raise _Refused(Refusal.NOT_SELECT, f"a {node.key.upper()} statement is not allowed, only SELECT")
     if isinstance(node, exp.CTE) and not isinstance(node.this, exp.Query):
@@ -175,7 +184,7 @@ def _check_node(node: exp.Expr, allowed: set[str]) -> None:
         _check_table(node, allowed)
 
 
-def _check_table(table: exp.Table, allowed: set[str]) -> None:
+def _check_table(table: exp.Table, allowed: frozenset[str]) -> None:
     if not isinstance(table.this, exp.Identifier):
         raise _Refused(Refusal.TABLE_NOT_ALLOWED, "table functions are not allowed; select from a table")
     name = table.name.lower()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tools.sql_corpus import HOSTILE_SQL
+from tools.sql import guard
 from tools.sql.guard import MAX_SQL_CHARS, Refusal, check_sql
 
 TABLES = ["deploys", "orders"]
@@ -12,6 +13,14 @@ TABLES = ["deploys", "orders"]
 
 def check(sql: str, *, dialect: str = "sqlite", max_rows: int = 200):
     return check_sql(sql, allowed_tables=TABLES, max_rows=max_rows, dialect=dialect)
+
+
+@pytest.fixture
+def rules_changed():
+    """The guard's verdicts are kept per process: a test that changes its rules starts and ends without them."""
+    guard._verdict.cache_clear()
+    yield
+    guard._verdict.cache_clear()
 
 
 def test_the_corpus_holds_at_least_thirty_statements_of_every_kind():
@@ -111,7 +120,7 @@ def test_it_refuses_every_table_when_nothing_is_allowed():
     assert "no scenario is loaded" in verdict.message
 
 
-def test_it_checks_the_rendered_statement_too(monkeypatch):
+def test_it_checks_the_rendered_statement_too(monkeypatch, rules_changed):
     # A stand-in rule: SPACE() passes as written, but SQLite has no SPACE and receives REPEAT(' ', n).
     monkeypatch.setattr("tools.sql.guard.FORBIDDEN_FUNCTIONS", frozenset({"REPEAT"}))
 
@@ -121,7 +130,7 @@ def test_it_checks_the_rendered_statement_too(monkeypatch):
     assert verdict.message == "once rendered for sqlite: the function REPEAT is not allowed"
 
 
-def test_it_refuses_next_value_for_where_the_dialect_parses_it(monkeypatch):
+def test_it_refuses_next_value_for_where_the_dialect_parses_it(monkeypatch, rules_changed):
     # sqlglot reads NEXT VALUE FOR only outside MySQL today (as MySQL it is a syntax error, see the corpus).
     monkeypatch.setattr("tools.sql.guard.SOURCE_DIALECT", "tsql")
 
@@ -129,3 +138,25 @@ def test_it_refuses_next_value_for_where_the_dialect_parses_it(monkeypatch):
 
     assert verdict.reason == Refusal.FORBIDDEN_FUNCTION
     assert verdict.message == "the function NEXT_VALUE_FOR is not allowed"
+
+
+def test_a_repeated_statement_is_judged_once(monkeypatch, rules_changed):
+    judged = []
+    parse = guard._single_select
+    monkeypatch.setattr(guard, "_single_select", lambda sql, dialect: judged.append(sql) or parse(sql, dialect))
+
+    first, again = check("SELECT id FROM orders WHERE id = 7"), check("SELECT id FROM orders WHERE id = 7")
+
+    assert first == again and first.allowed
+    assert len(judged) == 2  # as written and as rendered, the first time only
+
+
+def test_a_verdict_is_kept_for_its_allow_list_only():
+    assert check("SELECT * FROM orders").allowed
+    assert check_sql("SELECT * FROM orders", allowed_tables=["deploys"], max_rows=200, dialect="sqlite").reason == (
+        Refusal.TABLE_NOT_ALLOWED
+    )
+
+
+def test_anything_but_a_string_is_refused_as_empty():
+    assert check(["SELECT 1"]).reason == Refusal.EMPTY  # type: ignore[arg-type]

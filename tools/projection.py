@@ -27,8 +27,13 @@ def clip_values(item: dict[str, Any], limit: int = TEXT_MAX_CHARS) -> dict[str, 
     return {key: clip(value, limit) for key, value in item.items()}
 
 
+# One encoder for every measure: ``json.dumps`` with options builds a new one per call, and a projection
+# measures each of its items.
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
 def size_of(value: Any) -> int:
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+    return len(_COMPACT.encode(value))
 
 
 def within_budget(items: Iterable[dict[str, Any]], budget: int) -> tuple[list[dict[str, Any]], int]:

@@ -36,21 +36,16 @@ class NodeContext:
     environment: dict[str, Any]
     models: RoleModels
     harness: ToolHarness
+    # The run's model steps, numbered in memory.
+    steps: StepLog
     progress: RunProgress
     # The run's model budget (the models enforce it; the executor stops running tools once it is spent).
     model_deadline: Deadline | None = None
     # Summaries of every tool call of the run, in order: the evidence retry's "completed queries".
     tool_calls: list[str] = field(default_factory=list)
     release: ReleaseLog = field(default_factory=ReleaseLog)
-    # The run's model steps, numbered in memory.
-    steps: StepLog = field(init=False)
     # Payloads this run has verified (``payload_loader``), by invocation id.
     verified: dict[str, PayloadLookup] = field(default_factory=dict)
-    # The run was claimed for this execution, so it has no steps yet: numbered from 1 without a read.
-    claimed_now: bool = False
-
-    def __post_init__(self) -> None:
-        self.steps = StepLog(self.run_id, empty=self.claimed_now)
 
     def payload_loader(self, invocation_ids: Iterable[str]) -> Callable[[str], PayloadLookup]:
         """``tools.store.payload_loader`` for this run, remembering what it verified.

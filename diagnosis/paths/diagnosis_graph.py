@@ -41,6 +41,7 @@ from diagnosis.selectors import session_history
 from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
+from tracing.steps import StepLog
 
 
 def _node(module: ModuleType, name: str) -> NodeAction:
@@ -135,7 +136,8 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         deadline=options.model_deadline,
         token_budget=run_token_budget(),
     )
-    # Executed right after its claim: a run is claimed once, so it has no tool calls nor steps yet.
+    # Executed right after its claim: a run is claimed once, so it has no tool calls nor steps yet (both
+    # numbered from 1 without a read).
     harness = ToolHarness(run.pk, on_call=progress.tool, empty=True)
     models = build_models(config, resolve_invocation=run_invocation_resolver(run.pk, flush=harness.flush))
     run_record_provider(run.pk, provider=config.name)
@@ -146,9 +148,9 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         environment=environment(),
         models=models,
         harness=harness,
+        steps=StepLog(run.pk, empty=True),
         progress=progress,
         model_deadline=options.model_deadline,
-        claimed_now=True,
     )
     diagnosis_context = {
         "query": run.query,

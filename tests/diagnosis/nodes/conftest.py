@@ -15,6 +15,7 @@ from diagnosis.providers.base import ModelReply, ProviderError, Role, RoleModels
 from tools.harness import ToolHarness
 from tools.models import InvocationStatus, ToolInvocation
 from tools.store import canonical_json, invocation_entries, put_entries, sha256_hex
+from tracing.steps import StepLog
 
 LOGS_PAYLOAD = {
     "records": [
@@ -112,6 +113,7 @@ def make_context():
             },
             models=RoleModels(**{role.value: models.get(role.value, unused) for role in Role}),
             harness=ToolHarness(run.pk),
+            steps=StepLog(run.pk),
             progress=RunProgress(run.pk),
         )
 

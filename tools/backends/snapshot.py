@@ -20,6 +20,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -64,11 +65,13 @@ class EvidenceSnapshot:
         times = self.log_times.get(service, [])
         return self.logs.get(service, [])[bisect_left(times, start) : bisect_left(times, end)]
 
-    def samples_between(self, service: str, metric: str, start: datetime, end: datetime) -> zip[tuple[datetime, float]]:
+    def samples_between(
+        self, service: str, metric: str, start: datetime, end: datetime
+    ) -> Iterator[tuple[datetime, float]]:
         """The series' (time, value) samples in ``[start, end)``, oldest first."""
         series = self.series.get((service, metric))
         if series is None:
-            return zip([], [], strict=True)
+            return iter(())
         low, high = bisect_left(series.times, start), bisect_left(series.times, end)
         return zip(series.times[low:high], series.values[low:high], strict=True)
 

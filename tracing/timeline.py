@@ -228,30 +228,42 @@ def _in_transaction() -> bool:
     return transaction.get_connection().in_atomic_block
 
 
-_owned: dict[str, RunLog] = {}
+# Each run's log, by run, with the thread of its owner (the run's worker).
+_owned: dict[str, tuple[RunLog, int]] = {}
 _owned_lock = threading.Lock()
 
 
 @contextmanager
 def owned_log(log: RunLog) -> Iterator[RunLog]:
-    """Make ``log`` the one every writer of this process uses for its run, while the run is worked on."""
+    """Make ``log`` the one this thread writes its run's rows with (its terminal events too), while it
+    works on the run."""
     key = str(log.run_id)
     with _owned_lock:
-        _owned[key] = log
+        _owned[key] = (log, threading.get_ident())
     try:
         yield log
     finally:
         with _owned_lock:
-            if _owned.get(key) is log:
+            if _owned.get(key, (None, 0))[0] is log:
                 del _owned[key]
 
 
 def log_for(run_id: uuid.UUID | str) -> RunLog:
-    """The run's log as its owner in this process numbers it, else one that reads the log's end first."""
+    """The run's log as its owner numbers it, on the owner's thread; anywhere else a log that reads the end
+    first, as another process's writer would.
+
+    Another thread of the owner's process (a canceller, the reaper) never shares the owner's log: it appends
+    inside its transaction, holding the database's write lock (SQLite) or the run row's lock, and the owner,
+    writing under its log's lock, may be waiting for that very lock. Were the other thread to wait for the
+    log's lock in turn, the owner would wait out its lock timeout and lose its rows. The owner learns of the
+    other row when its next number is refused (``RunLog.on_foreign_write``) and numbers after it.
+    """
     key = str(uuid.UUID(str(run_id)))
     with _owned_lock:
         owned = _owned.get(key)
-    return owned or RunLog(key)
+    if owned is not None and owned[1] == threading.get_ident():
+        return owned[0]
+    return RunLog(key)
 
 
 def append_event(

@@ -12,7 +12,7 @@ from io import StringIO
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
-from django.db import OperationalError, connection, connections
+from django.db import OperationalError, connection, connections, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from django_eventstream.storage import EventDoesNotExist
@@ -249,16 +249,17 @@ def test_the_owners_own_terminal_events_are_written_after_a_foreign_write(run):
     ]
 
 
+def in_own_connection(action) -> None:
+    """``action`` on this (new) thread's own database connection, closed after."""
+    try:
+        action()
+    finally:
+        connections.close_all()
+
+
 def in_thread(action) -> None:
     """``action`` on a thread of its own (its own database connection, closed after), as a canceller's."""
-
-    def target() -> None:
-        try:
-            action()
-        finally:
-            connections.close_all()
-
-    thread = threading.Thread(target=target)
+    thread = threading.Thread(target=lambda: in_own_connection(action))
     thread.start()
     thread.join(timeout=30)
 
@@ -314,3 +315,41 @@ def test_reports_that_cannot_be_written_before_a_wait_fail_the_run_not_the_tool(
         monkeypatch.setattr(timeline, "_insert", refused)
         with pytest.raises(EventLogUnwritable):
             waiting()
+
+
+def test_a_canceller_appending_inside_its_transaction_never_waits_for_the_writing_owner(run, settings):
+    """A canceller of the same process appends inside its transaction, holding the database's write lock
+    (SQLite); the owner, writing its reports at that moment, waits for that lock. Were the canceller to wait
+    for the owner's log in turn, the owner would wait out its lock timeout and lose its reports: the
+    canceller writes as another process would, and the owner numbers after it."""
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    # The owner's lock wait, shortened so that a deadlock fails this test in seconds.
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("PRAGMA busy_timeout = 3000")
+        else:
+            cursor.execute("SET SESSION innodb_lock_wait_timeout = 3")
+    locked = threading.Event()
+
+    def cancel() -> None:
+        with transaction.atomic():
+            DiagnosisRun.objects.filter(pk=run.pk).update(cancel_requested_at=timezone.now())
+            locked.set()
+            time.sleep(0.5)  # meanwhile the owner writes, waiting for this transaction's lock under its own
+            append_event(run.pk, TraceEventKind.RUN, TimelineEvent.CANCEL_REQUESTED, {"by": "owner"})
+
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        canceller = threading.Thread(target=lambda: in_own_connection(cancel))
+        canceller.start()
+        locked.wait(timeout=10)
+        progress.flush()
+        canceller.join(timeout=30)
+
+    # SQLite makes the owner wait for the canceller's commit, so its row comes second; MariaDB's row lock on
+    # the run does not stop the owner's INSERT, so it may come first. Either way both are written, numbered.
+    rows = list(DiagnosisTraceEvent.objects.filter(run=run).order_by("seq").values_list("seq", "name"))
+    assert [seq for seq, _ in rows] == [1, 2]
+    assert sorted(name for _, name in rows) == ["cancel_requested", "planner_started"]
+    assert [event.type for event in stored_events(run.pk)] == ["status"]

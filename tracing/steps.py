@@ -4,11 +4,13 @@ The step row holds bounded metadata that every reader of a trace may see; what t
 the restricted audit table only, and only what the provider really returned (``UNAVAILABLE`` otherwise).
 Every text is redacted on the way in (``config.redaction``): a model that echoes a key in its answer must
 not get it stored. A run's ``StepLog`` numbers its steps in memory (one read of the last ``seq``, then
-none): after the claim the run's worker is the only writer of its steps.
+none): after the claim the run's worker is the only writer of its steps. Given the run's event log, a step is
+written with its held progress reports (``tracing.timeline``), in their transaction: as late as a report.
 """
 
 from __future__ import annotations
 
+import functools
 import uuid
 from dataclasses import dataclass, field
 
@@ -17,6 +19,7 @@ from django.db.models import Max
 
 from config.redaction import redact
 from tracing.models import AgentReasoningAudit, AgentStep, ReasoningSource
+from tracing.timeline import RunLog
 
 
 @dataclass(frozen=True)
@@ -45,26 +48,27 @@ class StepRecord:
 class StepLog:
     """The steps of one run, numbered in memory."""
 
-    def __init__(self, run_id: uuid.UUID | str, *, empty: bool = False) -> None:
-        """``empty``: the run has no steps yet (it was just claimed), so they are numbered from 1 unread."""
+    def __init__(self, run_id: uuid.UUID | str, *, empty: bool = False, log: RunLog | None = None) -> None:
+        """``empty``: the run has no steps yet (it was just claimed), so they are numbered from 1 unread.
+        ``log``: the run's event log, whose next write of held reports writes each step in its transaction
+        (``RunLog.hold_write``); without one, a step is written at once, in a transaction of its own."""
         self.run_id = uuid.UUID(str(run_id))
+        self.log = log
         self._last: int | None = 0 if empty else None
 
-    def record(self, record: StepRecord) -> AgentStep:
+    def record(self, record: StepRecord) -> None:
         if self._last is None:
             self._last = AgentStep.objects.filter(run_id=self.run_id).aggregate(last=Max("seq"))["last"] or 0
-        step = _insert(self.run_id, self._last + 1, record)
-        self._last = step.seq
-        return step
-
-
-def record_step(run_id: uuid.UUID | str, record: StepRecord) -> AgentStep:
-    """One step of a run that has no ``StepLog`` at hand."""
-    return StepLog(run_id).record(record)
+        self._last += 1
+        if self.log is None:
+            _insert(self.run_id, self._last, record)
+        else:
+            self.log.hold_write(functools.partial(_insert, self.run_id, self._last, record))
 
 
 def _insert(run_id: uuid.UUID | str, seq: int, record: StepRecord) -> AgentStep:
-    with transaction.atomic():
+    # Its own transaction, or a part of the run log's write that holds it (no savepoint: nothing to retry).
+    with transaction.atomic(savepoint=False):
         step = AgentStep.objects.create(
             run_id=run_id,
             seq=seq,

@@ -135,6 +135,8 @@ class RunLog:
         self.linger = linger
         self._last: tuple[int, int] | None = (0, 0) if empty else None
         self._held: list[DiagnosisTraceEvent] = []
+        # Writes of the run's other rows (its steps, ``tracing.steps``), made with the held rows' write.
+        self._held_writes: list[Callable[[], object]] = []
         self._held_since = 0.0
         self._holder: int | None = None  # the thread that holds them: the run's
         self._lock = threading.Lock()
@@ -168,30 +170,52 @@ class RunLog:
         )
         with self._lock:
             if hold:
-                if not self._held:
-                    self._held_since = time.monotonic()
-                    self._holder = threading.get_ident()
-                self._held.append(row)
-                if time.monotonic() - self._held_since >= self.linger:
-                    self._write_held()
-            elif self._held and self._holder == threading.get_ident() and not _in_transaction():
+                self._hold(lambda: self._held.append(row))
+            elif self._holding() and self._holder == threading.get_ident() and not _in_transaction():
                 self._write_held(row)
             else:
                 self._write([row])
         return row
 
+    def hold_write(self, write: Callable[[], object]) -> None:
+        """Hold ``write``, a write of other rows of the run (a step), until the next write of the held rows,
+        and make it in that write's transaction: one transaction for both, not one each."""
+        with self._lock:
+            self._hold(lambda: self._held_writes.append(write))
+
     def flush(self) -> None:
         """Write the rows held back, if any, and hand them to ``on_flushed``."""
         with self._lock:
-            if self._held:
+            if self._holding():
                 self._write_held()
 
+    def _holding(self) -> bool:
+        return bool(self._held or self._held_writes)
+
+    def _hold(self, add: Callable[[], None]) -> None:
+        """``add`` something to hold (under the lock), then write everything held once the oldest has lingered."""
+        if not self._holding():
+            self._held_since = time.monotonic()
+            self._holder = threading.get_ident()
+        add()
+        if time.monotonic() - self._held_since >= self.linger:
+            self._write_held()
+
     def _write_held(self, *after: DiagnosisTraceEvent) -> None:
-        """Write the held rows, then ``after`` (the caller's to announce), in one INSERT, and hand the held
-        ones to ``on_flushed``. They are taken first: whatever interrupts the write, a row is never written
-        twice."""
+        """Write the held rows, then ``after`` (the caller's to announce), in one INSERT, and the held writes
+        after them in the same transaction, and hand the held rows to ``on_flushed``. Everything held is taken
+        first: whatever interrupts the write, a row is never written twice."""
         held, self._held = self._held, []
-        self._write([*held, *after])
+        writes, self._held_writes = self._held_writes, []
+        rows = [*held, *after]
+        if writes:
+            with transaction.atomic():
+                if rows:
+                    self._write(rows)
+                for write in writes:
+                    write()
+        else:
+            self._write(rows)
         if self.on_flushed:
             self.on_flushed(held)
 

@@ -148,7 +148,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         environment=environment(),
         models=models,
         harness=harness,
-        steps=StepLog(run.pk, empty=True),
+        steps=StepLog(run.pk, empty=True, log=progress.log),
         progress=progress,
         model_deadline=options.model_deadline,
     )

@@ -28,7 +28,8 @@ from diagnosis.submission import run_create
 from tests.support.stored_events import payload, stored_events
 from tracing import timeline
 from tracing.events import TimelineEvent
-from tracing.models import DiagnosisTraceEvent, TraceEventKind
+from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent, TraceEventKind
+from tracing.steps import StepLog, StepRecord
 from tracing.timeline import append_event, owned_log
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -353,3 +354,54 @@ def test_a_canceller_appending_inside_its_transaction_never_waits_for_the_writin
     assert [seq for seq, _ in rows] == [1, 2]
     assert sorted(name for _, name in rows) == ["cancel_requested", "planner_started"]
     assert [event.type for event in stored_events(run.pk)] == ["status"]
+
+
+def test_a_runs_steps_are_written_with_its_held_reports_in_their_transaction(run, settings):
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    progress = RunProgress(run.pk)
+    steps = StepLog(run.pk, empty=True, log=progress.log)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        steps.record(StepRecord(node="planner", attempt=1, outcome="COMPLETED", assistant_text="a plan"))
+        progress.node_finished(node="planner", outcome="COMPLETED", reason_code="completed", attempt=1)
+        steps.record(StepRecord(node="executor", attempt=1, outcome="COMPLETED"))
+        assert not AgentStep.objects.filter(run=run).exists()  # held, as the reports are
+
+        with CaptureQueriesContext(connection) as captured:
+            progress.flush()
+
+    assert list(AgentStep.objects.filter(run=run).order_by("seq").values_list("seq", "node")) == [
+        (1, "planner"),
+        (2, "executor"),
+    ]
+    assert AgentReasoningAudit.objects.get(run=run, node="planner").assistant_text == "a plan"
+    assert DiagnosisTraceEvent.objects.filter(run=run).count() == 2
+    assert sum(sql.startswith("INSERT") for sql in statements(captured)) == 5  # the reports in one, 2 x 2 rows
+
+
+def test_held_steps_and_reports_are_written_all_or_nothing(run, settings, monkeypatch):
+    settings.RUN_EVENT_LINGER_MS = 60_000
+
+    def unwritable(*args):
+        raise OperationalError("disk I/O error")
+
+    monkeypatch.setattr("tracing.steps._insert", unwritable)
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        StepLog(run.pk, empty=True, log=progress.log).record(StepRecord(node="planner", attempt=1, outcome="FAILED"))
+        with pytest.raises(EventLogUnwritable):
+            progress.flush()
+
+    assert not DiagnosisTraceEvent.objects.filter(run=run).exists()
+
+
+def test_steps_held_alone_are_written_by_the_flush(run, settings):
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    progress = RunProgress(run.pk)
+    StepLog(run.pk, empty=True, log=progress.log).record(StepRecord(node="verifier", attempt=1, outcome="COMPLETED"))
+
+    progress.flush()
+
+    assert AgentStep.objects.get(run=run).node == "verifier"
+    assert not DiagnosisTraceEvent.objects.filter(run=run).exists()

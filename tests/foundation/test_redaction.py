@@ -11,7 +11,7 @@ from celery import signals
 from config.redaction import REDACTED, RedactSecrets, error_summary, redact
 from diagnosis.models import ChatSession, DiagnosisRun
 from tracing.models import AgentReasoningAudit, AgentStep
-from tracing.steps import StepRecord, record_step
+from tracing.steps import StepLog, StepRecord
 
 KEY = "sk-proj-4f9a1c77e0b2"
 
@@ -97,8 +97,7 @@ def test_worker_log_handlers_get_the_same_filter():
 @pytest.mark.django_db
 def test_stored_step_texts_are_redacted(owner):
     run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=owner, title="t"), query="q")
-    record_step(
-        run.pk,
+    StepLog(run.pk).record(
         StepRecord(
             node="planner",
             attempt=1,
@@ -107,7 +106,7 @@ def test_stored_step_texts_are_redacted(owner):
             reasoning_content=f"the header was Bearer {KEY}",
             assistant_text=f"my key is {KEY}",
             findings=[{"sentence": f"uses {KEY}", "reason": "unsupported"}],
-        ),
+        )
     )
 
     audit = AgentReasoningAudit.objects.get(run=run)

@@ -138,7 +138,6 @@ class RunLog:
         # Writes of the run's other rows (its steps, ``tracing.steps``), made with the held rows' write.
         self._held_writes: list[Callable[[], object]] = []
         self._held_since = 0.0
-        self._holder: int | None = None  # the thread that holds them: the run's
         self._lock = threading.Lock()
 
     def _read_end(self) -> tuple[int, int]:
@@ -157,9 +156,9 @@ class RunLog:
         """Append one row with the run's next numbers: a timeline event, a stream event, or both.
 
         With ``hold`` the row is numbered and written with the next flush (returned unsaved). Without, it
-        is written now: after the rows held before it when the thread that holds them writes outside a
-        transaction; otherwise alone, and those rows are numbered after it when they are written (so a
-        row of someone else's transaction never carries them along, nor their announcement)."""
+        is written now: after the rows held before it outside a transaction; inside one alone, and those
+        rows are numbered after it when they are written (so a row of a transaction that may still roll
+        back never carries them along, nor their announcement)."""
         row = DiagnosisTraceEvent(
             run_id=self.run_id,
             kind=kind,
@@ -171,7 +170,7 @@ class RunLog:
         with self._lock:
             if hold:
                 self._hold(lambda: self._held.append(row))
-            elif self._holding() and self._holder == threading.get_ident() and not _in_transaction():
+            elif self._holding() and not _in_transaction():
                 self._write_held(row)
             else:
                 self._write([row])
@@ -196,7 +195,6 @@ class RunLog:
         """``add`` something to hold (under the lock), then write everything held once the oldest has lingered."""
         if not self._holding():
             self._held_since = time.monotonic()
-            self._holder = threading.get_ident()
         add()
         if time.monotonic() - self._held_since >= self.linger:
             self._write_held()

@@ -20,13 +20,16 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from operator import attrgetter, itemgetter
+from typing import Any, TypeVar
 
 from tools.models import LoadedScenario, LogRecord, MetricPoint
 from tools.timestamps import format_timestamp
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -45,35 +48,27 @@ def log_record_payload(ts: datetime, service: str, level: str, message: str, ext
     return core | {key: value for key, value in extra.items() if key not in core}
 
 
-@dataclass(frozen=True)
-class Series:
-    times: list[datetime]
-    values: list[float]
+def _between(items: list[T], start: datetime, end: datetime, time_of: Callable[[T], datetime]) -> list[T]:
+    """The items of a time-ordered list stamped in ``[start, end)``."""
+    return items[bisect_left(items, start, key=time_of) : bisect_left(items, end, key=time_of)]
 
 
 @dataclass(frozen=True)
 class EvidenceSnapshot:
     logs: dict[str, list[LogLine]]
     """Each service's lines, oldest first (ties in the order they were loaded)."""
-    log_times: dict[str, list[datetime]]
-    """``logs``' timestamps, for ``bisect``."""
-    series: dict[tuple[str, str], Series]
-    """Each (service, metric)'s samples, oldest first."""
+    series: dict[tuple[str, str], list[tuple[datetime, float]]]
+    """Each (service, metric)'s (time, value) samples, oldest first."""
 
     def lines_between(self, service: str, start: datetime, end: datetime) -> list[LogLine]:
         """The service's lines in ``[start, end)``, oldest first."""
-        times = self.log_times.get(service, [])
-        return self.logs.get(service, [])[bisect_left(times, start) : bisect_left(times, end)]
+        return _between(self.logs.get(service, []), start, end, attrgetter("ts"))
 
     def samples_between(
         self, service: str, metric: str, start: datetime, end: datetime
-    ) -> Iterator[tuple[datetime, float]]:
+    ) -> list[tuple[datetime, float]]:
         """The series' (time, value) samples in ``[start, end)``, oldest first."""
-        series = self.series.get((service, metric))
-        if series is None:
-            return iter(())
-        low, high = bisect_left(series.times, start), bisect_left(series.times, end)
-        return zip(series.times[low:high], series.values[low:high], strict=True)
+        return _between(self.series.get((service, metric), []), start, end, itemgetter(0))
 
     @property
     def metric_names(self) -> dict[str, list[str]]:
@@ -92,18 +87,12 @@ def _read() -> EvidenceSnapshot:
         logs[service].append(
             LogLine(ts, level, message.casefold(), log_record_payload(ts, service, level, message, extra))
         )
-    series: defaultdict[tuple[str, str], Series] = defaultdict(lambda: Series([], []))
+    series: defaultdict[tuple[str, str], list[tuple[datetime, float]]] = defaultdict(list)
     for ts, service, metric, value in MetricPoint.objects.order_by("ts", "id").values_list(
         "ts", "service", "metric", "value"
     ):
-        samples = series[(service, metric)]
-        samples.times.append(ts)
-        samples.values.append(value)
-    return EvidenceSnapshot(
-        logs=dict(logs),
-        log_times={service: [line.ts for line in lines] for service, lines in logs.items()},
-        series=dict(series),
-    )
+        series[(service, metric)].append((ts, value))
+    return EvidenceSnapshot(logs=dict(logs), series=dict(series))
 
 
 _kept: tuple[tuple[Any, datetime], EvidenceSnapshot] | None = None

@@ -198,4 +198,7 @@
         sendButton.disabled = false;
       });
   });
+  // Rendered disabled: a click before this script was bound would submit the form natively (a GET of this
+  // page with the question in its URL) and start nothing.
+  sendButton.disabled = false;
 })();

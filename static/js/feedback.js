@@ -43,10 +43,19 @@
     if (form.dataset.rating) send(form, form.dataset.rating);
   });
 
+  // The forms' buttons are rendered disabled: a click before this script was bound would be lost, or submit
+  // the comment natively (a GET of the page with it in the URL).
+  function enable(form) {
+    form.querySelectorAll("button").forEach(function (button) { button.disabled = false; });
+  }
+
   document.addEventListener("superbiz:run-finished", function (event) {
     if (!template || event.target === document) return;
     const form = template.content.firstElementChild.cloneNode(true);
     form.dataset.run = event.detail.run_id;
+    enable(form);
     event.target.appendChild(form);
   });
+
+  document.querySelectorAll("form.feedback").forEach(enable);
 })();

@@ -57,4 +57,9 @@
     if (event.target.matches(".doc-status-change")) change(row, "PATCH", { status: event.target.value });
     if (event.target.matches(".doc-delete") && window.confirm(gettext("Delete this document? It is gone from search at once."))) change(row, "DELETE");
   });
+
+  // The file chooser and the documents' buttons are rendered disabled: what was chosen or clicked before this
+  // script was bound would be lost. The drop zone is ready once the chooser is.
+  table.querySelectorAll("button").forEach(function (button) { button.disabled = false; });
+  if (uploadForm) document.getElementById("upload-files").disabled = false;
 })();

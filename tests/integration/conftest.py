@@ -52,8 +52,8 @@ def start_stack(stack: ExitStack, static_root: str, **env_overrides: str) -> Liv
     worker = None
     if settings.RUN_EXECUTION == "celery":
         require("redis")
-        worker = stack.enter_context(celery_worker(env))
-    server = stack.enter_context(uvicorn_server(env))
+        worker = stack.enter_context(celery_worker(env, echo_output=True))
+    server = stack.enter_context(uvicorn_server(env, echo_output=True))
     return LiveStack(server.base, env, server.process, worker or server.process)
 
 

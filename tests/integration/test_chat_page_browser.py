@@ -6,6 +6,7 @@ not taken."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.support.browser import ask, send, signed_in_page
 
@@ -48,6 +49,27 @@ def test_it_cancels_a_running_diagnosis_from_its_card(demo_user, slow_stack, bro
     assert page.inner_text(".run .run-meta .badge") == "FAILED"
     assert "The run failed (cancelled)." in page.inner_text(".run .answer")
     assert page.query_selector("button.cancel-run") is None
+
+
+def test_a_question_sent_before_the_page_script_has_loaded_waits_for_it(demo_user, live_stack, browser):
+    # Chromium shows the form before the deferred scripts run; a busy server or network widens that gap. A
+    # click on a button without the script's handler submitted the form natively: a GET of the page with the
+    # question in its URL, and no run. The page renders Send disabled until static/js/chat.js serves it.
+    page = signed_in_page(browser, live_stack.base)
+    held = []
+    page.route("**/js/chat*.js", lambda route: held.append(route))  # the script is held until the test lets it through
+    page.reload(wait_until="commit")
+    page.wait_for_selector("#chat-form")
+    page.fill("#message", "hi")
+
+    with pytest.raises(PlaywrightTimeout):
+        page.click("#send", timeout=1_500)  # Playwright clicks only an enabled button
+    assert held and page.is_disabled("#send")
+
+    held[0].continue_()
+    page.click("#send")
+    page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=60_000)
+    assert "message=" not in page.url and page.inner_text(".run .run-meta .badge") == "SUCCESS"
 
 
 def test_it_shows_the_apis_refusal_and_tells_it_from_a_server_it_cannot_reach(demo_user, live_stack, browser):

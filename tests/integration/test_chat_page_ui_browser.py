@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.utils.text import Truncator
 
-from tests.support.browser import DROP, ask, send, signed_in_page
+from tests.support.browser import ask, drop_files, send, signed_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,8 +57,7 @@ def test_the_knowledge_page_speaks_chinese_and_has_the_language_switch(demo_user
     assert "场景包 payment-db-pool" in pack_row.inner_text()
 
     # static/js/knowledge.js reports a refused upload in the page's language.
-    transfer = page.evaluate_handle(DROP, [[["slides.pdf", "%PDF-1.7"]]])
-    page.dispatch_event("#upload-form", "drop", {"dataTransfer": transfer})
+    drop_files(page, [("slides.pdf", "%PDF-1.7")])
     page.wait_for_selector("#upload-status.error", timeout=20_000)
     assert page.inner_text("#upload-status").startswith("上传被拒绝：")
 

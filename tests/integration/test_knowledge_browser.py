@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.browser import DROP, signed_in_page
+from tests.support.browser import drop_files, signed_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,8 +26,7 @@ def test_dropped_documents_are_listed_and_the_new_runbook_is_cited(demo_user, li
     page.fill("#upload-form input[name=category]", "runbook")
     page.fill("#upload-form input[name=fault_source]", "zephyr-gateway")
 
-    transfer = page.evaluate_handle(DROP, [[["zephyr-cert.md", RUNBOOK], ["zephyr-contacts.txt", NOTE]]])
-    page.dispatch_event("#upload-form", "drop", {"dataTransfer": transfer})
+    drop_files(page, [("zephyr-cert.md", RUNBOOK), ("zephyr-contacts.txt", NOTE)])
     page.wait_for_selector(f"#documents tr:has-text('{RUNBOOK_TITLE}')", timeout=20_000)
 
     row = page.inner_text(f"#documents tr:has-text('{RUNBOOK_TITLE}')")
@@ -55,8 +54,7 @@ def test_a_refused_file_is_reported_and_nothing_is_listed(demo_user, live_stack,
     page = signed_in_page(browser, live_stack.base)
     page.goto(f"{live_stack.base}/knowledge/")
 
-    transfer = page.evaluate_handle(DROP, [[["ok.md", RUNBOOK], ["slides.pdf", "%PDF-1.7"]]])
-    page.dispatch_event("#upload-form", "drop", {"dataTransfer": transfer})
+    drop_files(page, [("ok.md", RUNBOOK), ("slides.pdf", "%PDF-1.7")])
     page.wait_for_selector("#upload-status.error", timeout=20_000)
 
     assert "slides.pdf" in page.inner_text("#upload-status")
@@ -68,8 +66,7 @@ def test_a_refused_file_is_reported_and_nothing_is_listed(demo_user, live_stack,
 def test_an_uploaded_document_is_archived_then_deleted_from_its_row(demo_user, live_stack, browser):
     page = signed_in_page(browser, live_stack.base)
     page.goto(f"{live_stack.base}/knowledge/")
-    transfer = page.evaluate_handle(DROP, [[["zephyr-cert.md", RUNBOOK]]])
-    page.dispatch_event("#upload-form", "drop", {"dataTransfer": transfer})
+    drop_files(page, [("zephyr-cert.md", RUNBOOK)])
     row = f"#documents tr:has-text('{RUNBOOK_TITLE}')"
     page.wait_for_selector(row, timeout=20_000)
     refusals: list[str] = []

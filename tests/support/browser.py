@@ -20,9 +20,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-#: For ``page.evaluate_handle(DROP, [[[name, text], ...]])``: a DataTransfer of those files, to dispatch as a
-#: ``drop`` event (Playwright cannot drag files from the disk).
-DROP = """([files]) => {
+# A DataTransfer of ``[[name, text], ...]``, to dispatch as a ``drop`` event (Playwright cannot drag files from
+# the disk).
+_DATA_TRANSFER = """([files]) => {
   const transfer = new DataTransfer();
   for (const [name, text] of files) transfer.items.add(new File([text], name, { type: "text/plain" }));
   return transfer;
@@ -70,3 +70,11 @@ def ask(browser: Browser, base: str, question: str) -> Page:
     page = signed_in_page(browser, base)
     send(page, question)
     return page
+
+
+def drop_files(page: Page, files: list[tuple[str, str]]) -> None:
+    """Drop text files (name, text) on the knowledge page's upload form, once its script serves it (the page
+    renders the file chooser disabled until then)."""
+    page.wait_for_selector("#upload-files:enabled")
+    transfer = page.evaluate_handle(_DATA_TRANSFER, [[list(file) for file in files]])
+    page.dispatch_event("#upload-form", "drop", {"dataTransfer": transfer})

@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import IO
 
 import httpx
 from django.conf import settings
@@ -88,16 +89,43 @@ class Server:
     process: subprocess.Popen
 
 
+def _python_module(module: str, *args: str, stack_dumps: bool) -> list[str]:
+    """``python -m module args``; with ``stack_dumps``, the process writes every thread's stack to its output
+    on SIGUSR1 (``faulthandler``), which ``_dump_stacks`` asks for before stopping it."""
+    if not stack_dumps:
+        return [sys.executable, "-m", module, *args]
+    launcher = (
+        "import faulthandler, runpy, signal; faulthandler.register(signal.SIGUSR1, all_threads=True); "
+        f"runpy.run_module({module!r}, run_name='__main__', alter_sys=True)"
+    )
+    return [sys.executable, "-c", launcher, *args]
+
+
+def _dump_stacks(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGUSR1)
+        time.sleep(0.2)  # faulthandler writes from its signal handler, at once
+
+
+def _show_tail(log: IO[bytes], name: str, limit: int = 20_000) -> None:
+    """Print the end of a stopped process's output: pytest shows it under a failed test (and drops it
+    otherwise), so that what went wrong inside a server can be read in CI's log."""
+    log.seek(0, os.SEEK_END)
+    log.seek(max(0, log.tell() - limit))
+    output = log.read().decode(errors="replace").strip()
+    if output:
+        print(f"--- {name} output (last {limit} bytes) ---\n{output}")
+
+
 @contextmanager
-def uvicorn_server(env: dict[str, str]) -> Iterator[Server]:
-    """Serve ``config.asgi`` on a free loopback port; yields it once it answers."""
+def uvicorn_server(env: dict[str, str], *, echo_output: bool = False) -> Iterator[Server]:
+    """Serve ``config.asgi`` on a free loopback port; yields it once it answers. ``echo_output``: its threads'
+    stacks and the end of its output are printed when it is stopped (``_show_tail``)."""
     port = free_port()
     # Output goes to a file, not a pipe nobody drains: a chatty server must never block on a full pipe.
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the fixture after the process ends
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
+        _python_module(
             "uvicorn",
             "config.asgi:application",
             "--host",
@@ -106,7 +134,8 @@ def uvicorn_server(env: dict[str, str]) -> Iterator[Server]:
             str(port),
             "--log-level",
             "warning",
-        ],
+            stack_dumps=echo_output,
+        ),
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -128,12 +157,16 @@ def uvicorn_server(env: dict[str, str]) -> Iterator[Server]:
                 time.sleep(0.2)
         yield Server(base, process)
     finally:
+        if echo_output:
+            _dump_stacks(process)
         _stop(process)
+        if echo_output:
+            _show_tail(log, "uvicorn")
         log.close()
 
 
 @contextmanager
-def celery_worker(env: dict[str, str], *, pool: str = "solo") -> Iterator[subprocess.Popen]:
+def celery_worker(env: dict[str, str], *, pool: str = "solo", echo_output: bool = False) -> Iterator[subprocess.Popen]:
     """A `celery -A config worker` process on the queue named in ``env['CELERY_QUEUE']``.
 
     ``solo`` runs tasks in the worker process itself; ``prefork`` (one child) is what production runs and
@@ -142,9 +175,7 @@ def celery_worker(env: dict[str, str], *, pool: str = "solo") -> Iterator[subpro
     queue = env["CELERY_QUEUE"]
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the fixture after the process ends
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
+        _python_module(
             "celery",
             "-A",
             "config",
@@ -161,7 +192,8 @@ def celery_worker(env: dict[str, str], *, pool: str = "solo") -> Iterator[subpro
             "warning",
             "--without-mingle",
             "--without-gossip",
-        ],
+            stack_dumps=echo_output,
+        ),
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -170,7 +202,11 @@ def celery_worker(env: dict[str, str], *, pool: str = "solo") -> Iterator[subpro
     try:
         yield process
     finally:
+        if echo_output:
+            _dump_stacks(process)
         _stop(process)
+        if echo_output:
+            _show_tail(log, "celery worker")
         log.close()
 
 

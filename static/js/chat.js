@@ -199,6 +199,7 @@
       });
   });
   // Rendered disabled: a click before this script was bound would submit the form natively (a GET of this
-  // page with the question in its URL) and start nothing.
-  sendButton.disabled = false;
+  // page with the question in its URL) and start nothing. Enabled once every deferred script of the page has
+  // run, so that sidebar.js and feedback.js are listening when the first run is announced.
+  document.addEventListener("DOMContentLoaded", function () { sendButton.disabled = false; });
 })();

@@ -51,13 +51,14 @@ def test_it_cancels_a_running_diagnosis_from_its_card(demo_user, slow_stack, bro
     assert page.query_selector("button.cancel-run") is None
 
 
-def test_a_question_sent_before_the_page_script_has_loaded_waits_for_it(demo_user, live_stack, browser):
+def test_a_question_sent_before_the_page_scripts_have_run_waits_for_them(demo_user, live_stack, browser):
     # Chromium shows the form before the deferred scripts run; a busy server or network widens that gap. A
-    # click on a button without the script's handler submitted the form natively: a GET of the page with the
-    # question in its URL, and no run. The page renders Send disabled until static/js/chat.js serves it.
+    # click on a button without chat.js's handler submitted the form natively: a GET of the page with the
+    # question in its URL, and no run. Send is rendered disabled, and chat.js enables it once every script of
+    # the page has run: sidebar.js, held back here, must hear the new run announced.
     page = signed_in_page(browser, live_stack.base)
     held = []
-    page.route("**/js/chat*.js", lambda route: held.append(route))  # the script is held until the test lets it through
+    page.route("**/js/sidebar*.js", lambda route: held.append(route))  # held until the test lets it through
     page.reload(wait_until="commit")
     page.wait_for_selector("#chat-form")
     page.fill("#message", "hi")
@@ -70,6 +71,7 @@ def test_a_question_sent_before_the_page_script_has_loaded_waits_for_it(demo_use
     page.click("#send")
     page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=60_000)
     assert "message=" not in page.url and page.inner_text(".run .run-meta .badge") == "SUCCESS"
+    page.wait_for_selector("#session-list li[data-session] .badge[data-outcome=SUCCESS]", timeout=10_000)
 
 
 def test_it_shows_the_apis_refusal_and_tells_it_from_a_server_it_cannot_reach(demo_user, live_stack, browser):

@@ -170,7 +170,8 @@ def celery_worker(env: dict[str, str], *, pool: str = "solo", echo_output: bool 
     """A `celery -A config worker` process on the queue named in ``env['CELERY_QUEUE']``.
 
     ``solo`` runs tasks in the worker process itself; ``prefork`` (one child) is what production runs and
-    the only pool that enforces time limits.
+    the only pool that enforces time limits. ``echo_output`` as for ``uvicorn_server`` (Celery answers SIGUSR1
+    with its own dump of the worker's threads).
     """
     queue = env["CELERY_QUEUE"]
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the fixture after the process ends

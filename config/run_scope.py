@@ -4,8 +4,10 @@ Two things, installed by the run for its whole execution (``run_scope``):
 
 - **Its waits.** A run's progress reports linger in memory for a few milliseconds and are written together
   (``tracing.timeline``). Before the run waits on anything outside its process - a model, Prometheus,
-  Loki, an embeddings service, the SQL statement's child process or MySQL - they must go out, or the page
-  would learn that a model was asked only once it had answered. The code that waits calls ``waiting()``.
+  Loki, an embeddings service or MySQL - they must go out, or the page would learn that a model was asked
+  only once it had answered. The code that waits calls ``waiting()``. The embedded SQL statement's child
+  process, which answers within a millisecond or two, calls it only once it has not answered within
+  ``tools.sql.connection.QUIET_WAIT_SECONDS``.
 - **What it reads once.** Facts that change only when an operator loads something (the loaded scenario)
   are read once per run (``read_once``), not at every tool call: a run sees one version of them.
 

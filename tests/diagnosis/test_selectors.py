@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -9,7 +10,13 @@ from django.contrib.auth.models import AnonymousUser, Permission
 from django.utils import timezone
 
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
-from diagnosis.selectors import run_visible_to, session_history, session_owned_by, sessions_visible_to
+from diagnosis.selectors import (
+    run_stop_requested,
+    run_visible_to,
+    session_history,
+    session_owned_by,
+    sessions_visible_to,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -69,3 +76,32 @@ def test_anonymous_readers_see_no_run_and_cost_no_query(owner, django_assert_num
     with django_assert_num_queries(0):
         assert run_visible_to(AnonymousUser(), run.pk) is None
         assert run_visible_to(None, run.pk) is None
+
+
+@pytest.mark.parametrize(
+    ("status", "cancel_requested", "stops"),
+    [
+        (RunStatus.RUNNING, False, False),
+        (RunStatus.RUNNING, True, True),  # asked to stop
+        (RunStatus.SUCCESS, False, True),  # ended meanwhile (reaped)
+        (RunStatus.FAILED, False, True),
+    ],
+)
+def test_a_run_must_stop_once_asked_to_or_ended(owner, status, cancel_requested, stops, django_assert_num_queries):
+    session = ChatSession.objects.create(owner=owner)
+    run = DiagnosisRun.objects.create(
+        session=session,
+        query="q",
+        status=status,
+        finished_at=None if status == RunStatus.RUNNING else timezone.now(),
+        cancel_requested_at=timezone.now() if cancel_requested else None,
+    )
+    DiagnosisRun.objects.create(session=session, query="another run, running")
+
+    with django_assert_num_queries(1):
+        assert run_stop_requested(run.pk) is stops
+    assert run_stop_requested(str(run.pk)) is stops
+
+
+def test_an_unknown_run_has_nothing_to_stop(owner):
+    assert run_stop_requested(uuid.uuid4()) is False

@@ -5,7 +5,6 @@ from __future__ import annotations
 from contextlib import closing
 from typing import Any
 
-from config.run_scope import waiting
 from tools.errors import ToolBackendError, ToolInputError
 from tools.jsonpath import format_path
 from tools.models import LoadedScenario
@@ -40,7 +39,6 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
     )
     if not verdict.allowed:
         raise ToolInputError(f"sql_{verdict.reason}", verdict.message)
-    waiting()  # on the statement's child process, or on MySQL
     with closing(open_business_connection()) as connection:
         result = connection.execute(verdict.sql, max_rows=context.max_rows, deadline=context.deadline)
     return ToolOutput(result.payload(), row_count=len(result.rows))

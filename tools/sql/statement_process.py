@@ -17,7 +17,7 @@ import selectors
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 
@@ -44,8 +44,13 @@ class StatementProcess:
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env={}
         )
 
-    def ask(self, request: bytes, *, deadline: float) -> bytes:
-        """The child's reply line to ``request`` (one line, no newline in it)."""
+    def ask(
+        self, request: bytes, *, deadline: float, when_slow: Callable[[], None] | None = None, after: float = 0.0
+    ) -> bytes:
+        """The child's reply line to ``request`` (one line, no newline in it).
+
+        ``when_slow`` is called once if the reply has not come within ``after`` seconds. If it raises, the
+        child is killed (its reply would be left in the pipe for the next request) and the error propagates."""
         assert self._process.stdin is not None and self._process.stdout is not None
         try:
             self._process.stdin.write(request + b"\n")
@@ -58,14 +63,26 @@ class StatementProcess:
             selector.register(descriptor, selectors.EVENT_READ)
             while not received.endswith(b"\n"):
                 remaining = deadline - time.monotonic()
-                if remaining <= 0 or not selector.select(remaining):
+                if remaining <= 0:
                     self.kill()
                     raise StatementProcessTimeout
+                if not selector.select(remaining if when_slow is None else min(remaining, after)):
+                    if when_slow is not None:
+                        self._meanwhile(when_slow)
+                        when_slow = None
+                    continue
                 chunk = os.read(descriptor, 1 << 16)
                 if not chunk:
                     self._fail()
                 received += chunk
         return bytes(received[:-1])
+
+    def _meanwhile(self, call: Callable[[], None]) -> None:
+        try:
+            call()
+        except BaseException:
+            self.kill()
+            raise
 
     @property
     def pid(self) -> int:
@@ -104,8 +121,17 @@ _idle_lock = threading.Lock()
 _inherited: list[StatementProcess] = []
 
 
-def ask(command: Sequence[str], request: bytes, *, deadline: float, cwd: Path) -> bytes:
+def ask(
+    command: Sequence[str],
+    request: bytes,
+    *,
+    deadline: float,
+    cwd: Path,
+    when_slow: Callable[[], None] | None = None,
+    after: float = 0.0,
+) -> bytes:
     """``request`` answered by an idle child running ``command``, or by a new one; see the module's note.
+    ``when_slow`` and ``after`` as for ``StatementProcess.ask``.
 
     Concurrent callers each hold their own child, so statements never queue behind one another.
     """
@@ -116,7 +142,8 @@ def ask(command: Sequence[str], request: bytes, *, deadline: float, cwd: Path) -
             _idle.remove(child)
     if child is None:
         child = StatementProcess(command, cwd=cwd)
-    reply = child.ask(request, deadline=deadline)  # raises with the child killed or gone: never back in _idle
+    # Raises with the child killed or gone: never back in _idle.
+    reply = child.ask(request, deadline=deadline, when_slow=when_slow, after=after)
     with _idle_lock:
         _idle.append(child)
     return reply

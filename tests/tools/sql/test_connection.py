@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 import sqlglot
 
+from config.run_scope import run_scope
 from tests.tools.conftest import TINY_PACK
 from tests.tools.sql_corpus import EXHAUSTING_SQL, HOSTILE_SQL, WRITTEN_FILES
 from tools.errors import ToolBackendError, ToolError, ToolTimeout
 from tools.scenarios.loader import build_business_sqlite
 from tools.scenarios.pack import read_pack
 from tools.sql import statement_process
-from tools.sql.connection import SQLiteReadOnlyConnection, open_business_connection
+from tools.sql.connection import QUIET_WAIT_SECONDS, SQLiteReadOnlyConnection, open_business_connection
 from tools.sql.rows import json_safe
 
 
@@ -201,3 +202,47 @@ def test_a_refused_statement_leaves_its_process_usable(database):
 
     assert idle_pids() == before
     assert connection.execute("SELECT COUNT(*) FROM orders", max_rows=1, deadline=far()).rows == [[5]]
+
+
+# About a second of work in the child, whatever the machine: far past ``QUIET_WAIT_SECONDS``.
+SLOW = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT COUNT(*) FROM n"
+
+
+def test_a_statement_answered_at_once_is_waited_for_without_a_word(database):
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
+    connection.execute("SELECT 1", max_rows=1, deadline=far())  # a warm child, as in a run
+    said = []
+
+    with run_scope(before_wait=lambda: said.append("waiting")):
+        assert connection.execute("SELECT COUNT(*) FROM orders", max_rows=1, deadline=far()).rows == [[5]]
+
+    assert said == []
+
+
+def test_a_slow_statement_says_once_that_the_run_is_waiting_then_answers(database):
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
+    said = []
+
+    with run_scope(before_wait=lambda: said.append(time.monotonic())):
+        started = time.monotonic()
+        rows = connection.execute(SLOW, max_rows=1, deadline=time.monotonic() + 60).rows
+        answered = time.monotonic()
+
+    assert rows == [[3000000]]
+    assert len(said) == 1 and started + QUIET_WAIT_SECONDS <= said[0] < answered
+
+
+def test_a_run_that_cannot_wait_kills_the_statements_child(database):
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
+    connection.execute("SELECT 1", max_rows=1, deadline=far())
+    (child,) = statement_process._idle
+
+    def refuse() -> None:
+        raise RuntimeError("the run's reports could not be written")
+
+    with run_scope(before_wait=refuse), pytest.raises(RuntimeError, match="could not be written"):
+        connection.execute(SLOW, max_rows=1, deadline=time.monotonic() + 60)
+
+    # Killed, not left computing with its reply bound for the next statement's pipe.
+    assert child._process.poll() is not None and idle_pids() == []
+    assert connection.execute("SELECT 1", max_rows=1, deadline=far()).rows == [[1]]

@@ -14,6 +14,7 @@ from pathlib import Path
 import MySQLdb
 import pytest
 
+from config.run_scope import run_scope
 from tests.services import TEST_BUSINESS_DATABASE, require
 from tests.tools.conftest import TINY_PACK
 from tests.tools.sql_corpus import EXHAUSTING_SQL, HOSTILE_SQL, WRITTEN_FILES
@@ -67,6 +68,16 @@ def test_it_reads_through_the_read_only_user(mariadb_business):
 
     assert result.rows == [["A-1001", "19.90"], ["A-1002", "5.00"]]
     assert result.truncated is True
+
+
+def test_a_run_says_it_is_waiting_before_each_statement_goes_to_mysql(mariadb_business):
+    said = []
+    with closing(read_only()) as connection, run_scope(before_wait=lambda: said.append("waiting")):
+        connection.execute("SELECT 1", max_rows=1, deadline=time.monotonic() + 5)
+        assert said == ["waiting"]  # over the network: its reports go out first, however fast it answers
+        connection.execute("SELECT 2", max_rows=1, deadline=time.monotonic() + 5)
+
+    assert said == ["waiting", "waiting"]
 
 
 def test_it_stops_reading_rows_once_the_byte_budget_is_spent(mariadb_business):

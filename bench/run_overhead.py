@@ -9,8 +9,10 @@ With ``--history``, the same runs are timed again with that many prior runs in t
 finished run: its log, invocations, steps and store entries; ``bench/history.py``), to show that a run's
 cost does not grow with the history. Each size has its own copy of the database, and the runs go to each in
 turn (one on the empty database, one at 10 000, one at 100 000, then the next): this machine's speed moves by
-a third from one minute to the next, and sizes timed one after the other compared minutes, not sizes. With ``--by-kind``, it also prints where the statements of a run went:
-their mean count per run by statement and table (``INSERT diagnosis_trace_event``, ``BEGIN``...).
+a third from one minute to the next, and sizes timed one after the other compared minutes, not sizes.
+
+With ``--by-kind``, it also prints where the statements of a run went: their mean count per run by statement
+and table (``INSERT diagnosis_trace_event``, ``BEGIN``...).
 
 With ``--profile FILE``, the timed runs on the empty database are also profiled (``cProfile``, the
 floor timings left out) and the statistics written to ``FILE`` for ``python -m pstats``; profiled runs
@@ -155,7 +157,7 @@ def measure_sizes(
     databases = {0: _database()}
     template, present = _last_run_id(), 0
     for size in history:
-        databases[size] = _copy_database(databases[present], f"{databases[0]}.{size}")
+        databases[size] = _copy_database(f"{databases[0]}.{size}")  # of the previous size's
         add_prior_runs(template, size - present)
         present = size
     samples: dict[int, list[RunSample]] = {size: [] for size in databases}
@@ -181,13 +183,14 @@ def _use_database(path: str) -> None:
     connection.ensure_connection()  # here, not inside the next timed run
 
 
-def _copy_database(source: str, target: str) -> str:
-    """A copy of the SQLite file ``source`` (through SQLite's backup, its write-ahead log included), in use."""
+def _copy_database(target: str) -> str:
+    """A copy of the SQLite database in use (through SQLite's backup, its write-ahead log included), then in
+    use instead."""
     import sqlite3
 
     from django.db import connection
 
-    _use_database(source)
+    connection.ensure_connection()
     with closing(sqlite3.connect(target)) as copy:
         connection.connection.backup(copy)
     _use_database(target)

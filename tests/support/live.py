@@ -91,7 +91,7 @@ class Server:
 
 def _python_module(module: str, *args: str, stack_dumps: bool) -> list[str]:
     """``python -m module args``; with ``stack_dumps``, the process writes every thread's stack to its output
-    on SIGUSR1 (``faulthandler``), which ``_dump_stacks`` asks for before stopping it."""
+    on SIGUSR1 (``faulthandler``), which ``_end`` asks for before stopping it."""
     if not stack_dumps:
         return [sys.executable, "-m", module, *args]
     launcher = (
@@ -101,10 +101,16 @@ def _python_module(module: str, *args: str, stack_dumps: bool) -> list[str]:
     return [sys.executable, "-c", launcher, *args]
 
 
-def _dump_stacks(process: subprocess.Popen) -> None:
-    if process.poll() is None:
+def _end(process: subprocess.Popen, log: IO[bytes], echo_as: str | None) -> None:
+    """Stop ``process`` and close its output; with ``echo_as``, ask for its threads' stacks first and print the
+    end of its output after, under that name (``_show_tail``)."""
+    if echo_as and process.poll() is None:
         process.send_signal(signal.SIGUSR1)
         time.sleep(0.2)  # faulthandler writes from its signal handler, at once
+    _stop(process)
+    if echo_as:
+        _show_tail(log, echo_as)
+    log.close()
 
 
 def _show_tail(log: IO[bytes], name: str, limit: int = 20_000) -> None:
@@ -157,12 +163,7 @@ def uvicorn_server(env: dict[str, str], *, echo_output: bool = False) -> Iterato
                 time.sleep(0.2)
         yield Server(base, process)
     finally:
-        if echo_output:
-            _dump_stacks(process)
-        _stop(process)
-        if echo_output:
-            _show_tail(log, "uvicorn")
-        log.close()
+        _end(process, log, "uvicorn" if echo_output else None)
 
 
 @contextmanager
@@ -203,12 +204,7 @@ def celery_worker(env: dict[str, str], *, pool: str = "solo", echo_output: bool 
     try:
         yield process
     finally:
-        if echo_output:
-            _dump_stacks(process)
-        _stop(process)
-        if echo_output:
-            _show_tail(log, "celery worker")
-        log.close()
+        _end(process, log, "celery worker" if echo_output else None)
 
 
 def private_queue() -> str:

@@ -99,11 +99,12 @@ def _usage_totals(prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
 def _finish(run: DiagnosisRun, status: RunStatus, **fields: Any) -> bool:
     now = timezone.now()
     duration_ms = max(0, int((now - run.started_at).total_seconds() * 1000))
-    updated = DiagnosisRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(
-        status=status, finished_at=now, duration_ms=duration_ms, **_totals(run), **fields
-    )
+    values = {"status": status, "finished_at": now, "duration_ms": duration_ms, **_totals(run), **fields}
+    updated = DiagnosisRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(**values)
     if updated:
-        run.refresh_from_db()
+        # The row now holds exactly these values: the run is brought up to date without reading it back.
+        for name, value in values.items():
+            setattr(run, name, value)
     return bool(updated)
 
 

@@ -8,8 +8,10 @@ full value, so an excerpt copied from a clipped string still occurs in the value
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 # About 3–4k tokens: room for several projections in one executor turn.
 PROJECTION_MAX_CHARS = 12_000
@@ -36,27 +38,30 @@ def size_of(value: Any) -> int:
     return len(_COMPACT.encode(value))
 
 
-def within_budget(items: Iterable[dict[str, Any]], budget: int) -> tuple[list[dict[str, Any]], int]:
-    """The leading ``items`` whose JSON fits in ``budget`` characters, and how many were left out."""
+def within_budget(
+    items: Sequence[T], budget: int, view: Callable[[T], dict[str, Any]]
+) -> tuple[list[dict[str, Any]], int]:
+    """The views of the leading ``items`` whose JSON fits in ``budget`` characters, and how many were left
+    out. Once one item is left out, so are all after it: only the items shown, and the first one that does
+    not fit, are viewed and measured (a 200-record result shows about 40)."""
     kept: list[dict[str, Any]] = []
-    omitted = 0
     used = 0
     for item in items:
-        # Once one item is left out, so are all after it: they are counted, never measured.
-        cost = 0 if omitted else size_of(item) + 1
-        if omitted or used + cost > budget:
-            omitted += 1
-            continue
-        kept.append(item)
+        shown = view(item)
+        cost = size_of(shown) + 1
+        if used + cost > budget:
+            break
+        kept.append(shown)
         used += cost
-    return kept, omitted
+    return kept, len(items) - len(kept)
 
 
-def listing(key: str, items: Iterable[dict[str, Any]], budget: int) -> dict[str, Any]:
-    """``{key: [...]}`` within ``budget``, plus ``omitted`` and a hint when some items did not fit."""
-    kept, omitted = within_budget(items, budget)
-    view: dict[str, Any] = {key: kept}
+def listing(key: str, items: Sequence[T], budget: int, view: Callable[[T], dict[str, Any]]) -> dict[str, Any]:
+    """``{key: [...]}`` within ``budget`` (each item as ``view`` shows it), plus ``omitted`` and a hint when
+    some items did not fit."""
+    kept, omitted = within_budget(items, budget, view)
+    result: dict[str, Any] = {key: kept}
     if omitted:
-        view["omitted"] = omitted
-        view["note"] = f"{omitted} more {key} are in the payload; narrow the query to see them"
-    return view
+        result["omitted"] = omitted
+        result["note"] = f"{omitted} more {key} are in the payload; narrow the query to see them"
+    return result

@@ -150,9 +150,12 @@ def build_figures(claims: Iterable[ReleasedClaim], load: PayloadLoader) -> dict[
             tool = binding.get("tool_name")
             index = segments[1] if len(segments) > 1 else None
             if tool == ToolName.QUERY_METRICS and segments[0] == "series" and isinstance(index, int):
+                # A metric claim cites two points of one series: it is drawn (and read) once.
+                if (invocation, index) in drawn:
+                    continue
                 series = _item(payload, "series", index)
                 points = _series_points(series)
-                if isinstance(series, dict) and len(points) >= 2 and (invocation, index) not in drawn:
+                if isinstance(series, dict) and len(points) >= 2:
                     drawn.add((invocation, index))
                     metrics.append(_metric_figure(claim, series, points))
             elif moment := _dated(str(tool), payload, segments, claim.claim_id):

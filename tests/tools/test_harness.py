@@ -37,10 +37,10 @@ def items(arguments: dict, context: CallContext) -> ToolOutput:
 
 
 def project_items(payload: dict, budget: int) -> dict:
-    views = (
-        {"raw_path": format_path("$", "items", index), "value": value} for index, value in enumerate(payload["items"])
-    )
-    return {"truncated": payload["truncated"], **listing("items", views, budget)}
+    def view(index: int) -> dict:
+        return {"raw_path": format_path("$", "items", index), "value": payload["items"][index]}
+
+    return {"truncated": payload["truncated"], **listing("items", range(len(payload["items"])), budget, view)}
 
 
 def make_tool(handler=items, *, name="items", truncation=None) -> Tool:

@@ -22,7 +22,7 @@ def test_it_clips_every_string_of_an_item():
 def test_it_keeps_leading_items_within_the_budget():
     items = [{"value": "x" * 10} for _ in range(20)]
 
-    kept, omitted = within_budget(items, 100)
+    kept, omitted = within_budget(items, 100, dict)
 
     assert kept == items[: len(kept)]
     assert sum(size_of(item) + 1 for item in kept) <= 100
@@ -30,15 +30,29 @@ def test_it_keeps_leading_items_within_the_budget():
 
 
 def test_it_never_lets_a_later_small_item_jump_the_queue():
-    kept, omitted = within_budget([{"v": "small"}, {"v": "x" * 500}, {"v": "tiny"}], 100)
+    kept, omitted = within_budget([{"v": "small"}, {"v": "x" * 500}, {"v": "tiny"}], 100, dict)
 
     assert (kept, omitted) == ([{"v": "small"}], 2)
 
 
 def test_it_notes_omitted_items_only_when_there_are_some():
-    assert listing("rows", [{"a": 1}], 100) == {"rows": [{"a": 1}]}
+    assert listing("rows", [{"a": 1}], 100, dict) == {"rows": [{"a": 1}]}
 
-    view = listing("rows", [{"a": "x" * 80}] * 3, 100)
+    view = listing("rows", [{"a": "x" * 80}] * 3, 100, dict)
 
     assert view["omitted"] == 2
     assert "2 more rows" in view["note"]
+
+
+def test_it_views_only_the_items_it_shows_and_the_first_it_leaves_out():
+    viewed = []
+
+    def view(number: int) -> dict:
+        viewed.append(number)
+        return {"n": number, "text": "x" * 30}
+
+    kept, omitted = within_budget(range(100), 200, view)
+
+    assert [item["n"] for item in kept] == list(range(len(kept)))
+    assert omitted == 100 - len(kept) > 0
+    assert viewed == list(range(len(kept) + 1))

@@ -41,18 +41,20 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
 
 
 def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
-    chunks = (
-        {
-            "raw_path": format_path("$", "chunks", index, "text"),
-            "title": chunk["title"],
-            "document_id": chunk["document_id"],
-            "chunk_id": chunk["chunk_id"],
-            "score": chunk["score"],
-            "text": clip(chunk["text"], 1200),
-        }
-        for index, chunk in enumerate(payload["chunks"])
-    )
-    return {"evidence_status": payload["evidence_status"], **listing("chunks", chunks, budget)}
+    chunks = list(enumerate(payload["chunks"]))
+    return {"evidence_status": payload["evidence_status"], **listing("chunks", chunks, budget, _chunk_view)}
+
+
+def _chunk_view(indexed: tuple[int, dict[str, Any]]) -> dict[str, Any]:
+    index, chunk = indexed
+    return {
+        "raw_path": format_path("$", "chunks", index, "text"),
+        "title": chunk["title"],
+        "document_id": chunk["document_id"],
+        "chunk_id": chunk["chunk_id"],
+        "score": chunk["score"],
+        "text": clip(chunk["text"], 1200),
+    }
 
 
 LOOKUP_KNOWLEDGE = Tool(

@@ -71,14 +71,15 @@ def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
     """The records that fit the budget: the oldest, or the newest of a ``backward`` query (still oldest first)."""
     indexed = list(enumerate(payload["records"]))
     backward = payload.get("direction") == BACKWARD
-    records = (
-        {"raw_path": format_path("$", "records", index, "message"), **clip_values(record)}
-        for index, record in (reversed(indexed) if backward else indexed)
-    )
-    view = listing("records", records, budget)
+    view = listing("records", indexed[::-1] if backward else indexed, budget, _record_view)
     if backward:
         view["records"].reverse()
     return {"total": payload["total"], "truncated": payload["truncated"], **view}
+
+
+def _record_view(indexed: tuple[int, dict[str, Any]]) -> dict[str, Any]:
+    index, record = indexed
+    return {"raw_path": format_path("$", "records", index, "message"), **clip_values(record)}
 
 
 QUERY_LOGS = Tool(

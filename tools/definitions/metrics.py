@@ -48,25 +48,30 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
 
 def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
     share = budget // max(len(payload["series"]), 1)
-    views = []
-    for index, series in enumerate(payload["series"]):
-        points = [
-            {"raw_path": format_path("$", "series", index, "points", number), **point}
-            for number, point in enumerate(series["points"])
-        ]
-        view: dict[str, Any] = {
-            "raw_path": format_path("$", "series", index),
-            "service": series["service"],
-            "metric": series["metric"],
-            "point_count": len(points),
-        }
-        if points:
-            view["min"] = min(points, key=lambda point: point["value"])
-            view["max"] = max(points, key=lambda point: point["value"])
-        views.append({**view, **listing("points", points, share)})
+    views = [_series_view(index, series, share) for index, series in enumerate(payload["series"])]
     if not views:
         return {"series": [], "note": "no samples of this metric for this service in the window"}
     return {"series": views}
+
+
+def _series_view(index: int, series: dict[str, Any], budget: int) -> dict[str, Any]:
+    """One series: its lowest and highest points, then the leading points that fit ``budget``."""
+    points = series["points"]
+
+    def point_view(number: int) -> dict[str, Any]:
+        return {"raw_path": format_path("$", "series", index, "points", number), **points[number]}
+
+    view: dict[str, Any] = {
+        "raw_path": format_path("$", "series", index),
+        "service": series["service"],
+        "metric": series["metric"],
+        "point_count": len(points),
+    }
+    numbers = range(len(points))
+    if points:
+        view["min"] = point_view(min(numbers, key=lambda number: points[number]["value"]))
+        view["max"] = point_view(max(numbers, key=lambda number: points[number]["value"]))
+    return {**view, **listing("points", numbers, budget, point_view)}
 
 
 QUERY_METRICS = Tool(

@@ -45,17 +45,18 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
 
 
 def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
-    rows = (
-        {"raw_path": format_path("$", "rows", index), "values": [clip(value) for value in row]}
-        for index, row in enumerate(payload["rows"])
-    )
     return {
         "columns": payload["columns"],
         "row_count": payload["row_count"],
         "truncated": payload["truncated"],
         "cite": "cite one cell as <raw_path>[column index], e.g. $.rows[0][1]",
-        **listing("rows", rows, budget),
+        **listing("rows", list(enumerate(payload["rows"])), budget, _row_view),
     }
+
+
+def _row_view(indexed: tuple[int, list[Any]]) -> dict[str, Any]:
+    index, row = indexed
+    return {"raw_path": format_path("$", "rows", index), "values": [clip(value) for value in row]}
 
 
 def describe_tables() -> str:

@@ -50,8 +50,7 @@ class Conversation:
 def read(messages: Sequence[Message], memo: Memo = NO_MEMO) -> Conversation:
     """The task of the last user message and the tool exchanges that follow it; ``memo`` keeps the JSON of
     tool results already read on an earlier turn of the run."""
-    task_index = _last_task_index(messages)
-    task = _object(messages[task_index]["content"])
+    task_index, task = _last_task(messages)
     calls: dict[str, tuple[str, dict[str, Any]]] = {}
     exchanges: list[ToolExchange] = []
     for message in messages[task_index + 1 :]:
@@ -80,11 +79,12 @@ def result_items(
                     yield exchange, item
 
 
-def _last_task_index(messages: Sequence[Message]) -> int:
+def _last_task(messages: Sequence[Message]) -> tuple[int, dict[str, Any]]:
+    """The last user message holding a task: its index and its JSON, read once."""
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
-        if message.get("role") == "user" and isinstance(_object(message.get("content")).get("task"), str):
-            return index
+        if message.get("role") == "user" and isinstance((task := _object(message.get("content"))).get("task"), str):
+            return index, task
     raise ProviderError(ErrorCode.BAD_REQUEST, "the offline provider needs a user message holding the node's JSON task")
 
 

@@ -11,6 +11,7 @@ import json
 import math
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from diagnosis.providers.offline.timing import Window
@@ -35,8 +36,9 @@ class Step:
     def as_plan_step(self) -> dict[str, Any]:
         return {"tool": self.tool, "purpose": self.purpose, "args": self.args}
 
-    @property
+    @cached_property
     def description(self) -> str:
+        """Read several times per turn, when the executor matches its planned steps against its results."""
         return describe(self.tool, self.args)
 
 

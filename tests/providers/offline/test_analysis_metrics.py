@@ -12,11 +12,7 @@ ONSET = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
 def _series(values: list[float], metric: str = "m") -> Series:
     points = [
         Point(
-            f"$.series[0].points[{index}]",
-            datetime(2025, 6, 1, 8, index, tzinfo=UTC),
-            f"08:{index:02d}",
-            value,
-            repr(value),
+            f"$.series[0].points[{index}]", datetime(2025, 6, 1, 8, index, tzinfo=UTC), f"08:{index:02d}", value, value
         )
         for index, value in enumerate(values)
     ]

@@ -34,8 +34,14 @@ class Point:
     ts: datetime
     ts_text: str
     value: float
-    value_text: str
-    """The value as JSON text: what the gatekeeper compares a cited number against."""
+    given: int | float
+    """The value as the tool gave it (an int stays an int)."""
+
+    @property
+    def value_text(self) -> str:
+        """The value as JSON text: what the gatekeeper compares a cited number against. Only a cited point's
+        is ever read, so it is not written for every point read."""
+        return json.dumps(self.given)
 
 
 @dataclass(frozen=True)
@@ -85,7 +91,7 @@ def _point(item: object) -> Point | None:
     ts, value, raw_path = parse_ts(item.get("ts")), item.get("value"), item.get("raw_path")
     if ts is None or isinstance(value, bool) or not isinstance(value, int | float) or not isinstance(raw_path, str):
         return None
-    return Point(raw_path, ts, item["ts"], float(value), json.dumps(value))
+    return Point(raw_path, ts, item["ts"], float(value), value)
 
 
 def anomaly(series: Series, onset: datetime | None) -> Anomaly | None:

@@ -13,6 +13,11 @@ an empty id, an id past the last event, text that is not ``channel:id`` pairs - 
 the client would get events it already has. The check follows the permission check, so it says nothing
 about other users' runs. ``error``, what a browser sends after a stream-error, keeps the library's 400,
 which stops EventSource from reconnecting.
+
+django-eventstream also takes a signed ``es-meta`` query parameter (a JWT under ``SECRET_KEY``) that names
+the reader and the channels in place of the request's own. This view decides both itself, and this project
+never issues one, so a request carrying it is refused with ``bad-request`` before anything is read: honoured,
+it would let a reader of one run name another run's channel and its owner.
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ from diagnosis.sse.reads import stream_reads
 EVENT_ID = re.compile(r"[0-9]{1,18}")
 RESUME_AFTER_ERROR = "error"
 BAD_LAST_ID_TEXT = "Invalid request: Last-Event-ID or lastEventId names no event of this run."
+SIGNED_META = "es-meta"
+SIGNED_META_TEXT = "Invalid request: es-meta is not accepted; sign in with the session or an API token."
 
 
 def _reader(request: HttpRequest) -> User | AnonymousUser:
@@ -82,6 +89,8 @@ async def run_events(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> 
 
 
 def _checked_stream(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> HttpResponse:
+    if SIGNED_META in request.GET:
+        return _stream_error(request, "bad-request", SIGNED_META_TEXT)
     channel = channel_for(run_id)
     # The library reads ``request.user`` (and the channel manager checks it again for every read).
     request.user = _reader(request)

@@ -2,15 +2,20 @@
 
 Token clients read the ``events_url`` the chat API hands them with the same ``Authorization: Token`` header:
 the run's owner and auditors; anyone else gets ``stream-error`` ``forbidden``. A Last-Event-ID that names no
-event of the run is answered with ``stream-error`` ``bad-request`` (header or query), the stream closed cleanly.
+event of the run is answered with ``stream-error`` ``bad-request`` (header or query), the stream closed cleanly,
+and so is django-eventstream's signed ``es-meta`` parameter, which would otherwise choose reader and channels.
 """
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlencode
 
 import httpx
+import jwt
 import pytest
+from django.conf import settings
+from django.contrib.auth.models import User
 
 from tests.support.clients import login, submit
 from tests.support.sse_client import read_events
@@ -127,3 +132,26 @@ def test_after_a_stream_error_a_browser_is_told_to_stop(module_stack, finished_r
 
     # EventSource reconnects with the stream-error's id, "error"; the library's 400 ends its retries.
     assert response.status_code == 400
+
+
+def test_a_signed_es_meta_cannot_name_another_run_nor_break_the_stream(module_stack, finished_run):
+    """django-eventstream would read ``es-meta`` (a JWT under SECRET_KEY) as the reader and the channels: with
+    the key, a reader of its own run could name the owner and the channel of another."""
+    _, _, victim, _ = finished_run
+    cookies, headers = login("token-intruder")
+    own = submit(module_stack.base, headers, "hi")
+    victim_channel = f"run-{victim['run_id']}"
+    owner = User.objects.get(username="token-owner")
+    forged = jwt.encode(
+        {"user": owner.pk, "channels": [victim_channel], "exp": int(time.time()) + 600},
+        settings.SECRET_KEY.encode(),
+        algorithm="HS256",
+    )
+    url = f"{module_stack.base}/events/run-{own['run_id']}/"
+
+    for meta in (forged, "garbage"):
+        query = urlencode({"es-meta": meta, "lastEventId": f"{victim_channel}:0"})
+        events = read_events(f"{url}?{query}", cookies=cookies, timeout=20)
+        assert [event.event for event in events] == ["stream-error"], events
+        assert events[0].data["condition"] == "bad-request"
+        assert "es-meta" in events[0].data["text"]

@@ -169,6 +169,8 @@ class ToolHarness:
             parsed = json.loads(arguments)
         except json.JSONDecodeError as error:
             return {}, _blocked("invalid_json", f"arguments are not valid JSON: {error}")
+        except RecursionError:
+            return {}, _blocked("invalid_json", "arguments are nested too deeply to read")
         if not isinstance(parsed, dict):
             return {}, _blocked("invalid_arguments", "arguments must be a JSON object")
         return parsed, None

@@ -15,7 +15,10 @@ def parse_timestamp(text: object) -> datetime:
         raise ValueError(f"{text!r} is not an ISO 8601 timestamp (e.g. 2024-05-01T10:05:00Z)") from None
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00+01:00 and 9999-12-31T23:59-01:00 have no UTC datetime
+        raise ValueError(f"{text!r} is outside the range of UTC timestamps") from None
 
 
 def format_timestamp(value: datetime) -> str:

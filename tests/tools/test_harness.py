@@ -94,6 +94,7 @@ def test_it_accepts_arguments_as_a_json_string(run):
     [
         ('{"n": 1', "invalid_json"),
         ("not json at all", "invalid_json"),
+        ("[" * 100_000, "invalid_json"),  # deeper than the JSON decoder's recursion
         ("[1, 2]", "invalid_arguments"),
         ('"n"', "invalid_arguments"),
         (["n", 1], "invalid_arguments"),

@@ -22,6 +22,12 @@ def test_it_refuses_what_is_not_a_timestamp(value):
         parse_timestamp(value)
 
 
+@pytest.mark.parametrize("text", ["0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-01:00"])
+def test_a_timestamp_with_no_utc_datetime_is_refused_as_a_value_error(text):
+    with pytest.raises(ValueError, match="outside the range of UTC timestamps"):
+        parse_timestamp(text)
+
+
 def test_it_writes_utc_with_a_z():
     assert format_timestamp(datetime(2024, 5, 1, 12, 5, tzinfo=timezone(timedelta(hours=2)))) == "2024-05-01T10:05:00Z"
     assert format_timestamp(datetime(2024, 5, 1, 10, 5, 0, 717000, tzinfo=UTC)) == "2024-05-01T10:05:00.717000Z"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tools.errors import ToolInputError
@@ -11,6 +11,10 @@ from tools.timestamps import parse_timestamp
 
 # A week covers any incident a diagnosis looks at; a wider window only adds noise and cost.
 MAX_WINDOW_SPAN = timedelta(days=7)
+# No log or sample lies outside these; far inside datetime's range, so that a backend's step arithmetic
+# (window ends plus or minus a step) cannot overflow.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 # The JSON-schema properties of a call about one service in a window (parse_window checks the times).
 SERVICE_WINDOW_PROPERTIES: dict[str, Any] = {
@@ -39,6 +43,8 @@ def parse_window(start: str, end: str) -> TimeWindow:
         window = TimeWindow(parse_timestamp(start), parse_timestamp(end))
     except ValueError as error:
         raise ToolInputError("invalid_window", str(error)) from None
+    if window.start < EARLIEST or window.end > LATEST:
+        raise ToolInputError("invalid_window", f"the window must lie between {EARLIEST.year} and {LATEST.year}")
     if window.start >= window.end:
         raise ToolInputError("invalid_window", f"start {start!r} must be before end {end!r}")
     if window.end - window.start > MAX_WINDOW_SPAN:

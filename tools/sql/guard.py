@@ -108,6 +108,14 @@ def check_sql(sql: str, *, allowed_tables: Iterable[str], max_rows: int, dialect
 @functools.lru_cache(maxsize=256)
 def _verdict(sql: str, allowed: frozenset[str], max_rows: int, dialect: str) -> SqlVerdict:
     try:
+        return _judged(sql, allowed, max_rows, dialect)
+    except RecursionError:
+        # sqlglot parses, walks and renders recursively: a few dozen nested parentheses exhaust the stack.
+        return SqlVerdict(False, Refusal.SYNTAX, "the statement is nested too deeply to check; write it flatter")
+
+
+def _judged(sql: str, allowed: frozenset[str], max_rows: int, dialect: str) -> SqlVerdict:
+    try:
         statement = _checked(sql, SOURCE_DIALECT, allowed)
         _cap_limit(statement, max_rows + 1)
         rendered = statement.sql(dialect=dialect)

@@ -25,6 +25,10 @@ def test_it_parses_a_window():
         ("2024-05-01T10:30:00Z", "2024-05-01T10:00:00Z", "must be before end"),
         ("2024-05-01T10:00:00Z", "2024-05-01T10:00:00Z", "must be before end"),
         ("2024-05-01T00:00:00Z", "2024-05-08T00:00:01Z", "more than 7 days"),
+        ("0001-01-01T00:00:00+01:00", "0001-01-02T00:00:00Z", "outside the range of UTC timestamps"),
+        ("9999-12-31T00:00:00Z", "9999-12-31T23:59:59-01:00", "outside the range of UTC timestamps"),
+        ("1969-12-31T23:00:00Z", "1970-01-01T01:00:00Z", "between 1970 and 9000"),
+        ("9999-12-31T00:00:00Z", "9999-12-31T23:59:59Z", "between 1970 and 9000"),
     ],
 )
 def test_it_refuses_a_bad_window_saying_why(start, end, message):

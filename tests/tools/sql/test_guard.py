@@ -45,6 +45,16 @@ def test_it_refuses_a_statement_over_the_length_limit():
     assert verdict.reason == Refusal.TOO_LONG
 
 
+@pytest.mark.parametrize("depth", [60, 400])
+def test_it_refuses_a_statement_nested_too_deeply_to_check(depth, rules_changed):
+    """sqlglot parses, walks and renders recursively: deep nesting exhausts the stack, which must end as a
+    refusal the model can read, not as an error that ends the run."""
+    verdict = check("SELECT " + "(" * depth + "order_no" + ")" * depth + " FROM orders")
+
+    assert not verdict.allowed
+    assert verdict.reason == Refusal.SYNTAX and "nested too deeply" in verdict.message
+
+
 @pytest.mark.parametrize(
     ("sql", "rendered"),
     [

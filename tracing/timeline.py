@@ -207,11 +207,17 @@ class RunLog:
         writes, self._held_writes = self._held_writes, []
         rows = [*held, *after]
         if writes:
-            with transaction.atomic():
-                if rows:
-                    self._write(rows)
-                for write in writes:
-                    write()
+            try:
+                with transaction.atomic():
+                    if rows:
+                        self._write(rows)
+                    for write in writes:
+                        write()
+            except BaseException:
+                # The rows were numbered, then rolled back with a held write: read the log's end again
+                # rather than leave a gap in the stream's ids.
+                self._last = None
+                raise
         else:
             self._write(rows)
         if self.on_flushed:

@@ -66,8 +66,8 @@ def _bad_last_id(request: HttpRequest, channel: str) -> bool:
         ids = channel_last_ids(raw)
     except ValueError:
         return True
-    if channel not in ids:
-        return False
+    if channel not in ids:  # EventSource resends the id it was given, which is always this channel's
+        return True
     value = ids[channel]
     # 0, before the first event (what ``events_url`` asks for), is valid without reading the channel's end.
     return not EVENT_ID.fullmatch(value) or (int(value) > 0 and int(value) > get_storage().get_current_id(channel))

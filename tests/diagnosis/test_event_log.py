@@ -396,6 +396,27 @@ def test_held_steps_and_reports_are_written_all_or_nothing(run, settings, monkey
     assert not DiagnosisTraceEvent.objects.filter(run=run).exists()
 
 
+def test_reports_rolled_back_with_a_held_step_leave_no_gap_in_the_stream_ids(run, settings, monkeypatch):
+    """The rolled-back reports had been numbered: the next write must not number after them."""
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        progress.flush()
+        progress.status("planner", "completed")
+        with monkeypatch.context() as patched:
+            patched.setattr("tracing.steps._insert", lambda *args: (_ for _ in ()).throw(OperationalError("locked")))
+            StepLog(run.pk, empty=True, log=progress.log).record(
+                StepRecord(node="planner", attempt=1, outcome="FAILED")
+            )
+            with pytest.raises(EventLogUnwritable):
+                progress.flush()
+        sse.publish(run.pk, "failure", {"code": "internal_error"})
+
+    rows = list(DiagnosisTraceEvent.log.filter(run=run, stream_id__isnull=False).order_by("stream_id"))
+    assert [(row.stream_id, row.stream_event) for row in rows] == [(1, "status"), (2, "failure")]
+
+
 def test_steps_held_alone_are_written_by_the_flush(run, settings):
     settings.RUN_EVENT_LINGER_MS = 60_000
     progress = RunProgress(run.pk)

@@ -11,6 +11,7 @@ from django_eventstream.utils import sse_encode_event
 
 from diagnosis import sse
 from diagnosis.sse.ordering import _Cursor, _last_id, _ordered
+from tracing.models import DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,6 +54,19 @@ def test_it_fills_a_gap_from_storage_before_the_later_event(channel):
 
     assert ids(out) == [1, 2, 3, 4]
     assert '"n": 3' in out
+
+
+def test_a_gap_in_the_stored_ids_delivers_the_later_event_once():
+    """A write numbered then rolled back leaves ids 1, 3: the fill counted up to 3 reads 3 itself."""
+    run_id = uuid.uuid4()
+    sse.publish(run_id, "status", {"n": 1})
+    stored = sse.channel_for(run_id)
+    DiagnosisTraceEvent.log.create(run_id=run_id, stream_id=3, stream_event="status", stream_data='{"n": 3}')
+    cursor = _Cursor(stored, last=1)
+
+    out = admit_all(cursor, [block(stored, 3)])
+
+    assert ids(out) == [3]
 
 
 def test_it_delivers_a_missed_last_event_at_the_next_keep_alive(channel):

@@ -87,6 +87,7 @@ def test_a_malformed_last_event_id_is_answered_with_a_stream_error(module_stack,
         f"{channel}:{10**30}",
         "garbage",
         f"{channel}:1:2",
+        "run-3f0c1a36-5b8e-4d7a-9d47-0d1b1c0f8e11:1",  # only another channel's id
         f"{channel}:1,",
     ]
     base = f"{module_stack.base}/events/{channel}/"

@@ -8,10 +8,10 @@ library's ``stream-error`` ``forbidden``.
 
 A Last-Event-ID (the header, else the last non-empty ``lastEventId`` query value, as the library reads it)
 must give this channel a decimal id from 0 to its last event's. Anything else - ``abc``, ``1.5``, ``-1``,
-an empty id, an id past the last event, text that is not ``channel:id`` pairs - is answered with a
-``stream-error`` ``bad-request`` (the library's own answer to unparsable ids), never replayed from the start:
-the client would get events it already has. The check follows the permission check, so it says nothing
-about other users' runs. ``error``, what a browser sends after a stream-error, keeps the library's 400,
+an empty id, an id past the last event, ids of other channels only, text that is not ``channel:id`` pairs - is
+answered with a ``stream-error`` ``bad-request`` (the library's own answer to unparsable ids), never replayed
+from the start: the client would get events it already has. The check follows the permission check, so it says
+nothing about other users' runs. ``error``, what a browser sends after a stream-error, keeps the library's 400,
 which stops EventSource from reconnecting.
 
 django-eventstream also takes a signed ``es-meta`` query parameter (a JWT under ``SECRET_KEY``) that names

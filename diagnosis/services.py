@@ -108,22 +108,16 @@ def _finish(run: DiagnosisRun, status: RunStatus, **fields: Any) -> bool:
     return bool(updated)
 
 
-def _publish_end(run: DiagnosisRun, event: sse.EventName, data: dict[str, Any]) -> None:
-    """The terminal event and ``done`` in one callback: ``done`` is sent even if the first publish fails."""
-    try:
-        sse.publish(run.pk, event, data)
-    finally:
-        sse.publish(run.pk, "done", {"outcome": run.outcome, "run_id": str(run.pk)})
+def _end_events(run: DiagnosisRun, event: sse.EventName, data: dict[str, Any]) -> None:
+    """The run's terminal event and ``done``, stored in the transaction that ends the run and announced after
+    its commit, after ``run_ended`` for other apps.
 
-
-def _announce_end(run: DiagnosisRun, event: sse.EventName, data: dict[str, Any]) -> None:
-    """After the commit that ended the run: ``run_ended`` for other apps, then its stream's last events.
-
-    The signal goes first and robustly (a failing receiver is logged), so that nothing it does can keep
-    the stream from its ``done``, and a failed publish cannot keep it from being sent.
+    The signal goes first and robustly (a failing receiver is logged), so that nothing it does can keep the
+    stream from its ``done``; an announcement that fails (Redis down) is logged, and readers find the stored
+    events (``sse``).
     """
     transaction.on_commit(lambda: run_ended.send_robust(sender=DiagnosisRun, run=run), robust=True)
-    transaction.on_commit(lambda: _publish_end(run, event, data))
+    sse.store_with_transaction(run.pk, [(event, data), ("done", {"outcome": run.outcome, "run_id": str(run.pk)})])
 
 
 def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
@@ -152,7 +146,7 @@ def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
             "degraded": result.degraded,
             "effective_verdict": result.effective_verdict,
         }
-        _announce_end(run, "content", content)
+        _end_events(run, "content", content)
     return True
 
 
@@ -168,7 +162,7 @@ def run_fail(
             return False
         append_event(run.pk, TraceEventKind.RUN, TimelineEvent.FAILED, {"code": reason})
         failure = {"code": reason, "message": message}
-        _announce_end(run, "failure", failure)
+        _end_events(run, "failure", failure)
     return True
 
 

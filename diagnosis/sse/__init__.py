@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -29,7 +29,7 @@ from redis.exceptions import RedisError
 from diagnosis.selectors import run_visible_to
 from diagnosis.sse.storage import CHANNEL_PREFIX, TimelineEntry, stored_row, timeline_entry
 from tracing.models import DiagnosisTraceEvent
-from tracing.timeline import RunLog, StreamEvent
+from tracing.timeline import RunLog, StreamEvent, log_for
 
 logger = logging.getLogger(__name__)
 
@@ -65,11 +65,25 @@ def publish(
     return True
 
 
+def _stream_event(event: EventName, data: dict[str, Any]) -> StreamEvent:
+    return StreamEvent(event, json.dumps(data, cls=DjangoJSONEncoder))  # as ``send_event`` encodes it
+
+
 def hold(log: RunLog, event: EventName, data: dict[str, Any], *, timeline: TimelineEntry) -> None:
     """Hand one event of a run to its owner's ``log``, to be stored with the log's next write and then
     announced (``announce``): a progress report, which may wait a few milliseconds for others."""
-    stream = StreamEvent(event, json.dumps(data, cls=DjangoJSONEncoder))  # as ``send_event`` encodes it
-    log.append(timeline.kind, timeline.name, timeline.details, stream=stream, hold=True)
+    log.append(timeline.kind, timeline.name, timeline.details, stream=_stream_event(event, data), hold=True)
+
+
+def store_with_transaction(run_id: uuid.UUID | str, events: Sequence[tuple[EventName, dict[str, Any]]]) -> None:
+    """Store ``events`` of a run in the current transaction, and announce them once it commits.
+
+    For the events of a change the transaction makes (a run's end and its ``done``): stored with the change,
+    they exist exactly when it does. Stored after the commit instead, anything between the two (a database
+    error, a killed worker, a soft time limit) left a run ended for good with no ``done`` on its stream."""
+    log = log_for(run_id)
+    rows = [log.append("", "", stream=_stream_event(event, data)) for event, data in events]
+    transaction.on_commit(lambda: announce(rows))
 
 
 def announce(rows: Iterable[DiagnosisTraceEvent]) -> None:

@@ -104,7 +104,7 @@ def test_a_receiver_that_fails_never_affects_the_run(
 
     monkeypatch.setattr(receivers, "submit_task", broker_down)
     published: list[str] = []
-    monkeypatch.setattr("diagnosis.sse.publish", lambda run_id, event, data: published.append(event))
+    monkeypatch.setattr("diagnosis.sse.announce", lambda rows: published.extend(row.stream_event for row in rows))
 
     run = finish(alert_run, django_capture_on_commit_callbacks)
 

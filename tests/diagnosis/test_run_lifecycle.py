@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from io import StringIO
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
+from django.db import OperationalError
 from django.utils import timezone
+from redis.exceptions import RedisError
 
-from diagnosis import services, sse
+from diagnosis import sse
 from diagnosis.execution import run_execute
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import planner, verifier
 from diagnosis.progress import RunEnded, RunProgress
+from diagnosis.reaper import reap_stale_runs
 from diagnosis.submission import run_create
 from tests.support.stored_events import stored_names
+from tracing import timeline
 from tracing.models import DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -59,22 +64,45 @@ def test_it_fails_a_run_whose_finishing_step_breaks(run, monkeypatch):
     assert stream(run).count("done") == 1
 
 
-def test_it_still_sends_done_when_the_terminal_event_cannot_be_published(run, monkeypatch):
-    published = []
-    real_publish = sse.publish
+def test_it_still_announces_done_when_the_terminal_event_cannot_be_announced(run, monkeypatch):
+    announced = []
+    real_send = sse.send_event
 
-    def flaky(run_id, event, data):
+    def flaky(channel, event, data, **kwargs):
         if event == "content":
-            raise ConnectionError("redis went away")
-        published.append(event)
-        real_publish(run_id, event, data)
+            raise RedisError("redis went away")
+        announced.append(event)
+        real_send(channel, event, data, **kwargs)
 
-    monkeypatch.setattr(sse, "publish", flaky)
+    monkeypatch.setattr(sse, "send_event", flaky)
 
-    with pytest.raises(ConnectionError):
-        services._publish_end(run, "content", {"markdown": "x"})
+    run = run_execute(run.pk, worker="test")
 
-    assert published == ["done"]
+    assert run.status == RunStatus.SUCCESS
+    assert announced[-1] == "done" and "content" not in announced
+    assert stream(run)[-2:] == ["content", "done"]  # stored with the end: readers find both
+
+
+def test_a_run_never_ends_without_its_done(run, monkeypatch):
+    """The end and its events are one transaction: when they cannot be stored the run stays RUNNING, for
+    the reaper to end with its ``done``, instead of ending with none (its stream open for good)."""
+    real_insert = timeline._insert
+
+    def unstorable(rows):
+        if any(row.stream_event in ("content", "failure", "done") for row in rows):
+            raise OperationalError("database is locked")
+        real_insert(rows)
+
+    monkeypatch.setattr(timeline, "_insert", unstorable)
+    with pytest.raises(OperationalError):
+        run_execute(run.pk, worker="test")
+    monkeypatch.setattr(timeline, "_insert", real_insert)
+
+    run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING and "done" not in stream(run)
+    reaped = reap_stale_runs(now=timezone.now() + timedelta(days=1))
+    assert [ended.pk for ended in reaped] == [run.pk]
+    assert stream(run).count("done") == 1 and stream(run)[-1] == "done"
 
 
 def test_it_stops_reporting_for_a_run_that_was_ended(run):

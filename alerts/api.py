@@ -38,7 +38,9 @@ class AlertmanagerIntakeApi(APIView):
             400: OpenApiResponse(ErrorSerializer, description="not a version 4 payload; the message names the field"),
             401: OpenApiResponse(ErrorSerializer, description="missing or wrong bearer token"),
             404: OpenApiResponse(ErrorSerializer, description="alert intake is disabled (no ALERT_INTAKE_TOKEN)"),
-            503: OpenApiResponse(ErrorSerializer, description="the broker is down; nothing was recorded, retry"),
+            503: OpenApiResponse(
+                ErrorSerializer, description="the broker is down; no run was started for the group, retry"
+            ),
         },
     )
     def post(self, request: Request) -> Response:

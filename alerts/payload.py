@@ -7,10 +7,10 @@ may add fields within version 4.
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
 from rest_framework import exceptions
 
 from alerts.models import AlertStatus
@@ -21,19 +21,44 @@ MAX_ALERTS = 1000
 MAX_GROUP_KEY_CHARS = 10_000
 
 
+def _storable(text: str) -> str:
+    """Text a database can store: no NUL, no lone surrogate (what DRF's CharField refuses in the chat API)."""
+    if "\x00" in text:
+        raise ValueError("must not contain NUL characters")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("must not contain lone surrogate characters") from None
+    return text
+
+
+Text = Annotated[str, AfterValidator(_storable)]
+Labels = dict[Text, Text]
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
 class Alert(_Model):
     status: Status
-    labels: dict[str, str]
-    annotations: dict[str, str] = Field(default_factory=dict)
+    labels: Labels
+    annotations: Labels = Field(default_factory=dict)
     starts_at: AwareDatetime = Field(alias="startsAt")
     # "0001-01-01T00:00:00Z" while the alert fires: a valid time, not an "unset" marker, so no bound here.
     ends_at: datetime | None = Field(default=None, alias="endsAt")
-    generator_url: str = Field(default="", alias="generatorURL")
-    fingerprint: str = ""
+    generator_url: Text = Field(default="", alias="generatorURL")
+    fingerprint: Text = ""
+
+    @field_validator("starts_at")
+    @classmethod
+    def _has_a_utc_time(cls, value: datetime) -> datetime:
+        """The question names the incident time in UTC; 0001-01-01T00:00:00+01:00 has none."""
+        try:
+            value.astimezone(UTC)
+        except OverflowError:
+            raise ValueError("has no UTC time (out of range)") from None
+        return value
 
     @property
     def firing(self) -> bool:
@@ -42,14 +67,14 @@ class Alert(_Model):
 
 class AlertmanagerPayload(_Model):
     version: Literal["4"]
-    group_key: str = Field(alias="groupKey", min_length=1, max_length=MAX_GROUP_KEY_CHARS)
+    group_key: Text = Field(alias="groupKey", min_length=1, max_length=MAX_GROUP_KEY_CHARS)
     truncated_alerts: int = Field(default=0, alias="truncatedAlerts", ge=0)
     status: Status
-    receiver: str = ""
-    group_labels: dict[str, str] = Field(default_factory=dict, alias="groupLabels")
-    common_labels: dict[str, str] = Field(default_factory=dict, alias="commonLabels")
-    common_annotations: dict[str, str] = Field(default_factory=dict, alias="commonAnnotations")
-    external_url: str = Field(default="", alias="externalURL")
+    receiver: Text = ""
+    group_labels: Labels = Field(default_factory=dict, alias="groupLabels")
+    common_labels: Labels = Field(default_factory=dict, alias="commonLabels")
+    common_annotations: Labels = Field(default_factory=dict, alias="commonAnnotations")
+    external_url: Text = Field(default="", alias="externalURL")
     alerts: list[Alert] = Field(min_length=1, max_length=MAX_ALERTS)
 
     @property

@@ -12,15 +12,21 @@ from datetime import UTC
 
 from alerts.payload import Alert, AlertmanagerPayload
 
-#: Each annotation is cut to this many characters: the question must stay well under the chat limit.
+#: Each annotation, and each label named, is cut to this many characters: the question must stay well under
+#: the chat limit, or the alert could never start a run (and Alertmanager does not retry a 400).
 ANNOTATION_CHARS = 1500
+LABEL_CHARS = 200
+
+
+def _line(text: str, limit: int) -> str:
+    """``text`` on one line, at most ``limit`` characters (a cut is marked)."""
+    text = " ".join(text.split())
+    return text[: limit - 1] + "…" if len(text) > limit else text
 
 
 def _sentence(text: str) -> str:
     """One line, at most ``ANNOTATION_CHARS``, ending as a sentence so the next one does not run on."""
-    text = " ".join(text.split())
-    if len(text) > ANNOTATION_CHARS:
-        text = text[: ANNOTATION_CHARS - 1] + "…"
+    text = _line(text, ANNOTATION_CHARS)
     return text if text.endswith((".", "!", "?", "。", "！", "？")) else text + "."
 
 
@@ -32,7 +38,7 @@ def incident_alert(payload: AlertmanagerPayload) -> Alert:
 
 def alert_question(payload: AlertmanagerPayload) -> str:
     alert = incident_alert(payload)
-    labels = {**payload.common_labels, **alert.labels}
+    labels = {key: _line(value, LABEL_CHARS) for key, value in {**payload.common_labels, **alert.labels}.items()}
     annotations = {**payload.common_annotations, **alert.annotations}
     name = labels.get("alertname", "An alert")
     service = labels.get("service") or labels.get("job")

@@ -11,8 +11,10 @@ The service user owning alert runs is created on the first firing notification, 
 before the intake's (``intake_user``), so the ``manage.py migrate`` of a new deployment needs no setting.
 
 The run goes through ``diagnosis.submission.chat_submit`` like a chat message, inside this transaction, so
-its hand-off to the executor happens on this transaction's commit; when the broker is down it raises
-``SubmissionError`` (503) and everything here rolls back, so Alertmanager's retry can start the run later.
+its hand-off to the executor happens on this transaction's commit. When the broker is down before, it raises
+``SubmissionError`` (503) and everything here rolls back; when it vanishes between its check and the commit,
+the run is recorded and failed (``broker_unavailable``), and the intake still answers 503. Either way
+Alertmanager retries, and a run that never started does not hold its group's window, so the retry starts one.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from django.utils import timezone
 from alerts.models import AlertGroup, AlertNotification, AlertStatus, IntakeAction
 from alerts.payload import AlertmanagerPayload
 from alerts.questions import alert_question
-from diagnosis.submission import chat_submit
+from diagnosis.submission import chat_submit, never_started, unavailable
 
 
 def intake_user() -> User:
@@ -58,7 +60,7 @@ def _locked_group(group_key: str) -> AlertGroup:
 
 
 def _within_window(group: AlertGroup) -> bool:
-    if group.run_started_at is None:
+    if group.run_started_at is None or (group.run is not None and never_started(group.run)):
         return False
     return timezone.now() - group.run_started_at < timedelta(seconds=settings.ALERT_DEDUP_WINDOW_SECONDS)
 
@@ -70,7 +72,14 @@ def alert_notification_receive(*, payload: AlertmanagerPayload) -> AlertNotifica
     # sees the other's commit, which a REPEATABLE READ snapshot taken earlier in a transaction would not.
     user = intake_user() if firing else None
     with transaction.atomic():
-        return _record(payload, user)
+        notification = _record(payload, user)
+    # The hand-off ran at that commit: a run it could not start is not a started diagnosis.
+    run = notification.run
+    if notification.action == IntakeAction.STARTED and run is not None:
+        run.refresh_from_db(fields=["status", "failure_reason"])
+        if never_started(run):
+            raise unavailable()
+    return notification
 
 
 def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotification:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext, gettext_lazy
 from diagnosis import sse
 from diagnosis.dispatch import BrokerUnavailable, dispatch_run, redis_reachable
 from diagnosis.intent import route_intent
-from diagnosis.models import ChatSession, DiagnosisRun
+from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.selectors import session_owned_by
 from diagnosis.services import run_fail
 from tracing.events import TimelineEvent
@@ -82,8 +82,14 @@ UNAVAILABLE_MESSAGE = gettext_lazy(
 BROKER_FAILURE_REASON = "broker_unavailable"
 
 
-def _unavailable() -> SubmissionError:
+def unavailable() -> SubmissionError:
+    """The 503 of a run that cannot be started: the broker is unreachable."""
     return SubmissionError(UNAVAILABLE_CODE, str(UNAVAILABLE_MESSAGE), status=503)
+
+
+def never_started(run: DiagnosisRun) -> bool:
+    """Whether ``run`` was failed because the broker refused its hand-off (``_start``): it never ran."""
+    return run.status == RunStatus.FAILED and run.failure_reason == BROKER_FAILURE_REASON
 
 
 def _start(run: DiagnosisRun) -> bool:
@@ -105,12 +111,12 @@ def chat_submit(*, user: User, message: str, session_id: str | None = None) -> D
     """
     checked_message(message)  # a bad message is a 400 whatever the broker's state
     if not redis_reachable():
-        raise _unavailable()
+        raise unavailable()
     started: list[bool] = []
     with transaction.atomic():
         run = run_create(user=user, message=message, session_id=session_id)
         transaction.on_commit(lambda: started.append(_start(run)))
     # Empty when an enclosing transaction defers the hand-off to its own commit.
     if started == [False]:
-        raise _unavailable()
+        raise unavailable()
     return run

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import timedelta
 
@@ -14,6 +15,7 @@ from rest_framework.test import APIClient
 
 from alerts.models import AlertGroup, AlertNotification, IntakeAction
 from diagnosis import submission
+from diagnosis.dispatch import BrokerUnavailable
 from diagnosis.models import ChatSession, DiagnosisRun, Intent
 from tests.alerts.conftest import TOKEN, URL, alertmanager_payload
 
@@ -108,6 +110,9 @@ def _alert_changed(**changes) -> dict:
         (alertmanager_payload(commonLabels={"service": 5}), "commonLabels.service"),
         (_alert_changed(startsAt="yesterday"), "alerts[1].startsAt"),
         (_alert_changed(startsAt="2026-10-14T10:05:03"), "alerts[1].startsAt"),
+        (_alert_changed(startsAt="0001-01-01T00:00:00+01:00"), "alerts[1].startsAt"),  # no UTC time
+        (_alert_changed(startsAt="9999-12-31T23:59:59-01:00"), "alerts[1].startsAt"),
+        (_alert_changed(labels={"service": "pay\x00ment"}), "alerts[1].labels.service"),
         (_alert_changed(labels=None), "alerts[1].labels"),
         (_alert_changed(status="firing!"), "alerts[1].status"),
         (["not", "an", "object"], "body"),
@@ -121,6 +126,19 @@ def test_a_bad_payload_is_a_400_naming_the_field_and_writes_nothing(intake, disp
     assert error_of(response)["message"].startswith(f"{field}: ")
     assert written() == (0, 0, 0, 0, 0)
     assert dispatched == []
+
+
+@pytest.mark.parametrize("where", ["labels", "annotations"])
+def test_a_lone_surrogate_is_a_400_not_a_500(intake, dispatched, where):
+    payload = alertmanager_payload()
+    payload["alerts"][0][where]["summary"] = "SURROGATE"
+    body = json.dumps(payload).replace("SURROGATE", "\\ud800")  # valid JSON, no UTF-8 encoding
+
+    response = APIClient().post(URL, body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
+
+    assert response.status_code == 400
+    assert error_of(response)["message"].startswith(f"alerts[0].{where}.summary: ")
+    assert written() == (0, 0, 0, 0, 0)
 
 
 def test_a_body_that_is_not_json_is_a_400(intake, dispatched):
@@ -240,6 +258,29 @@ def test_a_down_broker_is_a_503_and_nothing_is_recorded(intake, monkeypatch):
     assert response.status_code == 503
     assert error_of(response)["code"] == "service_unavailable"
     assert written()[:4] == (0, 0, 0, 0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_broker_lost_at_the_commit_is_a_503_and_the_retry_starts_the_run(intake, monkeypatch):
+    """Redis answered the check, then refused the hand-off at the commit: the run recorded is failed, and it
+    must neither be answered STARTED nor hold the group's window against Alertmanager's retry."""
+    monkeypatch.setattr(submission, "redis_reachable", lambda: True)
+
+    def refused(run_id):
+        raise BrokerUnavailable("publish timed out")
+
+    monkeypatch.setattr(submission, "dispatch_run", refused)
+    first = intake(alertmanager_payload())
+
+    assert first.status_code == 503 and error_of(first)["code"] == "service_unavailable"
+    assert DiagnosisRun.objects.get().failure_reason == submission.BROKER_FAILURE_REASON
+
+    handed: list[str] = []
+    monkeypatch.setattr(submission, "dispatch_run", lambda run_id: handed.append(str(run_id)))
+    retry = intake(alertmanager_payload())
+
+    assert retry.status_code == 202 and retry.json()["action"] == "STARTED"
+    assert handed == [retry.json()["run_id"]]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from alerts.payload import parse_payload
-from alerts.questions import ANNOTATION_CHARS, alert_question
+from alerts.questions import ANNOTATION_CHARS, LABEL_CHARS, alert_question
 from diagnosis.intent import route_intent
 from diagnosis.models import Intent
 from diagnosis.providers.offline.timing import Window, onset_from_question
+from diagnosis.submission import MAX_MESSAGE_CHARS
 from tests.alerts.conftest import FIRING_ALERT, alertmanager_payload
 
 PACK_WINDOW = Window(datetime(2026, 10, 14, 9, 30, tzinfo=UTC), datetime(2026, 10, 14, 10, 45, tzinfo=UTC))
@@ -61,3 +62,13 @@ def test_annotations_are_one_line_each_and_bounded():
 
     assert "Summary: line one line two." in text
     assert len(text) < 2 * ANNOTATION_CHARS + 400
+
+
+def test_long_labels_are_cut_so_the_question_always_fits_a_chat_message():
+    payload = alertmanager_payload()
+    payload["alerts"][0]["labels"] |= {"instance": "x" * 9000, "alertname": "A" * 9000, "service": "s" * 9000}
+
+    question = alert_question(parse_payload(payload))
+
+    assert len(question) < MAX_MESSAGE_CHARS
+    assert "x" * LABEL_CHARS not in question and "x" * (LABEL_CHARS - 1) + "…" in question

@@ -5,7 +5,8 @@ Loki returns at most ``limit`` entries, the oldest with ``direction=forward`` an
 oldest first across streams, each stream's order kept for equal timestamps. ``total`` is Loki's
 ``count_over_time`` of the same query over the window. A record's ``level`` is the ``level`` label; its
 other stream labels (structured metadata included, which Loki folds into the labels unless asked not to)
-follow the core fields, as a pack's extra fields do in the embedded backend.
+follow the core fields and never replace them (a label named ``message`` is dropped, not the line), as a
+pack's extra fields do in the embedded backend.
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from typing import Any
 
 from tools.backends.http_json import HttpEndpoint, request_json
 from tools.backends.logql import LEVEL_LABEL, log_query
-from tools.backends.protocols import FORWARD
+from tools.backends.protocols import FORWARD, log_record_payload
 from tools.errors import ToolBackendError
-from tools.timestamps import format_timestamp
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)
@@ -89,13 +89,13 @@ class LokiLogBackend:
         return [self._record(*entry) for entry in entries]
 
     def _record(self, stamp: int, line: str, labels: dict[str, Any]) -> dict[str, Any]:
-        core = {
-            "ts": format_timestamp(EPOCH + timedelta(microseconds=stamp // 1000)),
-            "service": labels.get(self.service_label, ""),
-            "level": str(labels.get(LEVEL_LABEL, "")).upper(),
-            "message": line,
-        }
-        return core | {key: value for key, value in labels.items() if key not in (self.service_label, LEVEL_LABEL)}
+        return log_record_payload(
+            EPOCH + timedelta(microseconds=stamp // 1000),
+            str(labels.get(self.service_label, "")),
+            str(labels.get(LEVEL_LABEL, "")).upper(),
+            line,
+            {key: value for key, value in labels.items() if key not in (self.service_label, LEVEL_LABEL)},
+        )
 
 
 def _result(name: str, body: dict[str, Any], kind: str) -> list[Any]:

@@ -16,6 +16,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Protocol
 
+from tools.timestamps import format_timestamp
+
+
+def log_record_payload(ts: datetime, service: str, level: str, message: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """A record in canonical shape; the extra fields (a pack's, Loki's labels) follow and never shadow the four
+    core ones: a label named ``message`` must not replace the line."""
+    core = {"ts": format_timestamp(ts), "service": service, "level": level, "message": message}
+    return core | {key: value for key, value in extra.items() if key not in core}
+
+
 # Which end of the window ``limit`` keeps (Loki's ``direction`` values): the oldest records, or the newest.
 FORWARD = "forward"
 BACKWARD = "backward"

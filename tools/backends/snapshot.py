@@ -26,8 +26,8 @@ from datetime import datetime
 from operator import attrgetter, itemgetter
 from typing import Any, TypeVar
 
+from tools.backends.protocols import log_record_payload
 from tools.models import LoadedScenario, LogRecord, MetricPoint
-from tools.timestamps import format_timestamp
 
 T = TypeVar("T")
 
@@ -40,12 +40,6 @@ class LogLine:
     """The message case-folded, for ``contains``."""
     payload: dict[str, Any]
     """The record in canonical shape (``log_record_payload``); handed out as a copy."""
-
-
-def log_record_payload(ts: datetime, service: str, level: str, message: str, extra: dict[str, Any]) -> dict[str, Any]:
-    """A record in canonical shape; the pack's extra fields follow and never shadow the four core ones."""
-    core = {"ts": format_timestamp(ts), "service": service, "level": level, "message": message}
-    return core | {key: value for key, value in extra.items() if key not in core}
 
 
 def _between(items: list[T], start: datetime, end: datetime, time_of: Callable[[T], datetime]) -> list[T]:

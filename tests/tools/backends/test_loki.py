@@ -79,6 +79,21 @@ def test_streams_become_records_oldest_first_with_their_labels(loki):
     }
 
 
+def test_a_label_named_like_a_core_field_never_replaces_it(loki):
+    labels = {"service": "api", "level": "error", "message": "all good", "ts": "1970-01-01T00:00:00Z", "host": "a"}
+    loki.answers[RANGE] = (200, streams((labels, [(ns(35), "pool exhausted")])))
+
+    (record,) = query(loki.url)["records"]
+
+    assert record == {
+        "ts": "2026-10-14T09:35:00Z",
+        "service": "api",
+        "level": "ERROR",
+        "message": "pool exhausted",
+        "host": "a",
+    }
+
+
 def test_the_request_carries_the_window_limit_direction_and_tenant(loki):
     query(loki.url, direction="backward", limit=5, level="warn")
 

@@ -8,3 +8,8 @@ class DiagnosisConfig(AppConfig):
     name = "diagnosis"
     verbose_name = _("Diagnosis")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from diagnosis.sse.listener import install
+
+        install()

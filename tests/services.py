@@ -62,6 +62,11 @@ def _alertmanager_up() -> bool:
     return shutil.which("prometheus-alertmanager") is not None and shutil.which("amtool") is not None
 
 
+def _redis_server_up() -> bool:
+    """The ``redis-server`` binary, for tests that start (and restart) a Redis of their own on loopback."""
+    return shutil.which("redis-server") is not None
+
+
 def _gettext_up() -> bool:
     """GNU gettext's msgfmt, which checks and compiles the interface catalogues (locale/)."""
     return shutil.which("msgfmt") is not None
@@ -70,6 +75,7 @@ def _gettext_up() -> bool:
 CHECKS = {
     "mariadb": _mariadb_up,
     "redis": _redis_up,
+    "redis-server": _redis_server_up,
     "chromium": _chromium_up,
     "prometheus": _prometheus_up,
     "alertmanager": _alertmanager_up,

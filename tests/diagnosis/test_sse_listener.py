@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-import pytest
 import redis
 from django_eventstream.views import Listener, ListenerManager, get_listener_manager
 

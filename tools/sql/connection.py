@@ -169,10 +169,12 @@ class MySQLReadOnlyConnection:
                 raise ToolTimeout(_TIMED_OUT) from None
             raise ToolBackendError("sql_error", f"the database refused the statement: {error}") from None
         finally:
-            watchdog.cancel()
-            # An unbuffered cursor reports a statement's late error again while discarding its rest.
+            # Closing an unbuffered cursor reads the rest of the result and discards it: still under the
+            # watchdog, so the rows after a budget's cut cannot keep the call past its deadline. It reports a
+            # statement's late error (or the watchdog's kill) again; the rows kept are the answer.
             with suppress(MySQLdb.Error):
                 cursor.close()
+            watchdog.cancel()
 
     def close(self) -> None:
         self._connection.close()

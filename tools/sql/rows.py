@@ -47,20 +47,22 @@ def json_safe(value: Any) -> Any:
 
 
 def fetch_rows(cursor: Any, *, max_rows: int, max_bytes: int) -> QueryResult:
-    """Rows one at a time until the row or byte budget is spent, so a huge result is never held whole.
+    """Rows one at a time while they fit the row and byte budgets, so a huge result is never held whole.
 
-    A statement can make rows of any size (``REPEAT``, ``printf``); counting their text as they arrive
-    bounds memory at about one row past the payload limit instead of the whole result.
+    A statement can make rows of any size (``REPEAT``, ``printf``, one value repeated in many columns);
+    each row's text is measured before it is kept, so what is kept stays within ``max_bytes`` (a first row
+    larger than that is left out too: the result is empty and truncated, and says to narrow the query).
     """
     columns = [column[0] for column in cursor.description or []]
     rows: list[list[Any]] = []
     size = 0
     truncated = False
     while (row := cursor.fetchone()) is not None:
-        if len(rows) == max_rows or size > max_bytes:
+        values = [json_safe(value) for value in row] if len(rows) < max_rows else []
+        row_size = sum(len(str(value)) for value in values)
+        if len(rows) == max_rows or size + row_size > max_bytes:
             truncated = True
             break
-        values = [json_safe(value) for value in row]
-        size += sum(len(str(value)) for value in values)
+        size += row_size
         rows.append(values)
     return QueryResult(columns=columns, rows=rows, truncated=truncated)

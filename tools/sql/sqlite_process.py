@@ -31,6 +31,8 @@ from tools.sql.rows import QueryResult, fetch_rows
 # One value (string, blob) may be as large as the payload budget, and at least this: ordinary rows stay
 # readable under a tiny budget, cut by the byte budget while fetching rather than refused.
 VALUE_FLOOR_BYTES = 1_000_000
+# Columns of a result (and of any table or index the statement makes): business tables have a few dozen.
+MAX_COLUMNS = 100
 
 _READ_ACTIONS = frozenset(
     {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
@@ -52,6 +54,8 @@ def execute(path: Path, sql: str, *, max_rows: int, max_bytes: int) -> QueryResu
         connection.execute("PRAGMA query_only = ON")
         connection.set_authorizer(_authorize_read)
         connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, max(max_bytes, VALUE_FLOOR_BYTES))
+        # And few columns: one row of a megabyte value repeated in hundreds of columns is held whole here.
+        connection.setlimit(sqlite3.SQLITE_LIMIT_COLUMN, MAX_COLUMNS)
         return fetch_rows(connection.execute(sql), max_rows=max_rows, max_bytes=max_bytes)
     finally:
         connection.close()

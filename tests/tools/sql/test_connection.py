@@ -126,7 +126,23 @@ def test_it_stops_reading_rows_once_the_byte_budget_is_spent(database):
 
     result = connection.execute("SELECT printf('%.*c', 40000, 'x') FROM orders", max_rows=10, deadline=far())
 
-    assert len(result.rows) == 2 and result.truncated is True
+    assert len(result.rows) == 1 and result.truncated is True  # 40 000 fits 65 536 once, not twice
+
+
+def test_a_row_larger_than_the_budget_is_never_kept(database):
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
+
+    result = connection.execute("SELECT printf('%.*c', 70000, 'x') FROM orders", max_rows=10, deadline=far())
+
+    assert result.rows == [] and result.truncated is True
+
+
+def test_a_result_of_hundreds_of_columns_is_refused(database):
+    connection = SQLiteReadOnlyConnection(database, max_bytes=65536)
+    wide = ", ".join(["printf('%.*c', 900000, 'x')"] * 300)
+
+    with pytest.raises(ToolBackendError, match="too many columns"):
+        connection.execute(f"SELECT {wide} FROM orders", max_rows=10, deadline=far())
 
 
 def test_it_denies_the_catalog_even_without_the_guard(database):

@@ -86,7 +86,22 @@ def test_it_stops_reading_rows_once_the_byte_budget_is_spent(mariadb_business):
             "SELECT REPEAT('x', 40000) FROM orders a, orders b", max_rows=10, deadline=time.monotonic() + 5
         )
 
-    assert len(result.rows) == 2 and result.truncated is True
+    assert len(result.rows) == 1 and result.truncated is True  # 40 000 fits 65 536 once, not twice
+
+
+def test_the_rows_after_a_budget_cut_cannot_outlast_the_deadline(mariadb_business):
+    """Closing an unbuffered cursor reads the rest of the result: slow rows after the cut must still be
+    stopped by the watchdog at the deadline (1 s), not wait for the read timeout (3 s)."""
+    grown = "'a'"
+    for _ in range(5):
+        grown = f"REPLACE({grown}, 'a', 'aaaaaaaaaa')"
+    slow = f"LOCATE(CONCAT({grown}, 'b'), CONCAT({grown}, {grown}))"
+    sql = f"SELECT CASE WHEN id <= 2 THEN REPEAT('x', 70000) ELSE {slow} END AS v FROM orders ORDER BY id"
+    started = time.monotonic()
+    with closing(read_only()) as connection, suppress(ToolError):
+        connection.execute(sql, max_rows=200, deadline=started + 1)
+
+    assert time.monotonic() - started < 2.5
 
 
 @pytest.mark.parametrize(("sql", "reason"), HOSTILE_SQL, ids=[sql[:60] for sql, _ in HOSTILE_SQL])

@@ -52,6 +52,8 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     ("SELECT * FROM orders WHERE order_no = 'x' OR SLEEP(30)", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT BENCHMARK(500000000, MD5('x'))", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT GET_LOCK('superbiz', 30)", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT sys.version_major() FROM orders", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT order_no FROM orders WHERE test.stored_fn(order_no) = 1", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT EXTRACTVALUE(1, CONCAT(0x7e, (SELECT order_no FROM orders LIMIT 1)))", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT load_extension('/tmp/evil.so')", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT USER()", Refusal.FORBIDDEN_FUNCTION),

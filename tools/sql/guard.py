@@ -184,6 +184,9 @@ def _check_node(node: exp.Expr, allowed: frozenset[str]) -> None:
         )
     if isinstance(node, (exp.Parameter, exp.SessionParameter, exp.Placeholder, exp.PropertyEQ)):
         raise _Refused(Refusal.VARIABLE, "variables, parameters and assignments (@x, @@x, ?, :=) are not allowed")
+    if isinstance(node, exp.Dot) and isinstance(node.expression, exp.Func):
+        # schema.function(): a stored function, or a system schema's (sys.version_major()), not a builtin
+        raise _Refused(Refusal.FORBIDDEN_FUNCTION, f"schema-qualified functions are not allowed ({node.sql()})")
     if isinstance(node, exp.Func):
         name = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
         if name.upper() in FORBIDDEN_FUNCTIONS:

@@ -183,12 +183,23 @@ def _read_text(path: Path) -> str:
         raise PackError(path, raw[: error.start].count(b"\n") + 1, "not valid UTF-8") from None
 
 
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _json(text: str) -> Any:
+    """Strict JSON: Python's reader takes NaN and Infinity, which no database's JSON column stores."""
+    return json.loads(text, parse_constant=_refuse_constant)
+
+
 def _read_manifest(path: Path) -> dict[str, Any]:
     text = _read_text(path)
     try:
-        manifest = json.loads(text)
+        manifest = _json(text)
     except json.JSONDecodeError as error:
         raise PackError(path, error.lineno, f"not valid JSON: {error.msg}") from None
+    except ValueError as error:
+        raise PackError(path, None, f"not valid JSON: {error}") from None
     errors = sorted(_MANIFEST_VALIDATOR.iter_errors(manifest), key=lambda error: list(error.absolute_path))
     if errors:
         first = errors[0]
@@ -224,9 +235,11 @@ def _read_logs(path: Path) -> list[LogLine]:
 
 def _log_line(path: Path, number: int, line: str) -> LogLine:
     try:
-        record = json.loads(line)
+        record = _json(line)
     except json.JSONDecodeError as error:
         raise PackError(path, number, f"not valid JSON: {error.msg}") from None
+    except ValueError as error:
+        raise PackError(path, number, f"not valid JSON: {error}") from None
     if not isinstance(record, dict):
         raise PackError(path, number, "each line must be a JSON object")
     missing = [key for key in ("ts", "service", "level", "message") if key not in record]

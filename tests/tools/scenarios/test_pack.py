@@ -120,6 +120,10 @@ def test_it_names_the_line_of_the_section_that_is_wrong(tiny_pack, change, key, 
         ),
         ('{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "CATASTROPHIC", "message": "m"}', "level must be"),
         ('{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "INFO", "message": 42}', "message must be a string"),
+        (
+            '{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "INFO", "message": "m", "latency_ms": NaN}',
+            "NaN is not a JSON number",
+        ),
     ],
 )
 def test_it_names_the_line_of_a_bad_log_record(tiny_pack, line, message):

@@ -113,6 +113,8 @@ def parse_model(text: str | None, contract: type[ContractT]) -> ContractT:
         value = json.loads(body)
     except json.JSONDecodeError as exc:
         raise InvalidOutput(f"not JSON: {exc.msg} at {exc.pos}") from None
+    except RecursionError:  # a degenerate, repetitive output: [[[[... deeper than the decoder goes
+        raise InvalidOutput("not JSON: nested too deeply") from None
     try:
         return contract.model_validate(value)
     except ValidationError as exc:

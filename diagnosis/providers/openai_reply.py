@@ -29,6 +29,8 @@ def parse_completion(body: bytes, *, configured_model: str) -> ModelReply:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise MalformedResponseError(f"body is not JSON ({exc})") from exc
+    except RecursionError:
+        raise MalformedResponseError("body is JSON nested too deeply to read") from None
     message, finish_reason = _first_message(data)
     content = message.get("content")
     if content is not None and not isinstance(content, str):

@@ -119,6 +119,7 @@ def test_a_fenced_or_padded_output_is_accepted(text):
         ("  \n", "empty output"),
         ("nope", "not JSON: Expecting value at 0"),
         ('{"a": 1', "not JSON: Expecting ',' delimiter at 7"),
+        ("[" * 1500 + "]" * 1500, "not JSON: nested too deeply"),  # a degenerate output: a node error no more
     ],
 )
 def test_empty_or_non_json_output_is_refused(text, problem):

@@ -86,3 +86,8 @@ def test_a_reply_without_usage_details_has_no_reasoning_tokens_and_is_not_cut():
     reply = parse_completion(json.dumps(chat_completion(content="ok")).encode(), configured_model="m")
 
     assert reply.usage.reasoning_tokens == 0 and reply.truncated is False
+
+
+def test_a_body_nested_deeper_than_the_decoder_goes_is_malformed_not_a_crash():
+    with pytest.raises(MalformedResponseError, match="nested too deeply"):
+        parse_completion(b"[" * 100_000, configured_model="m")

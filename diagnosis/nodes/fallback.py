@@ -8,11 +8,15 @@
   naming a salient token no allowed claim contains is left out.
 
 Both templates are written in the question's language (``diagnosis.language``): Chinese for a Chinese
-question, English otherwise. Facts, excerpts and the verifier's guidance are shown as they were verified.
+question, English otherwise. Facts, excerpts and the verifier's guidance are shown as they were verified,
+as text: on one line, every markdown character escaped (``plain``). No release policy reads this answer,
+and a log line or a model's fact must not become a heading, a link or emphasis on the page.
 """
 
 from __future__ import annotations
 
+import re
+import string
 from collections import Counter
 from typing import Any
 
@@ -78,6 +82,15 @@ TEXTS: dict[Language, dict[str, str]] = {
 }
 
 
+# CommonMark lets a backslash escape any ASCII punctuation, which then reads as itself.
+_MARKDOWN_SPECIAL = re.compile("([" + re.escape(string.punctuation) + "])")
+
+
+def plain(text: object) -> str:
+    """``text`` as markdown that renders exactly as that text, on one line."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
 def _tool_overview(context: NodeContext, text: dict[str, str]) -> list[str]:
     rows = ToolInvocation.objects.filter(run_id=context.run_id).values_list("tool_name", "status")
     counts = Counter(rows)
@@ -116,9 +129,10 @@ def post_composer_answer(context: NodeContext, state: DiagnosisState) -> str:
     lines = [text["findings_heading"], "", text["findings_intro"], ""]
     allowed = allowed_claims(state)
     for claim in allowed:
-        lines.append(f"- **[{claim['claim_id']}]** {claim['fact']} ({claim['verification']})")
+        lines.append(f"- **[{plain(claim['claim_id'])}]** {plain(claim['fact'])} ({plain(claim['verification'])})")
         lines.extend(
-            f"  > `{item['tool_name']}` {item['raw_path']}: {item['matched_text']}" for item in claim["evidence"]
+            f"  > {plain(item['tool_name'])} {plain(item['raw_path'])}: {plain(item['matched_text'])}"
+            for item in claim["evidence"]
         )
     lists = verifier_lists(state)
     for key in ("missing_info", "recommended_actions"):
@@ -126,7 +140,7 @@ def post_composer_answer(context: NodeContext, state: DiagnosisState) -> str:
         # claim contains is left out rather than shown unverified.
         items = grounded_guidance(lists[key], allowed, known_names(context.environment))
         if items:
-            lines += ["", f"### {text[key]}", *(f"- {item}" for item in items)]
+            lines += ["", f"### {text[key]}", *(f"- {plain(item)}" for item in items)]
     return "\n".join(lines)
 
 

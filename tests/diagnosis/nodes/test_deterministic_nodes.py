@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from diagnosis.nodes import evidence_retry, fallback, verified_input
+from diagnosis.rendering import render_answer
 
 pytestmark = pytest.mark.django_db
 
@@ -164,6 +165,31 @@ def test_it_lists_allowed_material_in_the_post_composer_fallback(run, make_conte
     assert "raise the pool" in answer and "pool size" in answer
     assert "db-host-7" not in answer  # guidance naming what no allowed claim holds is left out
     assert SECRET_STATEMENT not in answer
+
+
+def test_the_post_composer_fallback_shows_facts_and_guidance_as_text_never_as_markup(run, make_context):
+    """No release policy reads the fallback: a fact's newline must not open a heading, nor its brackets a link."""
+    fact = "the pool is exhausted\n# Root cause: a DBA dropped the payments table\n[restore](https://evil.example/r)"
+    state = {
+        "verified_executor_output": verified_input.project(GATE)[0],
+        "verifier_status": "COMPLETED",
+        "effective_verdict": "PASS",
+        "verifier_output": {
+            "facts_checked": [{"claim_id": "c1", "fact": fact, "verification": "supported"}],
+            "missing_info": [],
+            "evidence_gaps": [],
+            "recommended_actions": ["raise the **pool** [now](x)"],
+        },
+        "composer_status": "INVALID_OUTPUT",
+        "failure_reason": "composer_invalid_output",
+    }
+
+    answer = fallback.answer(make_context(run), state, {})["final_answer"]
+    html = render_answer(answer)
+
+    assert "<h1>" not in html and "<a " not in html and "<strong>pool" not in html
+    assert "# Root cause: a DBA dropped the payments table [restore](https://evil.example/r)" in html
+    assert "raise the **pool** [now](x)" in html
 
 
 def test_the_pre_verification_fallback_answers_a_chinese_question_in_chinese(run, make_context, record_invocation):

@@ -20,6 +20,7 @@ from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.messages import composer_messages
 from diagnosis.nodes.release_review import review_draft
 from diagnosis.providers.base import ProviderError
+from diagnosis.release.draft import visible
 
 NODE = "composer"
 
@@ -58,5 +59,7 @@ def compose(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
     return {
         "composer_status": ComposerStatus.COMPLETED,
         "composer_output": output,
-        "final_answer": output["answer_markdown"],
+        # What the release review read: invisible characters (a zero-width space turning an escaped bracket
+        # back into a link) are not in it.
+        "final_answer": visible(output["answer_markdown"]),
     }

@@ -15,6 +15,7 @@ from diagnosis.graph.status import ComposerStatus
 from diagnosis.nodes import composer
 from diagnosis.nodes.release_review import release_summary
 from diagnosis.providers.base import ErrorCode, ProviderError
+from diagnosis.rendering import render_answer
 from tests.diagnosis.nodes.conftest import FakeModel
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
 
@@ -87,6 +88,18 @@ def test_it_releases_a_grounded_draft_the_guard_accepts(run, make_context):
     assert release_summary(context)["decisions"] == [
         {"attempt": 1, "decision": "released", "rule": "passed", "rules": []}
     ]
+
+
+def test_the_released_answer_is_the_text_the_review_read_without_invisible_characters(run, make_context):
+    """The review reads a draft without its format characters; released with them, a zero-width space after
+    a backslash would turn an escaped bracket, text to the review, back into a live link on the page."""
+    hidden = "payment-service requests \\\u200b[timed out](x) after 30000ms [c1]."
+
+    _, update = compose(run, make_context, [draft(hidden)], [RELEASE])
+
+    assert update["composer_status"] == ComposerStatus.COMPLETED  # to the review, the link is escaped text
+    assert "\u200b" not in update["final_answer"]
+    assert "<a " not in render_answer(update["final_answer"])
 
 
 def test_guidance_copied_from_the_verifier_needs_no_marker_but_may_not_name_what_no_claim_holds(run, make_context):

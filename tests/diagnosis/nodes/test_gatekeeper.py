@@ -97,6 +97,10 @@ def test_it_matches_numbers_by_their_json_text(run, record_invocation):
         (lambda inv: binding(inv.pk, path="$..message"), "path_unresolved"),
         (lambda inv: binding(inv.pk, path="$.records[1].nope"), "path_unresolved"),
         (lambda inv: binding(inv.pk, path="$"), "path_too_broad"),
+        (lambda inv: binding(inv.pk, path="$.records[1]"), "path_too_broad"),
+        (lambda inv: binding(inv.pk, path="$.records"), "path_too_broad"),
+        (lambda inv: binding(inv.pk, excerpt="request timed out after 300"), "excerpt_not_found"),
+        (lambda inv: binding(inv.pk, excerpt="0000ms"), "excerpt_not_found"),
         (lambda inv: binding(inv.pk, excerpt=EXCERPT.replace("timed", "timad")), "excerpt_not_found"),
         (lambda inv: binding(inv.pk, excerpt="Co"), "excerpt_length"),
         (lambda inv: binding(inv.pk, excerpt="x" * 501), "excerpt_length"),
@@ -112,6 +116,10 @@ def test_it_matches_numbers_by_their_json_text(run, record_invocation):
         "recursive",
         "missing-key",
         "whole-payload",
+        "a-record",
+        "a-list",
+        "number-cut-after",
+        "number-cut-before",
         "altered-excerpt",
         "too-short",
         "too-long",
@@ -125,6 +133,26 @@ def test_it_rejects_a_lying_binding(run, record_invocation, mutate, reason):
     assert result.status == GatekeeperStatus.REJECT
     assert reasons(result) == [reason]
     assert result.verified_claim_ids == []
+
+
+@pytest.mark.parametrize(
+    ("value", "excerpt", "passed"),
+    [
+        ("p99 latency 1500ms, pool not exhausted", "latency 15", False),
+        ("p99 latency 1500.5ms", "latency 1500", False),
+        ("p99 latency 1,500ms", "latency 1", False),
+        ("waiting=36, idle=0", "waiting=3", False),
+        ("p99 latency 1500ms, pool not exhausted", "latency 1500", True),
+        ("error 1205. Retrying", "error 1205", True),
+        ("took 15 s, then 1500 ms", "took 15", True),  # the first occurrence that is whole counts
+    ],
+)
+def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, passed):
+    invocation = record_invocation(run, "query_logs", {"records": [{"message": value}]})
+
+    result = check(run, report(claim("c1", binding(invocation.pk, path="$.records[0].message", excerpt=excerpt))))
+
+    assert result.checked[0].passed is passed
 
 
 def test_it_rejects_another_runs_invocation(run, record_invocation, other_user):

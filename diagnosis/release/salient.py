@@ -71,11 +71,19 @@ class Token:
     """The normal form compared with the evidence."""
 
 
+# Dashes a reader takes for a minus sign (NFKC leaves them): "−36" states a negative number as "-36" does.
+_MINUS_SIGNS = str.maketrans(dict.fromkeys("\u2212\u2012\u2013\u2014\u2015\ufe58", "-"))
+
+
+def _plain(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).translate(_MINUS_SIGNS)
+
+
 # Pure and asked again and again about the same texts (every sentence's check normalises the evidence).
 @lru_cache(maxsize=4096)
 def normalise(text: str) -> str:
     """The comparable form of a sentence or an evidence text."""
-    text = unicodedata.normalize("NFKC", visible(text)).casefold()
+    text = _plain(visible(text)).casefold()
     text = _EMPHASIS.sub("", text)
     text = _ISO_SEPARATOR.sub(r"\1 \2", text)
     text = _UTC_SUFFIX.sub(r"\1", text)
@@ -90,7 +98,7 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
     for low, high in spans:  # each quoted span blanked out, the positions of the rest kept
         outside = outside[:low] + " " * (high - low) + outside[high:]
     names = {normalise(name) for name in known_names}
-    plain = unicodedata.normalize("NFKC", outside)
+    plain = _plain(outside)
     for match in _WORD.finditer(plain):
         token = _classify(match.group(0).strip(_TRAILING).lstrip("."), names, outside, match.end())
         if token is not None and token.kind == Kind.NUMBER and _signed(plain, match.start()):

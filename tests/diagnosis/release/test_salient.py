@@ -237,6 +237,9 @@ def test_a_number_is_not_found_inside_an_identifier(sentence, evidence):
         ("offset fell to 98.5242", "clock_offset_seconds read -98.5242", False),
         ("offset fell to -98.5242", "clock_offset_seconds read 98.5242", False),
         ("offset fell to -1", "HikariPool-1 - Connection is not available", False),
+        ("waiting fell to \u221236", "waiting=36", False),  # U+2212, the minus sign: not 36
+        ("offset fell to \u201398.5242", "clock_offset_seconds read 98.5242", False),  # an en dash before a number
+        ("offset fell to \u221298.5242", "clock_offset_seconds read -98.5242", True),
     ],
 )
 def test_a_minus_sign_is_part_of_the_number(sentence, evidence, expected):

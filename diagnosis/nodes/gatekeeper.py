@@ -20,6 +20,7 @@ from diagnosis.contracts import ExecutorOutput, InvalidOutput, parse_output
 from diagnosis.graph.state import DiagnosisState, read_mapping
 from diagnosis.graph.status import GatekeeperStatus, Verdict
 from diagnosis.nodes.context import NodeContext
+from diagnosis.release.salient import occurs_whole
 from tools.jsonpath import PathError, resolve
 from tools.store import PayloadLookup
 
@@ -90,34 +91,9 @@ def check_binding(claim_id: str, index: int, binding: Mapping[str, Any], load: P
     if isinstance(value, dict | list):
         # A record or a list is no citation either: its JSON would let an excerpt span several values.
         return verdict(False, "path_too_broad")
-    if not _occurs_whole(excerpt, normalise(value_text(value))):
+    if not occurs_whole(excerpt, normalise(value_text(value))):
         return verdict(False, "excerpt_not_found")
     return verdict(True, "ok", excerpt)
-
-
-def _occurs_whole(excerpt: str, text: str) -> bool:
-    """``excerpt`` occurs in ``text`` without cutting a number: ``waiting=3`` is not in ``waiting=36``, nor
-    ``latency 15`` in ``latency 1500ms`` (a cut word is the verifier's to judge; a cut number changes the
-    fact it states)."""
-    start = text.find(excerpt)
-    while start != -1:
-        end = start + len(excerpt)
-        if not (_cuts_number(text, start, before=True, edge=excerpt[0]) or _cuts_number(text, end, edge=excerpt[-1])):
-            return True
-        start = text.find(excerpt, start + 1)
-    return False
-
-
-def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool:
-    """Whether a cut at ``at`` (just before the excerpt's first character ``edge``, or just after its last)
-    splits digits: a digit on both sides, or a decimal point between them."""
-    if not edge.isdigit():
-        return False
-    if before:
-        left = text[:at]
-        return bool(left) and (left[-1].isdigit() or (len(left) > 1 and left[-1] in ".," and left[-2].isdigit()))
-    right = text[at:]
-    return bool(right) and (right[0].isdigit() or (len(right) > 1 and right[0] in ".," and right[1].isdigit()))
 
 
 @dataclass(frozen=True)

@@ -174,7 +174,7 @@ class Evidence:
 
     def contains(self, token: Token) -> bool:
         if token.kind == Kind.QUOTE:
-            return any(token.norm in text for text in self.texts)
+            return any(occurs_whole(token.norm, text) for text in self.texts)
         if token.kind == Kind.NUMBER:
             # A unit is part of the claim ("36 s" is not the count "waiting=36"); no unit claims none.
             return token.norm in (self._numbers if " " in token.norm else self._values)
@@ -188,9 +188,9 @@ class Evidence:
         return any(pattern.search(text) for text in self.texts)
 
     def quotes(self, text: str) -> bool:
-        """Whether ``text`` is a word-for-word copy of one evidence text (or a part of one)."""
+        """Whether ``text`` is a word-for-word copy of one evidence text (or a part of one, no number cut)."""
         norm = normalise(text)
-        return bool(norm) and any(norm in evidence for evidence in self.texts)
+        return bool(norm) and any(occurs_whole(norm, evidence) for evidence in self.texts)
 
 
 # Pure, and asked about the same evidence texts for every sentence of every draft of a run.
@@ -208,3 +208,28 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
         numbers.add(sign + _number_form(match.group(1), match.group(2)))
         values.add(sign + _number_form(match.group(1), None))
     return frozenset(numbers), frozenset(values)
+
+
+def occurs_whole(excerpt: str, text: str) -> bool:
+    """``excerpt`` occurs in ``text`` without cutting a number: ``waiting=3`` is not in ``waiting=36``, nor
+    ``latency 15`` in ``latency 1500ms`` (a cut word is the reader's to judge; a cut number changes the
+    fact it states). The gatekeeper's test of a cited excerpt, and the release policy's of a quote."""
+    start = text.find(excerpt)
+    while start != -1:
+        end = start + len(excerpt)
+        if not (_cuts_number(text, start, before=True, edge=excerpt[0]) or _cuts_number(text, end, edge=excerpt[-1])):
+            return True
+        start = text.find(excerpt, start + 1)
+    return False
+
+
+def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool:
+    """Whether a cut at ``at`` (just before the excerpt's first character ``edge``, or just after its last)
+    splits digits: a digit on both sides, or a decimal point between them."""
+    if not edge.isdigit():
+        return False
+    if before:
+        left = text[:at]
+        return bool(left) and (left[-1].isdigit() or (len(left) > 1 and left[-1] in ".," and left[-2].isdigit()))
+    right = text[at:]
+    return bool(right) and (right[0].isdigit() or (len(right) > 1 and right[0] in ".," and right[1].isdigit()))

@@ -371,3 +371,15 @@ def test_an_underscore_binds_like_a_letter():
         False,
         True,
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "evidence", "expected"),
+    [
+        ("`p99_latency_ms=150`", "p99_latency_ms=1500 on payment-service", False),
+        ('"idle=0, waiting=3"', "HikariPool-1 - Connection stats (total=10, active=10, idle=0, waiting=36)", False),
+        ("`p99_latency_ms=1500`", "p99_latency_ms=1500 on payment-service", True),
+    ],
+)
+def test_a_quote_that_cuts_a_number_of_the_evidence_is_not_found(sentence, evidence, expected):
+    assert found(sentence, evidence)[0] is expected

@@ -117,21 +117,33 @@ class OpenAIChatModel:
         budget = self._deadline.remaining() if self._deadline is not None else None
         if budget == 0.0:
             raise budget_spent()
-        if self._token_budget is not None:
-            self._token_budget.admit(estimate, self._max_output_tokens or 0)
+        cap = self._max_output_tokens or 0
         for attempt in self._retry.retrying(sleep=self._sleep, rng=self._rng, within=budget):
             with attempt:
                 attempts = attempt.retry_state.attempt_number
-                content = self._send(request, attempts=attempts, started=started)
+                if self._token_budget is not None:  # every request, retries included, must fit whole
+                    self._token_budget.admit(estimate, cap)
+                content = self._charged(request, attempts=attempts, started=started, estimate=estimate, cap=cap)
         try:
             reply = parse_completion(content, configured_model=self._model)
         except MalformedResponseError as exc:
+            if self._token_budget is not None:
+                self._token_budget.spend_unanswered(estimated_prompt=estimate, max_output=cap)
             raise ProviderError(
                 ErrorCode.MALFORMED_RESPONSE, str(exc), attempts=attempts, latency_ms=elapsed_ms(started)
             ) from exc
         if self._token_budget is not None:
-            self._token_budget.spend(reply.usage, estimated_prompt=estimate)
+            self._token_budget.spend(reply.usage, estimated_prompt=estimate, max_output=cap)
         return dataclasses.replace(reply, attempts=attempts, latency_ms=elapsed_ms(started))
+
+    def _charged(self, request: dict[str, Any], *, attempts: int, started: float, estimate: int, cap: int) -> bytes:
+        """``_send``; a request given up at its deadline is charged whole: the server may have computed it."""
+        try:
+            return self._send(request, attempts=attempts, started=started)
+        except ProviderError as error:
+            if error.code is ErrorCode.TIMEOUT and self._token_budget is not None:
+                self._token_budget.spend_unanswered(estimated_prompt=estimate, max_output=cap)
+            raise
 
     def _fitted(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None

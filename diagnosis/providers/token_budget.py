@@ -1,10 +1,13 @@
 """A run's token budget (``LLM_MAX_TOKENS_PER_RUN``): prompt plus completion tokens, over all its model calls.
 
-One ``TokenBudget`` is made when the run starts and shared by its models, as the run's ``Deadline`` is. A
-call is admitted only if its estimated prompt plus its whole output cap fits in what is left, so the run
-can never spend past its limit whatever the model writes; the reply's reported usage is then spent. A
-call that does not fit fails as ``token_budget`` before anything is sent, which the graph routes to the
-fallback like any non-retryable model failure. Runs are executed by one thread, so no lock is needed.
+One ``TokenBudget`` is made when the run starts and shared by its models, as the run's ``Deadline`` is. Each
+request (a retry is another request) is admitted only if its estimated prompt plus its whole output cap fits
+in what is left, and each request sent is charged: a reply what it reports, and what it does not report
+at its bound (the estimated prompt, the whole output cap); a request given up at its deadline, or answered
+with a body that cannot be read, the whole of both, since the server may have computed it all. So the run
+can never spend past its limit whatever the model writes or the server reports. A request that does not
+fit fails as ``token_budget`` before it is sent, which the graph routes to the fallback like any
+non-retryable model failure. Runs are executed by one thread, so no lock is needed.
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ class TokenBudget:
         if prompt_tokens + max_output > self.remaining():
             raise token_budget_spent(prompt_tokens + max_output, self.remaining())
 
-    def spend(self, usage: Usage, *, estimated_prompt: int) -> None:
-        """Count a reply: its reported tokens, or the estimated prompt when the server reported none."""
-        self.spent += usage.total_tokens if usage.total_tokens else estimated_prompt
+    def spend(self, usage: Usage, *, estimated_prompt: int, max_output: int) -> None:
+        """Count a reply: what it reports, and what it does not at its bound (the estimated prompt, the cap)."""
+        self.spent += (usage.prompt_tokens or estimated_prompt) + (usage.completion_tokens or max_output)
+
+    def spend_unanswered(self, *, estimated_prompt: int, max_output: int) -> None:
+        """Count a request sent whose usage is unknown (given up at its deadline, an unreadable body)."""
+        self.spent += estimated_prompt + max_output

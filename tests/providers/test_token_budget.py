@@ -43,7 +43,7 @@ def test_the_estimate_counts_three_bytes_a_token_and_each_message_framing():
 def test_a_call_is_admitted_only_if_its_prompt_and_whole_cap_fit():
     budget = TokenBudget(1000)
     budget.admit(900, 100)
-    budget.spend(Usage(prompt_tokens=300, completion_tokens=50), estimated_prompt=999)
+    budget.spend(Usage(prompt_tokens=300, completion_tokens=50), estimated_prompt=999, max_output=100)
     assert (budget.spent, budget.remaining(), budget.prompt_room(100)) == (350, 650, 550)
 
     with pytest.raises(ProviderError) as caught:
@@ -53,10 +53,39 @@ def test_a_call_is_admitted_only_if_its_prompt_and_whole_cap_fit():
     assert caught.value.kind is FailureKind.NON_RETRYABLE_FAILED and caught.value.attempts == 0
 
 
-def test_a_reply_without_reported_usage_spends_its_estimated_prompt():
+def test_what_a_reply_does_not_report_is_spent_at_its_bound():
     budget = TokenBudget(1000)
-    budget.spend(Usage(), estimated_prompt=120)
-    assert budget.spent == 120
+    budget.spend(Usage(), estimated_prompt=120, max_output=100)
+    assert budget.spent == 220  # no usage: the estimated prompt and the whole cap
+    budget.spend(Usage(prompt_tokens=90), estimated_prompt=120, max_output=100)
+    assert budget.spent == 410  # a reported prompt, no completion: the cap
+
+
+def test_every_request_sent_is_admitted_and_a_timed_out_one_is_charged_whole(fake_openai, make_model):
+    messages = conversation(10)
+    estimate = prompt_tokens(messages)
+    for _ in range(3):
+        fake_openai.enqueue(FakeResponse(body=chat_completion(content="{}"), delay_seconds=1))
+    budget = TokenBudget(2 * (estimate + 100))  # room for two whole requests, not three
+
+    with pytest.raises(ProviderError) as caught:
+        make_model(max_retries=2, timeout=0.2, max_output_tokens=100, token_budget=budget).complete(messages)
+
+    assert caught.value.code is ErrorCode.TOKEN_BUDGET  # the third request did not fit: it was not sent
+    assert len(fake_openai.requests) == 2
+    assert budget.spent == 2 * (estimate + 100)
+
+
+def test_an_unreadable_reply_is_charged_whole(fake_openai, make_model):
+    messages = conversation(10)
+    fake_openai.enqueue(FakeResponse(body=b"not json"))
+    budget = TokenBudget(100_000)
+
+    with pytest.raises(ProviderError) as caught:
+        make_model(max_retries=0, max_output_tokens=100, token_budget=budget).complete(messages)
+
+    assert caught.value.code is ErrorCode.MALFORMED_RESPONSE
+    assert budget.spent == prompt_tokens(messages) + 100
 
 
 def test_fitting_trims_the_oldest_tool_results_first_and_keeps_the_conversation_whole():

@@ -2,11 +2,15 @@
 
 A backend that is down, slow, refuses the query or answers something that is not its documented JSON must
 end the call with a message the model (and the operator reading the trace) can act on — never crash the run.
-The HTTP timeout is what is left of the call's deadline, so a slow backend is cut off within the tool timeout.
+The whole exchange, from connecting to the body's last byte, must end within what is left of the call's
+deadline: httpx's timeouts bound each read, so a backend (or a proxy) trickling its body a byte at a time
+would never trip them. The request runs on an event loop of its own under ``asyncio.timeout``, as the
+OpenAI-compatible provider's does.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -49,15 +53,8 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
         raise ToolTimeout(f"no time left to ask {endpoint.name}")
     waiting()
     try:
-        with httpx.Client(
-            base_url=endpoint.base_url,
-            headers=endpoint.client_headers(),
-            auth=endpoint.auth(),
-            verify=endpoint.verify_tls,
-            timeout=remaining,
-        ) as client:
-            response = client.request(method, path, **request)
-    except httpx.TimeoutException:
+        response = asyncio.run(_exchange(endpoint, method, path, remaining, request))
+    except (httpx.TimeoutException, TimeoutError):
         raise ToolTimeout(f"{endpoint.name} did not answer within {remaining:.1f}s") from None
     except httpx.HTTPError as error:
         raise ToolBackendError("backend_unavailable", f"{endpoint.name} could not be reached: {error}") from None
@@ -73,6 +70,23 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
     if not isinstance(body, dict):
         raise ToolBackendError("backend_bad_response", f"{endpoint.name} answered something that is not a JSON object")
     return body
+
+
+async def _exchange(
+    endpoint: HttpEndpoint, method: str, path: str, seconds: float, request: dict[str, Any]
+) -> httpx.Response:
+    """The response, its body read, within ``seconds`` in all."""
+    async with (
+        httpx.AsyncClient(
+            base_url=endpoint.base_url,
+            headers=endpoint.client_headers(),
+            auth=endpoint.auth(),
+            verify=endpoint.verify_tls,
+            timeout=seconds,
+        ) as client,
+        asyncio.timeout(seconds),
+    ):
+        return await client.request(method, path, **request)
 
 
 def _error_detail(body: Any) -> str:

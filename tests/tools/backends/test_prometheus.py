@@ -11,7 +11,7 @@ import pytest
 
 from tests.services import require
 from tests.support.prometheus import free_port, running_prometheus
-from tests.support.silent_server import running_silent_server
+from tests.support.silent_server import running_silent_server, running_trickling_server
 from tools.backends import metric_backend
 from tools.backends.embedded import EmbeddedMetricBackend
 from tools.backends.http_json import HttpEndpoint
@@ -112,6 +112,15 @@ def silent_server() -> Iterator[str]:
 def test_a_silent_prometheus_is_cut_off_at_the_call_deadline(silent_server):
     with pytest.raises(ToolTimeout, match="did not answer"):
         backend(silent_server, seconds=0.5).query(service="api", metric="up", start=START, end=END, step=60)
+
+
+def test_a_prometheus_trickling_its_answer_is_cut_off_at_the_call_deadline():
+    """A byte every 50 ms: no read ever times out, the call's deadline must."""
+    started = time.monotonic()
+    with running_trickling_server() as url, pytest.raises(ToolTimeout, match="did not answer"):
+        backend(url, seconds=0.5).query(service="api", metric="up", start=START, end=END, step=60)
+
+    assert time.monotonic() - started < 3
 
 
 @pytest.mark.django_db

@@ -209,6 +209,12 @@ EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, m
 EMBEDDED_RUNTIME_STARTER = "diagnosis.dispatch.start_embedded_runtime"
 # A RUNNING run whose heartbeat is older than this is reaped as FAILED.
 RUN_STALE_AFTER_SECONDS = env.integer("RUN_STALE_AFTER_SECONDS", 600, minimum=10)
+if RUN_STALE_AFTER_SECONDS <= CELERY_TASK_TIME_LIMIT:
+    # A run waiting on one model call reports nothing, so writes no heartbeat, for as long as the call lasts.
+    raise env.ConfigError(
+        "RUN_STALE_AFTER_SECONDS: must be greater than RUN_TIME_LIMIT_SECONDS (a run waiting on one model call "
+        "writes no heartbeat; a shorter stale age would reap it while it works)"
+    )
 # A working run refreshes its heartbeat at most this often (a tenth of the stale age: never reaped alive).
 RUN_HEARTBEAT_SECONDS = max(1, RUN_STALE_AFTER_SECONDS // 10)
 # A run's progress reports wait at most this long to be written (and announced) together, one INSERT for

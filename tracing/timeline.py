@@ -159,7 +159,26 @@ class RunLog:
         is written now: after the rows held before it outside a transaction; inside one alone, and those
         rows are numbered after it when they are written (so a row of a transaction that may still roll
         back never carries them along, nor their announcement)."""
-        row = DiagnosisTraceEvent(
+        row = self._row(kind, name, details, stream)
+        with self._lock:
+            if hold:
+                self._hold(lambda: self._held.append(row))
+            else:
+                self._write_now([row])
+        return row
+
+    def append_streams(self, streams: list[StreamEvent]) -> list[DiagnosisTraceEvent]:
+        """Append stream events alone (no timeline side), written now and together, in one INSERT, as
+        ``append`` without ``hold`` writes one."""
+        rows = [self._row("", "", None, stream) for stream in streams]
+        with self._lock:
+            self._write_now(rows)
+        return rows
+
+    def _row(
+        self, kind: TraceEventKind | str, name: str, details: Mapping[str, Any] | None, stream: StreamEvent | None
+    ) -> DiagnosisTraceEvent:
+        return DiagnosisTraceEvent(
             run_id=self.run_id,
             kind=kind,
             name=name[:60],
@@ -167,14 +186,13 @@ class RunLog:
             stream_event=stream.event if stream else "",
             stream_data=stream.data if stream else "",
         )
-        with self._lock:
-            if hold:
-                self._hold(lambda: self._held.append(row))
-            elif self._holding() and not _in_transaction():
-                self._write_held(row)
-            else:
-                self._write([row])
-        return row
+
+    def _write_now(self, rows: list[DiagnosisTraceEvent]) -> None:
+        """Write ``rows`` (under the lock): after the held rows outside a transaction, alone inside one."""
+        if self._holding() and not _in_transaction():
+            self._write_held(*rows)
+        else:
+            self._write(rows)
 
     def hold_write(self, write: Callable[[], object]) -> None:
         """Hold ``write``, a write of other rows of the run (a step), until the next write of the held rows,

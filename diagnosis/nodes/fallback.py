@@ -9,14 +9,13 @@
 
 Both templates are written in the question's language (``diagnosis.language``): Chinese for a Chinese
 question, English otherwise. Facts, excerpts and the verifier's guidance are shown as they were verified,
-as text: on one line, every markdown character escaped (``plain``). No release policy reads this answer,
+as text: on one line, every character that opens inline markup escaped (``plain``). No release policy reads this answer,
 and a log line or a model's fact must not become a heading, a link or emphasis on the page.
 """
 
 from __future__ import annotations
 
 import re
-import string
 from collections import Counter
 from typing import Any
 
@@ -82,13 +81,17 @@ TEXTS: dict[Language, dict[str, str]] = {
 }
 
 
-# CommonMark lets a backslash escape any ASCII punctuation, which then reads as itself.
-_MARKDOWN_SPECIAL = re.compile("([" + re.escape(string.punctuation) + "])")
+# The characters that open inline markup (emphasis, code, links, images, autolinks and HTML, entities,
+# strikethrough, table cells), each escaped with a backslash, which CommonMark then reads as the character;
+# and what opens a block where the text starts (a list item's content may be a heading, a quote, a list).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>!&~|])")
+_BLOCK_START = re.compile(r"^([#>+=-]|\d+[.)])")
 
 
 def plain(text: object) -> str:
     """``text`` as markdown that renders exactly as that text, on one line."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    escaped = _MARKDOWN_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    return _BLOCK_START.sub(lambda start: start.group(1)[:-1] + "\\" + start.group(1)[-1], escaped)
 
 
 def _tool_overview(context: NodeContext, text: dict[str, str]) -> list[str]:

@@ -81,8 +81,7 @@ def store_with_transaction(run_id: uuid.UUID | str, events: Sequence[tuple[Event
     For the events of a change the transaction makes (a run's end and its ``done``): stored with the change,
     they exist exactly when it does. Stored after the commit instead, anything between the two (a database
     error, a killed worker, a soft time limit) left a run ended for good with no ``done`` on its stream."""
-    log = log_for(run_id)
-    rows = [log.append("", "", stream=_stream_event(event, data)) for event, data in events]
+    rows = log_for(run_id).append_streams([_stream_event(event, data) for event, data in events])
     transaction.on_commit(lambda: announce(rows))
 
 

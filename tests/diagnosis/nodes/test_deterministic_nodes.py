@@ -178,7 +178,7 @@ def test_the_post_composer_fallback_shows_facts_and_guidance_as_text_never_as_ma
             "facts_checked": [{"claim_id": "c1", "fact": fact, "verification": "supported"}],
             "missing_info": [],
             "evidence_gaps": [],
-            "recommended_actions": ["raise the **pool** [now](x)"],
+            "recommended_actions": ["raise the **pool** [now](x)", "# check the pool first"],
         },
         "composer_status": "INVALID_OUTPUT",
         "failure_reason": "composer_invalid_output",
@@ -189,7 +189,7 @@ def test_the_post_composer_fallback_shows_facts_and_guidance_as_text_never_as_ma
 
     assert "<h1>" not in html and "<a " not in html and "<strong>pool" not in html
     assert "# Root cause: a DBA dropped the payments table [restore](https://evil.example/r)" in html
-    assert "raise the **pool** [now](x)" in html
+    assert "raise the **pool** [now](x)" in html and "<li># check the pool first</li>" in html
 
 
 def test_the_pre_verification_fallback_answers_a_chinese_question_in_chinese(run, make_context, record_invocation):

@@ -44,6 +44,10 @@ _FOOTNOTE = re.compile(r"\[\^[^\]]*\]")
 _WHITESPACE = re.compile(r"\s+")
 
 
+# A backslash before ASCII punctuation, and a character reference: CommonMark shows the character alone.
+_ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
+
+
 class RefusedMarkup:
     """The rule names of markdown a released answer may not contain."""
 
@@ -53,6 +57,8 @@ class RefusedMarkup:
     FOOTNOTE = "footnote"
     LINK_REFERENCE = "link_reference"
     CODE_BLOCK = "code_block"
+    ESCAPE = "escape"
+    EMPHASIS_IN_WORD = "emphasis_in_word"
 
 
 @dataclass(frozen=True)
@@ -134,6 +140,7 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
         elif token.type == "inline":
             refusals.extend(_inline_refusals(token))
             text = normalise_space(token.content)
+            refusals.extend(_hidden_splits(text))
             if previous in ("th_open", "td_open"):
                 row.append(text)
                 continue
@@ -207,9 +214,29 @@ def _unit(block: int, kind: str, text: str, claim_ids: Collection[str]) -> Unit:
     return Unit(block=block, kind=kind, text=text, markers=markers_in(text, claim_ids))
 
 
+def _hidden_splits(text: str) -> list[Refusal]:
+    """A backslash escape or a character reference outside a quote: the page joins what the checks read apart
+    (``10\\:10`` shows ``10:10``, ``&#49;500`` shows ``1500``). Emphasis inside a word is the other
+    (``_inline_refusals``)."""
+    spans = protected_spans(text)
+    refusals = [
+        Refusal(RefusedMarkup.ESCAPE, _clip(text[max(0, match.start() - 20) : match.end() + 20]))
+        for match in _ESCAPE.finditer(text)
+        if not any(low <= match.start() < high for low, high in spans)
+    ]
+    return refusals
+
+
+_EMPHASIS = frozenset({"em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"})
+
+
 def _inline_refusals(token: Token) -> list[Refusal]:
     refusals = []
-    for child in token.children or []:
+    children = token.children or []
+    for index, child in enumerate(children):
+        if child.type in _EMPHASIS and _between_word_characters(children, index):
+            # ``10**0**`` shows ``100``: the markers vanish and join what the checks read as two tokens.
+            refusals.append(Refusal(RefusedMarkup.EMPHASIS_IN_WORD, _clip(token.content)))
         if child.type == "image":
             refusals.append(Refusal(RefusedMarkup.IMAGE, str(child.attrs.get("src", ""))))
         elif child.type == "html_inline":
@@ -217,6 +244,12 @@ def _inline_refusals(token: Token) -> list[Refusal]:
         elif child.type == "link_open":
             refusals.append(Refusal(RefusedMarkup.LINK, str(child.attrs.get("href", ""))))
     return refusals
+
+
+def _between_word_characters(children: list[Token], index: int) -> bool:
+    before = children[index - 1].content if index and children[index - 1].type == "text" else ""
+    after = children[index + 1].content if index + 1 < len(children) and children[index + 1].type == "text" else ""
+    return bool(before and after) and before[-1].isalnum() and after[0].isalnum()
 
 
 def _clip(text: str, limit: int = 200) -> str:

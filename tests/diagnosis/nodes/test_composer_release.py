@@ -15,7 +15,6 @@ from diagnosis.graph.status import ComposerStatus
 from diagnosis.nodes import composer
 from diagnosis.nodes.release_review import release_summary
 from diagnosis.providers.base import ErrorCode, ProviderError
-from diagnosis.rendering import render_answer
 from tests.diagnosis.nodes.conftest import FakeModel
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
 
@@ -91,15 +90,30 @@ def test_it_releases_a_grounded_draft_the_guard_accepts(run, make_context):
 
 
 def test_the_released_answer_is_the_text_the_review_read_without_invisible_characters(run, make_context):
-    """The review reads a draft without its format characters; released with them, a zero-width space after
-    a backslash would turn an escaped bracket, text to the review, back into a live link on the page."""
-    hidden = "payment-service requests \\\u200b[timed out](x) after 30000ms [c1]."
+    """The review reads a draft without its format characters (zero-width spaces, bidi marks): the answer
+    released is that text, not one holding characters no check read."""
+    hidden = "payment\u200b-service requests timed out after 30000\u200bms [c1]."
 
     _, update = compose(run, make_context, [draft(hidden)], [RELEASE])
 
-    assert update["composer_status"] == ComposerStatus.COMPLETED  # to the review, the link is escaped text
-    assert "\u200b" not in update["final_answer"]
-    assert "<a " not in render_answer(update["final_answer"])
+    assert update["composer_status"] == ComposerStatus.COMPLETED
+    assert update["final_answer"] == "payment-service requests timed out after 30000ms [c1]."
+
+
+def test_an_escape_or_emphasis_inside_a_word_is_refused(run, make_context):
+    """The page joins what the checks read apart: ``10\\:10`` shows 10:10, ``30**0**00ms`` shows 30000ms; and a
+    backslash before a zero-width space before a bracket was an escaped bracket to the review, a link on the
+    page."""
+    for markdown in (
+        "payment-service requests timed out at 10\\:47 [c1].",
+        "payment-service requests timed out after 30**0**00ms [c1].",
+        "payment-service requests timed out after &#51;0000ms [c1].",
+        "payment-service requests \\\u200b[timed out](x) after 30000ms [c1].",
+    ):
+        _, update = compose(run, make_context, [draft(markdown), draft(markdown)], [RELEASE, RELEASE])
+
+        assert update["composer_status"] == ComposerStatus.INVALID_OUTPUT, markdown
+        assert update["failure_reason"] == "release_policy_blocked", markdown
 
 
 def test_guidance_copied_from_the_verifier_needs_no_marker_but_may_not_name_what_no_claim_holds(run, make_context):

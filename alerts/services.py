@@ -73,12 +73,11 @@ def alert_notification_receive(*, payload: AlertmanagerPayload) -> AlertNotifica
     user = intake_user() if firing else None
     with transaction.atomic():
         notification = _record(payload, user)
-    # The hand-off ran at that commit: a run it could not start is not a started diagnosis.
+    # The hand-off ran at that commit, on this very run, which it failed when the broker refused it: a run it
+    # could not start is not a started diagnosis.
     run = notification.run
-    if notification.action == IntakeAction.STARTED and run is not None:
-        run.refresh_from_db(fields=["status", "failure_reason"])
-        if never_started(run):
-            raise unavailable()
+    if notification.action == IntakeAction.STARTED and run is not None and never_started(run):
+        raise unavailable()
     return notification
 
 

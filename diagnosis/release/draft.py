@@ -219,12 +219,11 @@ def _hidden_splits(text: str) -> list[Refusal]:
     (``10\\:10`` shows ``10:10``, ``&#49;500`` shows ``1500``). Emphasis inside a word is the other
     (``_inline_refusals``)."""
     spans = protected_spans(text)
-    refusals = [
+    return [
         Refusal(RefusedMarkup.ESCAPE, _clip(text[max(0, match.start() - 20) : match.end() + 20]))
         for match in _ESCAPE.finditer(text)
         if not any(low <= match.start() < high for low, high in spans)
     ]
-    return refusals
 
 
 _EMPHASIS = frozenset({"em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"})

@@ -58,9 +58,12 @@ def fetch_rows(cursor: Any, *, max_rows: int, max_bytes: int) -> QueryResult:
     size = 0
     truncated = False
     while (row := cursor.fetchone()) is not None:
-        values = [json_safe(value) for value in row] if len(rows) < max_rows else []
+        if len(rows) == max_rows:
+            truncated = True
+            break
+        values = [json_safe(value) for value in row]
         row_size = sum(len(str(value)) for value in values)
-        if len(rows) == max_rows or size + row_size > max_bytes:
+        if size + row_size > max_bytes:
             truncated = True
             break
         size += row_size

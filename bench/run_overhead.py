@@ -14,11 +14,15 @@ a third from one minute to the next, and sizes timed one after the other compare
 With ``--by-kind``, it also prints where the statements of a run went: their mean count per run by statement
 and table (``INSERT diagnosis_trace_event``, ``BEGIN``...), and how long a run spends inside them.
 
+With ``--by-part``, it also prints where the time of the runs on the empty database went, by part: the
+run's own work (tool handlers and projections, the model's turns, the gatekeeper, the release review, the
+rendering) against everything else (``bench/parts.py``), each part in ms per run and against the floor.
+
 With ``--profile FILE``, the timed runs on the empty database are also profiled (``cProfile``, the
 floor timings left out) and the statistics written to ``FILE`` for ``python -m pstats``; profiled runs
 are slower, so their ratio is not the figure to quote.
 
-    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME] [--history 10000,100000] [--by-kind] [--profile FILE]
+    .venv/bin/python bench/run_overhead.py [--runs N] [--pack NAME] [--history 10000,100000] [--by-kind] [--by-part] [--profile FILE]
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
-from contextlib import closing
+from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +46,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes, table
+from bench.parts import PartClock
 
 
 @dataclass(frozen=True)
@@ -160,10 +165,10 @@ def format_kinds(samples: list[RunSample]) -> str:
 
 
 def measure_sizes(
-    runs: int, pack: str, history: list[int], profiler: cProfile.Profile | None = None
+    runs: int, pack: str, history: list[int], profiler: cProfile.Profile | None = None, clock: PartClock | None = None
 ) -> list[SizeResult]:
-    """The runs on the empty database (profiled when given a profiler) and on a copy of it holding each size
-    of history, one run on each database in turn."""
+    """The runs on the empty database (profiled, or their parts timed, when given a profiler or a clock) and
+    on a copy of it holding each size of history, one run on each database in turn."""
     from bench.history import add_prior_runs
 
     user = prepare(pack)
@@ -178,7 +183,8 @@ def measure_sizes(
     for index in range(runs):
         for size, path in databases.items():
             _use_database(path)
-            samples[size] += measure_runs(user, 1, pack, profiler if size == 0 else None, first=index)
+            with clock.installed() if clock is not None and size == 0 else nullcontext():
+                samples[size] += measure_runs(user, 1, pack, profiler if size == 0 else None, first=index)
     return [SizeResult(size, timed) for size, timed in samples.items()]
 
 
@@ -261,6 +267,7 @@ def main(argv: list[str] | None = None) -> int:
         "--history", type=sizes, default=[], help="comma-separated prior-run counts to measure at too (10000,100000)"
     )
     parser.add_argument("--by-kind", action="store_true", help="also print the statements per run by kind")
+    parser.add_argument("--by-part", action="store_true", help="also print where the run's time went, by part")
     parser.add_argument(
         "--profile", type=Path, metavar="FILE", help="write cProfile statistics of the empty-database runs to FILE"
     )
@@ -272,13 +279,24 @@ def main(argv: list[str] | None = None) -> int:
         from bench.graph_floor import measure_floor
 
         profiler = cProfile.Profile() if args.profile else None
-        results = measure_sizes(args.runs, args.pack, args.history, profiler)
+        clock = PartClock() if args.by_part else None
+        results = measure_sizes(args.runs, args.pack, args.history, profiler, clock)
         if profiler is not None:
             profiler.dump_stats(args.profile)
         print(format_report(results, measure_floor(runs=100)))
         if args.by_kind:
             print(f"\nstatements per run by kind (mean of the {len(results[0].samples)} runs on the empty database):")
             print(format_kinds(results[0].samples))
+        if clock is not None:
+            empty = results[0].samples
+            print(f"\nwhere the time went, by part (exclusive, mean of the {len(empty)} runs on the empty database):")
+            print(
+                clock.report(
+                    len(empty),
+                    statistics.mean(sample.ms for sample in empty),
+                    statistics.median(sample.floor_ms for sample in empty),
+                )
+            )
     return 0
 
 

@@ -5,16 +5,17 @@ the restricted audit table only, and only what the provider really returned (``U
 Every text is redacted on the way in (``config.redaction``): a model that echoes a key in its answer must
 not get it stored. A run's ``StepLog`` numbers its steps in memory (one read of the last ``seq``, then
 none): after the claim the run's worker is the only writer of its steps. Given the run's event log, a step is
-written with its held progress reports (``tracing.timeline``), in their transaction: as late as a report.
+written with its held progress reports (``tracing.timeline``), in their transaction: as late as a report,
+and the steps held together in one INSERT.
 """
 
 from __future__ import annotations
 
-import functools
+import threading
 import uuid
 from dataclasses import dataclass, field
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 
 from config.redaction import redact
@@ -50,49 +51,80 @@ class StepLog:
 
     def __init__(self, run_id: uuid.UUID | str, *, empty: bool = False, log: RunLog | None = None) -> None:
         """``empty``: the run has no steps yet (it was just claimed), so they are numbered from 1 unread.
-        ``log``: the run's event log, whose next write of held reports writes each step in its transaction
-        (``RunLog.hold_write``); without one, a step is written at once, in a transaction of its own."""
+        ``log``: the run's event log, whose next write of held reports writes the steps recorded since the
+        last one in its transaction (``RunLog.hold_write``); without one, a step is written at once, in a
+        transaction of its own."""
         self.run_id = uuid.UUID(str(run_id))
         self.log = log
         self._last: int | None = 0 if empty else None
+        # Steps recorded and not yet taken by a write; one held write takes them all, in two INSERTs.
+        self._pending: list[tuple[int, StepRecord]] = []
+        # Never held while the log's lock is taken (the log calls ``_write_pending`` under its own).
+        self._lock = threading.Lock()
 
     def record(self, record: StepRecord) -> None:
         if self._last is None:
             self._last = AgentStep.objects.filter(run_id=self.run_id).aggregate(last=Max("seq"))["last"] or 0
         self._last += 1
         if self.log is None:
-            _insert(self.run_id, self._last, record)
-        else:
-            self.log.hold_write(functools.partial(_insert, self.run_id, self._last, record))
+            _insert(self.run_id, [(self._last, record)])
+            return
+        with self._lock:
+            first = not self._pending
+            self._pending.append((self._last, record))
+        if first:  # a write is held already for the others, and takes this one with them
+            self.log.hold_write(self._write_pending)
+
+    def _write_pending(self) -> None:
+        with self._lock:
+            steps, self._pending = self._pending, []
+        if steps:
+            _insert(self.run_id, steps)
 
 
-def _insert(run_id: uuid.UUID | str, seq: int, record: StepRecord) -> AgentStep:
+def _insert(run_id: uuid.UUID | str, steps: list[tuple[int, StepRecord]]) -> None:
+    """The steps' rows, then their audit rows, one INSERT each where the database returns the steps' ids
+    from a bulk insert (SQLite, MariaDB; MySQL does not, and gets one INSERT per step)."""
+    rows = [_step_row(run_id, seq, record) for seq, record in steps]
     # Its own transaction, or a part of the run log's write that holds it (no savepoint: nothing to retry).
     with transaction.atomic(savepoint=False):
-        step = AgentStep.objects.create(
-            run_id=run_id,
-            seq=seq,
-            node=record.node,
-            attempt=record.attempt,
-            role=record.role or record.node,
-            model=record.model[:100],
-            prompt_version=record.prompt_version[:40],
-            prompt_tokens=record.prompt_tokens,
-            completion_tokens=record.completion_tokens,
-            reasoning_tokens=record.reasoning_tokens,
-            model_calls=record.model_calls,
-            latency_ms=record.latency_ms,
-            outcome=record.outcome,
-            summary=redact(record.summary)[: AgentStep.SUMMARY_MAX_CHARS],
+        if connection.features.can_return_rows_from_bulk_insert:
+            AgentStep.objects.bulk_create(rows)
+        else:
+            for row in rows:
+                row.save(force_insert=True)
+        AgentReasoningAudit.objects.bulk_create(
+            [_audit_row(row, record) for row, (_, record) in zip(rows, steps, strict=True)]
         )
-        AgentReasoningAudit.objects.create(
-            run_id=run_id,
-            step=step,
-            node=record.node,
-            attempt=record.attempt,
-            reasoning_source=ReasoningSource.PROVIDER if record.reasoning_content else ReasoningSource.UNAVAILABLE,
-            reasoning_content=redact(record.reasoning_content or ""),
-            assistant_text=redact(record.assistant_text),
-            findings=[{key: redact(value) for key, value in finding.items()} for finding in record.findings],
-        )
-    return step
+
+
+def _step_row(run_id: uuid.UUID | str, seq: int, record: StepRecord) -> AgentStep:
+    return AgentStep(
+        run_id=run_id,
+        seq=seq,
+        node=record.node,
+        attempt=record.attempt,
+        role=record.role or record.node,
+        model=record.model[:100],
+        prompt_version=record.prompt_version[:40],
+        prompt_tokens=record.prompt_tokens,
+        completion_tokens=record.completion_tokens,
+        reasoning_tokens=record.reasoning_tokens,
+        model_calls=record.model_calls,
+        latency_ms=record.latency_ms,
+        outcome=record.outcome,
+        summary=redact(record.summary)[: AgentStep.SUMMARY_MAX_CHARS],
+    )
+
+
+def _audit_row(step: AgentStep, record: StepRecord) -> AgentReasoningAudit:
+    return AgentReasoningAudit(
+        run_id=step.run_id,
+        step=step,
+        node=record.node,
+        attempt=record.attempt,
+        reasoning_source=ReasoningSource.PROVIDER if record.reasoning_content else ReasoningSource.UNAVAILABLE,
+        reasoning_content=redact(record.reasoning_content or ""),
+        assistant_text=redact(record.assistant_text),
+        findings=[{key: redact(value) for key, value in finding.items()} for finding in record.findings],
+    )

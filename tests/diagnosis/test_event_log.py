@@ -374,9 +374,36 @@ def test_a_runs_steps_are_written_with_its_held_reports_in_their_transaction(run
         (1, "planner"),
         (2, "executor"),
     ]
-    assert AgentReasoningAudit.objects.get(run=run, node="planner").assistant_text == "a plan"
+    audits = AgentReasoningAudit.objects.filter(run=run).order_by("step__seq")
+    assert [(audit.step.node, audit.node, audit.assistant_text) for audit in audits] == [
+        ("planner", "planner", "a plan"),
+        ("executor", "executor", ""),
+    ]
     assert DiagnosisTraceEvent.objects.filter(run=run).count() == 2
-    assert sum(sql.startswith("INSERT") for sql in statements(captured)) == 5  # the reports in one, 2 x 2 rows
+    # The reports in one, the steps in one, their audit rows in one.
+    assert sum(sql.startswith("INSERT") for sql in statements(captured)) == 3
+
+
+def test_held_steps_are_written_one_by_one_where_a_bulk_insert_returns_no_ids(run, settings, monkeypatch):
+    """MySQL returns no ids from a multi-row INSERT, and an audit row needs its step's."""
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    monkeypatch.setattr(type(connection.features), "can_return_rows_from_bulk_insert", False)
+    progress = RunProgress(run.pk)
+    steps = StepLog(run.pk, empty=True, log=progress.log)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        for node in ("planner", "executor", "verifier"):
+            steps.record(StepRecord(node=node, attempt=1, outcome="COMPLETED", assistant_text=f"{node} said"))
+        with CaptureQueriesContext(connection) as captured:
+            progress.flush()
+
+    audits = AgentReasoningAudit.objects.filter(run=run).order_by("step__seq")
+    assert [(audit.step.seq, audit.step.node, audit.assistant_text) for audit in audits] == [
+        (1, "planner", "planner said"),
+        (2, "executor", "executor said"),
+        (3, "verifier", "verifier said"),
+    ]
+    assert sum(sql.startswith("INSERT") for sql in statements(captured)) == 1 + 3 + 1
 
 
 def test_held_steps_and_reports_are_written_all_or_nothing(run, settings, monkeypatch):

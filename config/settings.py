@@ -207,7 +207,7 @@ EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, m
 # Called by config/asgi.py once the app is ready (a dotted path, so config imports no app): in embedded mode
 # it starts the run pool and the stale-run reaper; with Celery it does nothing.
 EMBEDDED_RUNTIME_STARTER = "diagnosis.dispatch.start_embedded_runtime"
-# A RUNNING run whose heartbeat is older than this is reaped as FAILED.
+# A claimed RUNNING run whose heartbeat is older than this is reaped as FAILED (``worker_lost``).
 RUN_STALE_AFTER_SECONDS = env.integer("RUN_STALE_AFTER_SECONDS", 600, minimum=10)
 if RUN_STALE_AFTER_SECONDS <= CELERY_TASK_TIME_LIMIT:
     # A run waiting on one model call reports nothing, so writes no heartbeat, for as long as the call lasts.
@@ -215,6 +215,9 @@ if RUN_STALE_AFTER_SECONDS <= CELERY_TASK_TIME_LIMIT:
         "RUN_STALE_AFTER_SECONDS: must be greater than RUN_TIME_LIMIT_SECONDS (a run waiting on one model call "
         "writes no heartbeat; a shorter stale age would reap it while it works)"
     )
+# A RUNNING run that no worker has claimed for this long is ended as FAILED (``not_started``): its queue is
+# backlogged past use to anyone waiting for the answer, or its task message was lost with the broker.
+RUN_QUEUE_TIMEOUT_SECONDS = env.integer("RUN_QUEUE_TIMEOUT_SECONDS", 1800, minimum=10)
 # A working run refreshes its heartbeat at most this often (a tenth of the stale age: never reaped alive).
 RUN_HEARTBEAT_SECONDS = max(1, RUN_STALE_AFTER_SECONDS // 10)
 # A run's progress reports wait at most this long to be written (and announced) together, one INSERT for

@@ -1,8 +1,11 @@
 """The stale-run reaper: a run left RUNNING by a dead worker becomes FAILED, with its partial trace.
 
-A run is stale when its heartbeat (or, never claimed, its start) is older than RUN_STALE_AFTER_SECONDS.
-Live runs refresh the heartbeat at every progress report, so a slow but alive run is not reaped. The
-terminal update is conditional, so a worker finishing at the same moment and the reaper cannot both end it.
+A claimed run is stale when its heartbeat is older than RUN_STALE_AFTER_SECONDS (``worker_lost``). Live runs
+refresh the heartbeat as they report, so a slow but alive run is not reaped. A run no worker has claimed is
+not a lost worker's: it waits in the queue, and is ended only once it has waited RUN_QUEUE_TIMEOUT_SECONDS
+(``not_started``; a backlog that long is no answer to anyone, and a task message lost with the broker would
+otherwise leave it RUNNING for ever). The terminal update is conditional, so a worker finishing (or claiming)
+at the same moment and the reaper cannot both end it.
 
 ``scheduled_pass`` is what runs on the reaper's schedule (Celery beat, the embedded timer, the command): it
 also purges the invocation store of entries past their TTL, which the embedded database store does not
@@ -16,7 +19,6 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db.models import Q
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from diagnosis.graph.trace_builder import build_partial_trace
@@ -28,39 +30,66 @@ from tracing.selectors import orchestration_events_from_timeline
 logger = logging.getLogger(__name__)
 
 REASON = "worker_lost"
+QUEUE_REASON = "not_started"
 
 
-def stale_runs(*, now: datetime | None = None, stale_after_seconds: int | None = None) -> list[DiagnosisRun]:
-    cutoff = (now or timezone.now()) - timedelta(seconds=stale_after_seconds or settings.RUN_STALE_AFTER_SECONDS)
-    return list(
-        DiagnosisRun.objects.filter(status=RunStatus.RUNNING, started_at__lt=cutoff)
-        .annotate(last_seen=Coalesce("heartbeat_at", "started_at"))
-        .filter(Q(last_seen__lt=cutoff))
-        .order_by("started_at")
+def stale_runs(
+    *, now: datetime | None = None, stale_after_seconds: int | None = None, queue_timeout_seconds: int | None = None
+) -> list[DiagnosisRun]:
+    """Claimed runs whose heartbeat is older than the stale age, and unclaimed ones queued for longer than
+    the queue timeout, oldest first."""
+    now = now or timezone.now()
+    stale_cutoff = now - timedelta(seconds=stale_after_seconds or settings.RUN_STALE_AFTER_SECONDS)
+    queue_cutoff = now - timedelta(seconds=queue_timeout_seconds or settings.RUN_QUEUE_TIMEOUT_SECONDS)
+    # The claim writes the first heartbeat; a claimed run without one (written before it did) counts from
+    # its start.
+    lost = Q(claimed_at__isnull=False) & (
+        Q(heartbeat_at__lt=stale_cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=stale_cutoff)
     )
+    unclaimed = Q(claimed_at__isnull=True, started_at__lt=queue_cutoff)
+    return list(DiagnosisRun.objects.filter(lost | unclaimed, status=RunStatus.RUNNING).order_by("started_at"))
 
 
-def reap_stale_runs(*, now: datetime | None = None, stale_after_seconds: int | None = None) -> list[DiagnosisRun]:
+def reap_stale_runs(
+    *, now: datetime | None = None, stale_after_seconds: int | None = None, queue_timeout_seconds: int | None = None
+) -> list[DiagnosisRun]:
     """Fail every stale run; returns those this call ended."""
     reaped = []
-    for run in stale_runs(now=now, stale_after_seconds=stale_after_seconds):
-        events, unfinished = orchestration_events_from_timeline(run.pk)
-        trace = None
-        if run.intent == Intent.DIAGNOSIS and (events or unfinished):
-            trace = build_partial_trace(events, failed_node=unfinished, termination_reason=REASON).to_dict()
-        if run_fail(
-            run,
-            reason=REASON,
-            message="The worker running this diagnosis stopped; the run was ended.",
-            orchestration_trace=trace,
-        ):
+    runs = stale_runs(now=now, stale_after_seconds=stale_after_seconds, queue_timeout_seconds=queue_timeout_seconds)
+    for run in runs:
+        if run.claimed_at is None:
+            ended = run_fail(
+                run,
+                reason=QUEUE_REASON,
+                message="No worker started this diagnosis in time (a backlog, or its task was lost); the run was ended.",
+                only_unclaimed=True,
+            )
+        else:
+            ended = _fail_lost(run)
+        if ended:
             reaped.append(run)
     return reaped
 
 
-def scheduled_pass(*, stale_after_seconds: int | None = None) -> list[DiagnosisRun]:
+def _fail_lost(run: DiagnosisRun) -> bool:
+    """Fail a run whose worker stopped, with the partial trace of what its log shows it did."""
+    events, unfinished = orchestration_events_from_timeline(run.pk)
+    trace = None
+    if run.intent == Intent.DIAGNOSIS and (events or unfinished):
+        trace = build_partial_trace(events, failed_node=unfinished, termination_reason=REASON).to_dict()
+    return run_fail(
+        run,
+        reason=REASON,
+        message="The worker running this diagnosis stopped; the run was ended.",
+        orchestration_trace=trace,
+    )
+
+
+def scheduled_pass(
+    *, stale_after_seconds: int | None = None, queue_timeout_seconds: int | None = None
+) -> list[DiagnosisRun]:
     """Fail every stale run, then purge the invocation store's expired entries; returns the runs ended."""
-    reaped = reap_stale_runs(stale_after_seconds=stale_after_seconds)
+    reaped = reap_stale_runs(stale_after_seconds=stale_after_seconds, queue_timeout_seconds=queue_timeout_seconds)
     purged = purge_expired()
     if purged:
         logger.info("purged %d expired invocation-store entries", purged)

@@ -96,11 +96,15 @@ def _usage_totals(prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
     return {"total_tokens": prompt_tokens + completion_tokens, "cost": run_cost(prompt_tokens, completion_tokens)}
 
 
-def _finish(run: DiagnosisRun, status: RunStatus, **fields: Any) -> bool:
+def _finish(run: DiagnosisRun, status: RunStatus, *, only_unclaimed: bool = False, **fields: Any) -> bool:
+    """End a RUNNING run (``only_unclaimed``: one no worker has claimed); False when it was not."""
     now = timezone.now()
     duration_ms = max(0, int((now - run.started_at).total_seconds() * 1000))
     values = {"status": status, "finished_at": now, "duration_ms": duration_ms, **_totals(run), **fields}
-    updated = DiagnosisRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING).update(**values)
+    running = DiagnosisRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING)
+    if only_unclaimed:
+        running = running.filter(claimed_at__isnull=True)
+    updated = running.update(**values)
     if updated:
         # The row now holds exactly these values: the run is brought up to date without reading it back.
         for name, value in values.items():
@@ -151,14 +155,20 @@ def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
 
 
 def run_fail(
-    run: DiagnosisRun, *, reason: str, message: str, orchestration_trace: dict[str, Any] | None = None
+    run: DiagnosisRun,
+    *,
+    reason: str,
+    message: str,
+    orchestration_trace: dict[str, Any] | None = None,
+    only_unclaimed: bool = False,
 ) -> bool:
-    """Mark a run FAILED with its partial trace and publish ``failure`` and ``done``; False if it had ended."""
+    """Mark a run FAILED with its partial trace and publish ``failure`` and ``done``; False if it had ended
+    (or, ``only_unclaimed``, if a worker has claimed it meanwhile: then it is that worker's to end)."""
     with transaction.atomic():
         fields: dict[str, Any] = {"failure_reason": reason[:100]}
         if orchestration_trace is not None:
             fields["orchestration_trace"] = orchestration_trace
-        if not _finish(run, RunStatus.FAILED, **fields):
+        if not _finish(run, RunStatus.FAILED, only_unclaimed=only_unclaimed, **fields):
             return False
         append_event(run.pk, TraceEventKind.RUN, TimelineEvent.FAILED, {"code": reason})
         failure = {"code": reason, "message": message}

@@ -1,4 +1,5 @@
-"""The stale-run reaper: a run left RUNNING by a dead worker ends FAILED with its partial trace, once."""
+"""The stale-run reaper: a run left RUNNING by a dead worker ends FAILED with its partial trace, once; a run
+no worker claimed ends only past the queue timeout, as not started."""
 
 from __future__ import annotations
 
@@ -9,18 +10,24 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from diagnosis import reaper
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.progress import RunProgress
-from diagnosis.reaper import reap_stale_runs
+from diagnosis.reaper import reap_stale_runs, stale_runs
+from diagnosis.services import run_claim
 from tests.support.stored_events import stored_names
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def age(run: DiagnosisRun, *, age_seconds: int, heartbeat_age: int | None = None) -> None:
+    """Start the run ``age_seconds`` ago; with a ``heartbeat_age``, a worker claimed it then and was last
+    heard of ``heartbeat_age`` ago, without one it is still queued."""
     now = timezone.now()
+    started_at = now - timedelta(seconds=age_seconds)
     DiagnosisRun.objects.filter(pk=run.pk).update(
-        started_at=now - timedelta(seconds=age_seconds),
+        started_at=started_at,
+        claimed_at=None if heartbeat_age is None else started_at,
         heartbeat_at=None if heartbeat_age is None else now - timedelta(seconds=heartbeat_age),
     )
     run.refresh_from_db()
@@ -79,9 +86,11 @@ def test_it_ends_the_partial_trace_in_the_node_that_never_finished(make_run):
     assert run.orchestration_trace["final_node"] == "executor"
 
 
-def test_it_spares_live_and_finished_runs(make_run):
+def test_it_spares_live_queued_and_finished_runs(make_run, settings):
+    settings.RUN_QUEUE_TIMEOUT_SECONDS = 1800
     young = make_run(age_seconds=30)
     alive = make_run(age_seconds=900, heartbeat_age=10)
+    queued = make_run(age_seconds=900)  # older than the stale age, but nobody has claimed it: a backlog
     finished = make_run(age_seconds=900, heartbeat_age=900)
     DiagnosisRun.objects.filter(pk=finished.pk).update(status=RunStatus.SUCCESS, finished_at=timezone.now())
 
@@ -89,11 +98,39 @@ def test_it_spares_live_and_finished_runs(make_run):
     assert set(DiagnosisRun.objects.filter(status=RunStatus.RUNNING).values_list("pk", flat=True)) == {
         young.pk,
         alive.pk,
+        queued.pk,
     }
 
 
+def test_a_run_queued_past_the_queue_timeout_ends_as_not_started(make_run, settings):
+    settings.RUN_QUEUE_TIMEOUT_SECONDS = 1800
+    queued = make_run(age_seconds=2000)
+    lost = make_run(age_seconds=2000, heartbeat_age=700)
+
+    reaped = reap_stale_runs(stale_after_seconds=600)
+
+    assert {run.pk: run.failure_reason for run in reaped} == {queued.pk: "not_started", lost.pk: "worker_lost"}
+    queued.refresh_from_db()
+    assert (queued.status, queued.failure_reason, queued.orchestration_trace) == (RunStatus.FAILED, "not_started", None)
+    assert stream_names(queued) == ["failure", "done"]
+
+
+def test_a_run_claimed_while_the_reaper_looked_is_left_to_its_worker(make_run, monkeypatch):
+    run = make_run(age_seconds=2000)
+    seen = stale_runs(queue_timeout_seconds=1800)
+    assert [r.pk for r in seen] == [run.pk]
+    assert run_claim(run.pk, worker="late-worker") is not None  # the backlog cleared just then
+    monkeypatch.setattr(reaper, "stale_runs", lambda **_: seen)
+
+    assert reap_stale_runs(queue_timeout_seconds=1800) == []
+
+    run.refresh_from_db()
+    assert (run.status, run.claimed_by) == (RunStatus.RUNNING, "late-worker")
+    assert "failure" not in stream_names(run)
+
+
 def test_it_ends_a_run_only_once(make_run):
-    run = make_run(age_seconds=900)
+    run = make_run(age_seconds=900, heartbeat_age=900)
 
     reap_stale_runs(stale_after_seconds=600)
     reap_stale_runs(stale_after_seconds=600)
@@ -102,10 +139,26 @@ def test_it_ends_a_run_only_once(make_run):
 
 
 def test_the_command_reports_what_it_reaped(make_run):
-    run = make_run(age_seconds=900)
+    lost = make_run(age_seconds=900, heartbeat_age=900)
+    queued = make_run(age_seconds=900)
     out = StringIO()
 
-    call_command("reap_stale_runs", "--stale-after", "600", stdout=out)
+    call_command("reap_stale_runs", "--stale-after", "600", "--queue-timeout", "800", stdout=out)
 
-    assert f"failed stale run {run.pk}" in out.getvalue()
-    assert "1 stale run(s) reaped" in out.getvalue()
+    assert f"failed stale run {lost.pk} (started {lost.started_at.isoformat()}, worker_lost)" in out.getvalue()
+    assert f"failed stale run {queued.pk} (started {queued.started_at.isoformat()}, not_started)" in out.getvalue()
+    assert "2 stale run(s) reaped" in out.getvalue()
+
+
+@pytest.mark.parametrize("option", ["--stale-after", "--queue-timeout"])
+def test_the_command_refuses_a_limit_below_one_second(option, make_run):
+    run = make_run(age_seconds=900)
+    err = StringIO()
+
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("reap_stale_runs", option, "0", stdout=StringIO(), stderr=err)
+
+    assert exit_info.value.code == 2
+    assert err.getvalue().strip() == f"{option} must be at least 1 second"
+    run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING

@@ -121,8 +121,10 @@ def test_an_event_is_stored_when_its_announcement_fails(fan_out_down):
 
 
 def make_stale_run(owner, *, age_minutes: int = 60) -> DiagnosisRun:
+    """A run claimed ``age_minutes`` ago by a worker that has not been heard of since."""
     run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=owner), query="why?")
-    DiagnosisRun.objects.filter(pk=run.pk).update(started_at=timezone.now() - timedelta(minutes=age_minutes))
+    then = timezone.now() - timedelta(minutes=age_minutes)
+    DiagnosisRun.objects.filter(pk=run.pk).update(started_at=then, claimed_at=then, heartbeat_at=then)
     return run
 
 

@@ -1,5 +1,5 @@
-"""``manage.py reap_stale_runs``: fail runs left RUNNING by a dead worker, and purge the invocation store's
-expired entries (also scheduled by Celery beat).
+"""``manage.py reap_stale_runs``: fail runs left RUNNING by a dead worker or queued past the queue timeout,
+and purge the invocation store's expired entries (also scheduled by Celery beat).
 
 Exit codes: 0 done; 2 bad arguments; 3 stale runs were failed while Redis was unreachable (each is FAILED
 with its ``failure`` and ``done`` events stored, as always; only the wake-up of open streams was lost, and
@@ -34,7 +34,8 @@ def _redis_address() -> str:
 
 class Command(BaseCommand):
     help = (
-        "Mark runs left RUNNING by a dead worker FAILED, saving their partial traces, and purge expired "
+        "Mark runs left RUNNING by a dead worker FAILED, saving their partial traces, and runs no worker "
+        "started within the queue timeout, and purge expired "
         "invocation-store entries. Exit 0 when done, 2 on bad "
         "arguments, 3 when runs were failed while Redis was unreachable (events stored, not announced), 1 when "
         "the database failed."
@@ -48,19 +49,27 @@ class Command(BaseCommand):
             metavar="SECONDS",
             help="Override RUN_STALE_AFTER_SECONDS for this call.",
         )
+        parser.add_argument(
+            "--queue-timeout",
+            type=int,
+            default=None,
+            metavar="SECONDS",
+            help="Override RUN_QUEUE_TIMEOUT_SECONDS for this call.",
+        )
 
-    def handle(self, *args, stale_after: int | None, **options) -> None:
-        if stale_after is not None and stale_after < 1:
-            self.stderr.write("--stale-after must be at least 1 second")
-            raise SystemExit(EXIT_USAGE)
+    def handle(self, *args, stale_after: int | None, queue_timeout: int | None, **options) -> None:
+        for option, value in (("--stale-after", stale_after), ("--queue-timeout", queue_timeout)):
+            if value is not None and value < 1:
+                self.stderr.write(f"{option} must be at least 1 second")
+                raise SystemExit(EXIT_USAGE)
         try:
-            reaped = scheduled_pass(stale_after_seconds=stale_after)
+            reaped = scheduled_pass(stale_after_seconds=stale_after, queue_timeout_seconds=queue_timeout)
         except DatabaseError as error:
             logger.warning("reap_stale_runs: the database failed: %s", error)
             self.stderr.write(f"error: the database failed, stale runs not reaped: {error}")
             raise SystemExit(EXIT_DATABASE_ERROR) from None
         for run in reaped:
-            self.stdout.write(f"failed stale run {run.pk} (started {run.started_at.isoformat()})")
+            self.stdout.write(f"failed stale run {run.pk} (started {run.started_at.isoformat()}, {run.failure_reason})")
         self.stdout.write(f"{len(reaped)} stale run(s) reaped")
         if reaped and not redis_reachable():
             logger.warning("reap_stale_runs: %d run(s) failed while Redis was unreachable", len(reaped))

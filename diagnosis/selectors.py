@@ -7,7 +7,7 @@ from functools import cache
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connections, router
-from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 
@@ -62,6 +62,17 @@ def session_owned_by(user: User, session_id: uuid.UUID | str) -> ChatSession | N
     """The session only if ``user`` owns it; writing into a session needs ownership, auditing does not."""
     pk = parse_id(session_id)
     return ChatSession.objects.filter(pk=pk, owner=user).first() if pk else None
+
+
+def runs_before(session: ChatSession, before: DiagnosisRun | None = None) -> QuerySet[DiagnosisRun]:
+    """The session's runs, latest first: those started before ``before`` (a run of it), or all of them.
+
+    Ordered by start then id, so that a page of them ends where the next begins even when two runs started
+    in the same microsecond."""
+    runs = session.runs.order_by("-started_at", "-pk")
+    if before is not None:
+        runs = runs.filter(Q(started_at__lt=before.started_at) | Q(started_at=before.started_at, pk__lt=before.pk))
+    return runs
 
 
 def run_visible_to(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:

@@ -17,10 +17,13 @@ from django.views.generic import TemplateView
 from diagnosis.figures.render import render_figures
 from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, run_outcome
 from diagnosis.rendering import render_answer
-from diagnosis.selectors import run_visible_to, session_owned_by, sidebar_sessions
+from diagnosis.selectors import parse_id, run_visible_to, runs_before, session_owned_by, sidebar_sessions
 from diagnosis.sse import events_url
 
 SIDEBAR_SESSIONS = 30
+#: Runs of a session on one page of the chat: each is rendered (its answer's markdown, its figures), so a
+#: long session is shown in pages, the latest first, with a link to the runs before them.
+TRANSCRIPT_RUNS = 20
 
 
 def outcome_label(outcome: str) -> str:
@@ -102,12 +105,28 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
         # LoginRequiredMixin answers anonymous requests before this runs; the assert narrows the type.
         assert user.is_authenticated
         current = session_owned_by(user, self.request.GET["session"]) if self.request.GET.get("session") else None
-        mine = Prefetch("feedback", queryset=RunFeedback.objects.filter(user=user), to_attr="my_feedback")
-        runs = (
-            [RunCard.of(run) for run in current.runs.prefetch_related(mine).order_by("started_at")] if current else []
-        )
-        context.update(_sidebar(self.request, current), runs=runs)
+        context.update(_sidebar(self.request, current), runs=[])
+        if current is not None:
+            context.update(self._transcript(current, self.request.GET.get("before")))
         return context
+
+    def _transcript(self, session: ChatSession, before_id: str | None) -> dict[str, Any]:
+        """A page of the session's runs, oldest first: the latest ones, or (``before``) those before a run
+        of the session, which an ``earlier`` link names. A ``before`` that is not a run of the session is
+        ignored, as a session id that is not the user's is."""
+        pk = parse_id(before_id) if before_id else None
+        before = session.runs.filter(pk=pk).first() if pk else None
+        # The session is the signed-in user's own (``session_owned_by``): its owner's ratings are the reader's.
+        mine = Prefetch(
+            "feedback", queryset=RunFeedback.objects.filter(user_id=session.owner_id), to_attr="my_feedback"
+        )
+        page = list(runs_before(session, before).prefetch_related(mine)[: TRANSCRIPT_RUNS + 1])
+        shown = page[:TRANSCRIPT_RUNS][::-1]
+        return {
+            "runs": [RunCard.of(run) for run in shown],
+            "earlier_url": f"?session={session.pk}&before={shown[0].pk}" if len(page) > TRANSCRIPT_RUNS else "",
+            "latest_url": f"?session={session.pk}" if before is not None else "",
+        }
 
 
 @login_required

@@ -6,6 +6,8 @@ is stored in: the tools' handlers and projections, the model's turns (the offlin
 tool results), the gatekeeper's checks, the release review and the rendering of the answer. Each part's
 time is exclusive (a part called inside another counts for itself only, not twice), so the parts add up, and
 what is left is the plumbing: persistence, events, the graph engine, the submission, the claim, the finish.
+(The tool handlers' part holds the harness's checks before a handler too: the arguments' schema and the
+call budget, whose count of the run's calls is read once per executor attempt, a little plumbing in it.)
 
 A part is a function wrapped where it is looked up when called (a module attribute or a class attribute),
 only in the bench's process and only with ``--by-part``.

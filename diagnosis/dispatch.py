@@ -3,7 +3,8 @@
 Embedded mode has no broker. The same Celery task is executed with ``apply()`` on one of a bounded
 number of threads of this process, so the request returns at once and the code path is the worker's.
 Nor has it Celery beat, so the pool starts the stale-run reaper on a timer of its own: a run left RUNNING
-by a previous process that was stopped mid-run still ends. The pool's threads run at a lower CPU priority
+by a previous process that was stopped mid-run still ends (after ``RUN_STALE_AFTER_SECONDS`` when it had
+started, after ``RUN_QUEUE_TIMEOUT_SECONDS`` when it was still queued in that process's pool). The pool's threads run at a lower CPU priority
 than the server's own (``RUN_THREAD_NICENESS``), so that the pages and streams the process serves are not
 slowed down by the runs it executes beside them.
 

@@ -124,7 +124,7 @@ class DiagnosisRun(models.Model):
         indexes = [
             # Runs of a session by time: the trace API's run list and the follow-up history.
             models.Index(fields=["session", "started_at"], name="run_session_started"),
-            # The stale-run reaper: WHERE status='RUNNING' AND started_at < ...
+            # The stale-run reaper: WHERE status='RUNNING' AND (its heartbeat, start or cancellation) ...
             models.Index(fields=["status", "started_at"], name="run_status_started"),
             # Admin list filters by outcome, newest first.
             models.Index(fields=["degraded", "started_at"], name="run_degraded_started"),

@@ -4,8 +4,9 @@ A claimed run is stale when its heartbeat is older than RUN_STALE_AFTER_SECONDS 
 refresh the heartbeat as they report, so a slow but alive run is not reaped. A run no worker has claimed is
 not a lost worker's: it waits in the queue, and is ended only once it has waited RUN_QUEUE_TIMEOUT_SECONDS
 (``not_started``; a backlog that long is no answer to anyone, and a task message lost with the broker would
-otherwise leave it RUNNING for ever). The terminal update is conditional, so a worker finishing (or claiming)
-at the same moment and the reaper cannot both end it.
+otherwise leave it RUNNING for ever); one whose cancellation was asked for but not carried out is ended at
+once, as cancelled. Each run is ended by an UPDATE that checks its reason again, so a worker that finishes,
+claims it or writes a heartbeat at the same moment keeps it.
 
 ``scheduled_pass`` is what runs on the reaper's schedule (Celery beat, the embedded timer, the command): it
 also purges the invocation store of entries past their TTL, which the embedded database store does not
@@ -15,6 +16,7 @@ expire by itself (it no longer counts and culls its table on every write, see ``
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -23,7 +25,7 @@ from django.utils import timezone
 
 from diagnosis.graph.trace_builder import build_partial_trace
 from diagnosis.models import DiagnosisRun, Intent, RunStatus
-from diagnosis.services import run_fail
+from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, run_fail
 from tools.store import purge_expired
 from tracing.selectors import orchestration_events_from_timeline
 
@@ -31,58 +33,71 @@ logger = logging.getLogger(__name__)
 
 REASON = "worker_lost"
 QUEUE_REASON = "not_started"
+QUEUE_MESSAGE = "No worker started this diagnosis in time (a backlog, or its task was lost); the run was ended."
+LOST_MESSAGE = "The worker running this diagnosis stopped; the run was ended."
+
+
+@dataclass(frozen=True)
+class _Limits:
+    """Why a RUNNING run is ended, each as a condition on its row: read to find the runs, then re-checked
+    in the UPDATE that ends each (a heartbeat or a claim written in between keeps the run alive)."""
+
+    lost: Q
+    queued: Q
+    cancelled: Q
+
+    @classmethod
+    def at(cls, now: datetime, stale_after_seconds: int | None, queue_timeout_seconds: int | None) -> _Limits:
+        stale_cutoff = now - timedelta(seconds=stale_after_seconds or settings.RUN_STALE_AFTER_SECONDS)
+        queue_cutoff = now - timedelta(seconds=queue_timeout_seconds or settings.RUN_QUEUE_TIMEOUT_SECONDS)
+        unclaimed = Q(claimed_at__isnull=True)
+        return cls(
+            # The claim writes the first heartbeat; a claimed run without one counts from its start.
+            lost=Q(claimed_at__isnull=False)
+            & (Q(heartbeat_at__lt=stale_cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=stale_cutoff)),
+            queued=unclaimed & Q(cancel_requested_at__isnull=True, started_at__lt=queue_cutoff),
+            # Marked by ``run_cancel``, which then ends it itself; if that failed, no worker ever will.
+            cancelled=unclaimed & Q(cancel_requested_at__isnull=False),
+        )
 
 
 def stale_runs(
     *, now: datetime | None = None, stale_after_seconds: int | None = None, queue_timeout_seconds: int | None = None
 ) -> list[DiagnosisRun]:
-    """Claimed runs whose heartbeat is older than the stale age, and unclaimed ones queued for longer than
-    the queue timeout, oldest first."""
-    now = now or timezone.now()
-    stale_cutoff = now - timedelta(seconds=stale_after_seconds or settings.RUN_STALE_AFTER_SECONDS)
-    queue_cutoff = now - timedelta(seconds=queue_timeout_seconds or settings.RUN_QUEUE_TIMEOUT_SECONDS)
-    # The claim writes the first heartbeat; a claimed run without one (written before it did) counts from
-    # its start.
-    lost = Q(claimed_at__isnull=False) & (
-        Q(heartbeat_at__lt=stale_cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=stale_cutoff)
-    )
-    unclaimed = Q(claimed_at__isnull=True, started_at__lt=queue_cutoff)
-    return list(DiagnosisRun.objects.filter(lost | unclaimed, status=RunStatus.RUNNING).order_by("started_at"))
+    """Claimed runs whose heartbeat is older than the stale age, unclaimed ones queued for longer than the
+    queue timeout, and unclaimed ones whose cancellation was asked for, oldest first."""
+    limits = _Limits.at(now or timezone.now(), stale_after_seconds, queue_timeout_seconds)
+    ended = limits.lost | limits.queued | limits.cancelled
+    return list(DiagnosisRun.objects.filter(ended, status=RunStatus.RUNNING).order_by("started_at"))
 
 
 def reap_stale_runs(
     *, now: datetime | None = None, stale_after_seconds: int | None = None, queue_timeout_seconds: int | None = None
 ) -> list[DiagnosisRun]:
     """Fail every stale run; returns those this call ended."""
+    now = now or timezone.now()
+    limits = _Limits.at(now, stale_after_seconds, queue_timeout_seconds)
     reaped = []
     runs = stale_runs(now=now, stale_after_seconds=stale_after_seconds, queue_timeout_seconds=queue_timeout_seconds)
     for run in runs:
-        if run.claimed_at is None:
-            ended = run_fail(
-                run,
-                reason=QUEUE_REASON,
-                message="No worker started this diagnosis in time (a backlog, or its task was lost); the run was ended.",
-                only_unclaimed=True,
-            )
+        if run.claimed_at is not None:
+            ended = _fail_lost(run, limits.lost)
+        elif run.cancel_requested_at is not None:
+            ended = run_fail(run, reason=CANCELLED, message=CANCELLED_MESSAGE, still=limits.cancelled)
         else:
-            ended = _fail_lost(run)
+            ended = run_fail(run, reason=QUEUE_REASON, message=QUEUE_MESSAGE, still=limits.queued)
         if ended:
             reaped.append(run)
     return reaped
 
 
-def _fail_lost(run: DiagnosisRun) -> bool:
+def _fail_lost(run: DiagnosisRun, still: Q) -> bool:
     """Fail a run whose worker stopped, with the partial trace of what its log shows it did."""
     events, unfinished = orchestration_events_from_timeline(run.pk)
     trace = None
     if run.intent == Intent.DIAGNOSIS and (events or unfinished):
         trace = build_partial_trace(events, failed_node=unfinished, termination_reason=REASON).to_dict()
-    return run_fail(
-        run,
-        reason=REASON,
-        message="The worker running this diagnosis stopped; the run was ended.",
-        orchestration_trace=trace,
-    )
+    return run_fail(run, reason=REASON, message=LOST_MESSAGE, orchestration_trace=trace, still=still)
 
 
 def scheduled_pass(

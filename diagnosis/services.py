@@ -18,7 +18,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, F, Sum, Value
+from django.db.models import Count, F, Q, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -96,15 +96,13 @@ def _usage_totals(prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
     return {"total_tokens": prompt_tokens + completion_tokens, "cost": run_cost(prompt_tokens, completion_tokens)}
 
 
-def _finish(run: DiagnosisRun, status: RunStatus, *, only_unclaimed: bool = False, **fields: Any) -> bool:
-    """End a RUNNING run (``only_unclaimed``: one no worker has claimed); False when it was not."""
+def _finish(run: DiagnosisRun, status: RunStatus, *, still: Q | None = None, **fields: Any) -> bool:
+    """End a RUNNING run (of which ``still`` holds, checked in the same UPDATE); False when it was not."""
     now = timezone.now()
     duration_ms = max(0, int((now - run.started_at).total_seconds() * 1000))
     values = {"status": status, "finished_at": now, "duration_ms": duration_ms, **_totals(run), **fields}
     running = DiagnosisRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING)
-    if only_unclaimed:
-        running = running.filter(claimed_at__isnull=True)
-    updated = running.update(**values)
+    updated = (running if still is None else running.filter(still)).update(**values)
     if updated:
         # The row now holds exactly these values: the run is brought up to date without reading it back.
         for name, value in values.items():
@@ -160,15 +158,15 @@ def run_fail(
     reason: str,
     message: str,
     orchestration_trace: dict[str, Any] | None = None,
-    only_unclaimed: bool = False,
+    still: Q | None = None,
 ) -> bool:
-    """Mark a run FAILED with its partial trace and publish ``failure`` and ``done``; False if it had ended
-    (or, ``only_unclaimed``, if a worker has claimed it meanwhile: then it is that worker's to end)."""
+    """Mark a run FAILED with its partial trace and publish ``failure`` and ``done``; False if it had ended,
+    or if ``still`` no longer holds of it (the reaper's reason to end it, re-checked as it ends it)."""
     with transaction.atomic():
         fields: dict[str, Any] = {"failure_reason": reason[:100]}
         if orchestration_trace is not None:
             fields["orchestration_trace"] = orchestration_trace
-        if not _finish(run, RunStatus.FAILED, only_unclaimed=only_unclaimed, **fields):
+        if not _finish(run, RunStatus.FAILED, still=still, **fields):
             return False
         append_event(run.pk, TraceEventKind.RUN, TimelineEvent.FAILED, {"code": reason})
         failure = {"code": reason, "message": message}

@@ -63,16 +63,19 @@ class StepLog:
         self._lock = threading.Lock()
 
     def record(self, record: StepRecord) -> None:
-        if self._last is None:
-            self._last = AgentStep.objects.filter(run_id=self.run_id).aggregate(last=Max("seq"))["last"] or 0
-        self._last += 1
-        if self.log is None:
-            _insert(self.run_id, [(self._last, record)])
-            return
         with self._lock:
-            first = not self._pending
-            self._pending.append((self._last, record))
-        if first:  # a write is held already for the others, and takes this one with them
+            if self._last is None:
+                self._last = AgentStep.objects.filter(run_id=self.run_id).aggregate(last=Max("seq"))["last"] or 0
+            self._last += 1
+            step = (self._last, record)
+            if self.log is not None:
+                self._pending.append(step)
+        if self.log is None:
+            _insert(self.run_id, [step])
+        else:
+            # One held write per step: the first to run takes every step pending, the others find none. Held
+            # every time (not only for the first pending step) so that steps a failed write left pending are
+            # taken by the next one.
             self.log.hold_write(self._write_pending)
 
     def _write_pending(self) -> None:
@@ -84,7 +87,7 @@ class StepLog:
 
 def _insert(run_id: uuid.UUID | str, steps: list[tuple[int, StepRecord]]) -> None:
     """The steps' rows, then their audit rows, one INSERT each where the database returns the steps' ids
-    from a bulk insert (SQLite, MariaDB; MySQL does not, and gets one INSERT per step)."""
+    from a multi-row INSERT (SQLite, MariaDB); MySQL does not, and gets one INSERT per step."""
     rows = [_step_row(run_id, seq, record) for seq, record in steps]
     # Its own transaction, or a part of the run log's write that holds it (no savepoint: nothing to retry).
     with transaction.atomic(savepoint=False):

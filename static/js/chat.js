@@ -187,6 +187,11 @@
     if (form.dataset.session) body.session_id = form.dataset.session;
     api.fetchJson("/api/chat", { method: "POST", body: body, refused: gettext("The message was refused.") })
       .then(function (started) {
+        // On an earlier page of the session the new run belongs after the latest ones: show those.
+        if (transcript.querySelector("a.latest")) {
+          window.location.assign("?session=" + started.session_id);
+          return;
+        }
         form.dataset.session = started.session_id;
         if (window.history.replaceState) window.history.replaceState(null, "", "?session=" + started.session_id);
         input.value = "";

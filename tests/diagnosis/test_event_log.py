@@ -406,6 +406,35 @@ def test_held_steps_are_written_one_by_one_where_a_bulk_insert_returns_no_ids(ru
     assert sum(sql.startswith("INSERT") for sql in statements(captured)) == 1 + 3 + 1
 
 
+def test_steps_a_failed_write_never_reached_are_written_with_the_next(run, settings, monkeypatch):
+    """The reports' INSERT failed before the held steps' turn came: the steps are still to write, and the next
+    write takes them with the steps recorded since."""
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    real_insert = timeline._insert
+
+    def unwritable(rows):
+        raise OperationalError("database is locked")
+
+    progress = RunProgress(run.pk)
+    steps = StepLog(run.pk, empty=True, log=progress.log)
+    with owned_log(progress.log):
+        progress.status("planner", "started")
+        steps.record(StepRecord(node="planner", attempt=1, outcome="COMPLETED"))
+        monkeypatch.setattr(timeline, "_insert", unwritable)
+        with pytest.raises(EventLogUnwritable):
+            progress.flush()
+        monkeypatch.setattr(timeline, "_insert", real_insert)
+
+        progress.status("executor", "started")
+        steps.record(StepRecord(node="executor", attempt=1, outcome="COMPLETED"))
+        progress.flush()
+
+    assert list(AgentStep.objects.filter(run=run).order_by("seq").values_list("seq", "node")) == [
+        (1, "planner"),
+        (2, "executor"),
+    ]
+
+
 def test_held_steps_and_reports_are_written_all_or_nothing(run, settings, monkeypatch):
     settings.RUN_EVENT_LINGER_MS = 60_000
 

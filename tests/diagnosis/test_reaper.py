@@ -129,6 +129,31 @@ def test_a_run_claimed_while_the_reaper_looked_is_left_to_its_worker(make_run, m
     assert "failure" not in stream_names(run)
 
 
+def test_a_heartbeat_written_while_the_reaper_looked_keeps_the_run(make_run, monkeypatch):
+    run = make_run(age_seconds=900, heartbeat_age=700)
+    seen = stale_runs(stale_after_seconds=600)
+    assert [r.pk for r in seen] == [run.pk]
+    DiagnosisRun.objects.filter(pk=run.pk).update(heartbeat_at=timezone.now())  # the worker was only slow
+    monkeypatch.setattr(reaper, "stale_runs", lambda **_: seen)
+
+    assert reap_stale_runs(stale_after_seconds=600) == []
+
+    run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING
+
+
+def test_a_queued_run_whose_cancellation_was_not_carried_out_ends_at_once_as_cancelled(make_run):
+    """``run_cancel`` marks a queued run, then ends it in a second transaction; if that one failed, no worker
+    would ever claim the run (the claim skips marked runs)."""
+    run = make_run(age_seconds=5)
+    DiagnosisRun.objects.filter(pk=run.pk).update(cancel_requested_at=timezone.now())
+
+    reaped = reap_stale_runs(stale_after_seconds=600, queue_timeout_seconds=1800)
+
+    assert [(r.pk, r.failure_reason) for r in reaped] == [(run.pk, "cancelled")]
+    assert stream_names(run) == ["failure", "done"]
+
+
 def test_it_ends_a_run_only_once(make_run):
     run = make_run(age_seconds=900, heartbeat_age=900)
 

@@ -27,7 +27,7 @@ from diagnosis import sse
 from diagnosis.selectors import run_stop_requested
 from diagnosis.services import run_heartbeat
 from diagnosis.sse.storage import TimelineEntry
-from tools.names import TOOL_NAMES
+from tools.names import TOOL_NAMES, UNKNOWN_TOOL
 from tracing.events import TimelineEvent
 from tracing.models import DiagnosisTraceEvent, TraceEventKind
 from tracing.timeline import RunLog
@@ -107,7 +107,7 @@ class RunProgress:
 
     def tool(self, tool_name: str, status: str) -> None:
         """A tool call finished; its name is reported with its status (a name no tool has is not echoed)."""
-        name = tool_name if tool_name in TOOL_NAMES else "unknown_tool"
+        name = tool_name if tool_name in TOOL_NAMES else UNKNOWN_TOOL
         stream = {"node": "executor", "phase": "tool", "detail": f"{name} {status}"}
         self._report(TraceEventKind.TOOL, TimelineEvent.TOOL_CALLED, {"tool": name, "status": status}, stream)
 

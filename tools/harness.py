@@ -48,6 +48,7 @@ from django.db.models import Count, Max
 from tools.arguments import RecordedArguments, record_arguments
 from tools.errors import ToolError, ToolTimeout
 from tools.models import InvocationStatus, ToolInvocation
+from tools.names import UNKNOWN_TOOL
 from tools.projection import PROJECTION_MAX_CHARS, clip
 from tools.registry import CallContext, Tool, ToolOutput, ToolRegistry, default_registry
 from tools.store import canonical_json, invocation_entries, put_entries, sha256_hex
@@ -144,7 +145,9 @@ class ToolHarness:
         entries = invocation_entries(
             invocation_id, recorded.canonical, outcome.canonical if outcome.payload is not None else None
         )
-        row = self._row(invocation_id, tool_name, recorded, outcome, started)
+        # A name no tool has is the model's text, which the trace's readers must not see (the restricted
+        # reasoning audit keeps the model's whole answer).
+        row = self._row(invocation_id, tool_name if tool else UNKNOWN_TOOL, recorded, outcome, started)
         if self._rows is None:
             put_entries(entries)
             row.save(force_insert=True)
@@ -208,7 +211,7 @@ class ToolHarness:
             id=invocation_id,
             run_id=self.run_id,
             seq=last_seq + 1,
-            tool_name=tool_name[: ToolInvocation._meta.get_field("tool_name").max_length],
+            tool_name=tool_name,
             args_sha256=arguments.sha256,
             args_shape=arguments.shape,
             status=outcome.status,

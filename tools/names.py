@@ -18,3 +18,6 @@ class ToolName(StrEnum):
 
 #: The names as plain strings, for membership tests on untrusted values (``in`` on a tuple never raises).
 TOOL_NAMES: tuple[str, ...] = tuple(name.value for name in ToolName)
+#: What the trace records for a call of a name no tool has: the name is the model's text, which the restricted
+#: reasoning audit keeps and the trace's readers must not see.
+UNKNOWN_TOOL = "unknown_tool"

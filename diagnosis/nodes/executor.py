@@ -88,6 +88,11 @@ def _report(meter: StepMeter, content: str | None, blocked: int) -> dict[str, An
     bindings = sum(len(claim["bindings"]) for claim in output["claims"])
     summary = f"{len(output['claims'])} claims, {bindings} bindings"
     if not output["claims"]:
-        summary = f"no evidence: {output['no_evidence_reason'] or 'no reason given'}"
+        # The model's reason is its own text: the restricted audit keeps it with the rest of its answer.
+        summary = (
+            "no evidence (the model's reason is in the reasoning audit)"
+            if output["no_evidence_reason"]
+            else "no evidence"
+        )
     meter.record(ExecutorStatus.COMPLETED, summary)
     return {"executor_status": ExecutorStatus.COMPLETED, "executor_output": output}

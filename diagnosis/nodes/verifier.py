@@ -30,7 +30,8 @@ def verify(context: NodeContext, state: DiagnosisState, config: RunnableConfig) 
         known = {claim["claim_id"] for claim in claims}
         unknown = sorted({fact["claim_id"] for fact in output["facts_checked"]} - known)
         if unknown:
-            raise InvalidOutput(f"facts about claims that were not verified: {', '.join(unknown)}")
+            # Counted, not named: the ids are the model's text, and this lands in the public step summary.
+            raise InvalidOutput(f"facts about {len(unknown)} claim(s) that were not verified")
     except (ProviderError, InvalidOutput) as error:
         return failed_attempt(meter, "verifier_status", error)
     model_verdict = Verdict(output["verdict"])

@@ -98,10 +98,12 @@ def test_it_runs_tools_through_the_harness_and_returns_the_report(run, make_cont
     update = executor.execute(make_context(run, executor=model), {"planner_plan": PLAN}, {})
 
     assert update == {"executor_status": ExecutorStatus.COMPLETED, "executor_output": NO_EVIDENCE}
+    # A name no tool has is the model's text: the trace records that it named none.
     assert list(run.tool_invocations.order_by("seq").values_list("tool_name", "status")) == [
         ("query_logs", "BLOCKED"),
-        ("no_such_tool", "BLOCKED"),
+        ("unknown_tool", "BLOCKED"),
     ]
+    assert AgentStep.objects.get(run=run).summary == "no evidence (the model's reason is in the reasoning audit)"
     tool_messages = [m for m in model.calls[1] if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_messages] == ["call_0", "call_1"]
     assert all("invocation_id" in json.loads(m["content"]) for m in tool_messages)
@@ -158,8 +160,11 @@ def test_it_verifies_only_verified_input_and_caps_the_verdict(run, make_context)
     assert "pool exhausted" in sent and "EXECUTOR FREE TEXT" not in sent
 
 
-def test_it_refuses_facts_about_unverified_claims(run, make_context):
-    lying = {**VERDICT, "facts_checked": [{"claim_id": "c9", "fact": "made up", "verification": "supported"}]}
+def test_it_refuses_facts_about_unverified_claims_without_repeating_their_ids(run, make_context):
+    """The unknown ids are the model's text, and the step's summary is public."""
+    fact = {"fact": "made up", "verification": "supported"}
+    ids = ["c9", "I think the DBA leaked pw hunter2"]
+    lying = {**VERDICT, "facts_checked": [{"claim_id": claim_id, **fact} for claim_id in ids]}
 
     update = verifier.verify(
         make_context(run, verifier=FakeModel([json.dumps(lying)])),
@@ -168,6 +173,7 @@ def test_it_refuses_facts_about_unverified_claims(run, make_context):
     )
 
     assert update == {"verifier_status": VerifierStatus.INVALID_OUTPUT}
+    assert AgentStep.objects.get(run=run).summary == "facts about 2 claim(s) that were not verified"
 
 
 COMPOSER_STATE = {"effective_verdict": "PASS", "verified_executor_output": VERIFIED, "verifier_output": VERDICT}

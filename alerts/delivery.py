@@ -1,8 +1,9 @@
 """Posting a finished alert run's answer to one sink, one attempt at a time, each attempt recorded.
 
 The Celery task (``alerts.tasks``) retries with backoff what can succeed later: a transport error, a
-timeout, HTTP 408, 429 or 5xx (``DeliveryRetryable``). A refusal that a retry would only repeat (another
-4xx, a robot's error code) is recorded and given up (``DeliveryRefused``). Whatever happens here, the run
+timeout (of the whole post: ``ALERT_SINK_TIMEOUT_SECONDS`` from connecting to the answer's last byte), HTTP
+408, 429 or 5xx, a robot's "too fast" code (``DeliveryRetryable``). A refusal that a retry would only repeat
+(another 4xx, a robot's other error codes) is recorded and given up (``DeliveryRefused``). Whatever happens here, the run
 is untouched: it finished before this was sent.
 
 A sink that already got the answer is not posted to again, so a redelivered task message (a worker lost
@@ -20,7 +21,8 @@ from django.conf import settings
 
 from alerts.messages import run_message
 from alerts.models import AlertNotification, DeliveryStatus, IntakeAction, NotificationDelivery
-from alerts.sinks import BODIES, robot_error
+from alerts.sinks import BODIES, robot_refusal
+from config.bounded_http import request_within
 from diagnosis.models import DiagnosisRun
 
 logger = logging.getLogger(__name__)
@@ -64,14 +66,15 @@ def run_notification_deliver(*, run_id: str, sink: str, attempt: int) -> bool:
     body = BODIES[sink](run_message(run, alertname=alert_run_name(run_id) or ""))
     started = time.perf_counter()
     try:
-        response = httpx.post(url, json=body, timeout=settings.ALERT_SINK_TIMEOUT_SECONDS)
-    except httpx.HTTPError as error:
+        response = request_within(settings.ALERT_SINK_TIMEOUT_SECONDS, "POST", url, json=body)
+    except (httpx.HTTPError, TimeoutError) as error:
         # The class only: an exception's message can carry the sink's URL, and with it its key.
         _record(run_id, sink, attempt, DeliveryStatus.FAILED, started, error=type(error).__name__)
         raise DeliveryRetryable(type(error).__name__) from None
-    if response.is_success and (refusal := robot_error(sink, response)) is not None:
-        _record(run_id, sink, attempt, DeliveryStatus.FAILED, started, http_status=response.status_code, error=refusal)
-        raise DeliveryRefused(refusal)
+    if response.is_success and (refusal := robot_refusal(sink, response)) is not None:
+        status = response.status_code
+        _record(run_id, sink, attempt, DeliveryStatus.FAILED, started, http_status=status, error=refusal.text)
+        raise (DeliveryRetryable if refusal.retryable else DeliveryRefused)(refusal.text)
     if not response.is_success:
         reason = f"HTTP {response.status_code}"
         _record(run_id, sink, attempt, DeliveryStatus.FAILED, started, http_status=response.status_code, error=reason)

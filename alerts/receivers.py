@@ -11,10 +11,12 @@ from alerts.tasks import deliver_run_notification
 from diagnosis.dispatch import submit_task
 from diagnosis.models import DiagnosisRun
 from diagnosis.signals import run_ended
+from diagnosis.submission import never_started
 
 
 def notify_sinks(sender: type[DiagnosisRun], run: DiagnosisRun, **kwargs: Any) -> None:
-    if not settings.ALERT_SINK_URLS or alert_run_name(run.pk) is None:
+    # A run the broker refused never ran: the intake answered 503, and Alertmanager's retry starts another.
+    if not settings.ALERT_SINK_URLS or never_started(run) or alert_run_name(run.pk) is None:
         return
     for sink in settings.ALERT_SINK_URLS:
         submit_task(deliver_run_notification, str(run.pk), sink)

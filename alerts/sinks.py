@@ -10,34 +10,59 @@
 - ``feishu``: Feishu/Lark (飞书) custom bot, ``{"msg_type": "text", "content": {"text"}}``; answers
   ``{"code": 0}``. Robots secured by signature are not supported (use keyword or IP allow-listing).
 
-Robots answer HTTP 200 with an error code in the body, so those codes are read too.
+Robots answer HTTP 200 with an error code in the body, so those codes are read too; the codes by which a
+robot says it is sent too much too fast are worth another try (``RobotRefusal.retryable``).
+
+The alert's name comes from label values (which can carry what a client sent the alerting service) and an
+answer quotes log lines: neither may address people or link elsewhere in the chat. Slack's text is escaped
+as Slack documents (``&``, ``<``, ``>``); in the robots' formats, where nothing escapes them, a ``<`` (which
+opens WeCom's and Feishu's mentions and the robots' tags) is shown as the full-width ``＜``, and the square
+brackets of the title (which the answer's rules already keep out of a link) as ``［ ］``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import httpx
 
 from alerts.messages import RunMessage
 
-#: An answer is cut to this many UTF-8 bytes (WeCom's markdown limit is 4096, with the title and links).
+#: An answer is cut to this many UTF-8 bytes, the cut's note included.
 ANSWER_BYTES = 3500
+#: WeCom's limit on a markdown message's whole content (title, answer and links).
+WECOM_CONTENT_BYTES = 4096
 TRUNCATED = "\n\n… (cut; the whole answer is on the run's page)"
 
 
-def _clipped(text: str) -> str:
+def _clipped(text: str, limit: int = ANSWER_BYTES) -> str:
     data = text.encode()
-    if len(data) <= ANSWER_BYTES:
+    if len(data) <= limit:
         return text
-    return data[:ANSWER_BYTES].decode(errors="ignore") + TRUNCATED
+    room = max(0, limit - len(TRUNCATED.encode()))
+    return data[:room].decode(errors="ignore") + TRUNCATED
 
 
-def _markdown(message: RunMessage) -> str:
-    links = f"[Run]({message.run_url}) · [Trace]({message.trace_url})"
-    return f"**{message.title}**\n\n{_clipped(message.answer_markdown)}\n\n{links}"
+def _slack_text(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _robot_text(text: str) -> str:
+    return text.replace("<", "＜")
+
+
+def _robot_title(message: RunMessage) -> str:
+    return _robot_text(message.title).replace("[", "［").replace("]", "］")
+
+
+def _markdown(message: RunMessage, total: int | None = None) -> str:
+    """Title, answer and links in the robots' markdown, within ``total`` bytes in all when it is given."""
+    head = f"**{_robot_title(message)}**\n\n"
+    tail = f"\n\n[Run]({message.run_url}) · [Trace]({message.trace_url})"
+    room = ANSWER_BYTES if total is None else min(ANSWER_BYTES, total - len((head + tail).encode()))
+    return head + _clipped(_robot_text(message.answer_markdown), room) + tail
 
 
 def webhook_body(message: RunMessage) -> dict[str, Any]:
@@ -48,21 +73,21 @@ def webhook_body(message: RunMessage) -> dict[str, Any]:
 
 def slack_body(message: RunMessage) -> dict[str, Any]:
     links = f"<{message.run_url}|Run> · <{message.trace_url}|Trace>"
-    return {"text": f"*{message.title}*\n{_clipped(message.answer_markdown)}\n{links}"}
+    text = _clipped(_slack_text(message.answer_markdown))
+    return {"text": f"*{_slack_text(message.title)}*\n{text}\n{links}"}
 
 
 def wecom_body(message: RunMessage) -> dict[str, Any]:
-    return {"msgtype": "markdown", "markdown": {"content": _markdown(message)}}
+    return {"msgtype": "markdown", "markdown": {"content": _markdown(message, WECOM_CONTENT_BYTES)}}
 
 
 def dingtalk_body(message: RunMessage) -> dict[str, Any]:
-    return {"msgtype": "markdown", "markdown": {"title": message.title, "text": _markdown(message)}}
+    return {"msgtype": "markdown", "markdown": {"title": _robot_title(message), "text": _markdown(message)}}
 
 
 def feishu_body(message: RunMessage) -> dict[str, Any]:
-    text = (
-        f"{message.title}\n\n{_clipped(message.answer_markdown)}\n\nRun: {message.run_url}\nTrace: {message.trace_url}"
-    )
+    answer = _clipped(_robot_text(message.answer_markdown))
+    text = f"{_robot_text(message.title)}\n\n{answer}\n\nRun: {message.run_url}\nTrace: {message.trace_url}"
     return {"msg_type": "text", "content": {"text": text}}
 
 
@@ -76,20 +101,35 @@ BODIES: Mapping[str, Callable[[RunMessage], dict[str, Any]]] = {
 }
 #: The body field a robot reports its error code in (0 is success).
 ROBOT_CODE_FIELDS: Mapping[str, str] = {"wecom": "errcode", "dingtalk": "errcode", "feishu": "code"}
+#: The codes by which a robot says it was sent too much too fast (no 429: the answer is a 200).
+ROBOT_THROTTLED: Mapping[str, frozenset[int]] = {
+    "wecom": frozenset({45009}),  # api freq out of limit (20 messages a minute per robot)
+    "dingtalk": frozenset({130101}),  # send too fast
+    "feishu": frozenset({11232}),  # frequency limited
+}
 
 
-def robot_error(sink: str, response: httpx.Response) -> str | None:
-    """The robot's refusal in a 2xx answer (``errcode 310000: keywords not in content``), else None."""
+@dataclass(frozen=True)
+class RobotRefusal:
+    text: str
+    """``errcode 310000: keywords not in content``"""
+    retryable: bool
+    """Throttled: a later try may pass."""
+
+
+def robot_refusal(sink: str, response: httpx.Response) -> RobotRefusal | None:
+    """The robot's refusal in a 2xx answer, else None."""
     field = ROBOT_CODE_FIELDS.get(sink)
     if field is None:
         return None
     try:
         answer = response.json()
     except ValueError:
-        return "the robot's answer is not JSON"
+        return RobotRefusal("the robot's answer is not JSON", retryable=False)
     if not isinstance(answer, dict):
-        return "the robot's answer is not a JSON object"
+        return RobotRefusal("the robot's answer is not a JSON object", retryable=False)
     code = answer.get(field)
     if code == 0:
         return None
-    return f"{field} {code}: {answer.get('errmsg') or answer.get('msg') or ''}"[:300]
+    text = f"{field} {code}: {answer.get('errmsg') or answer.get('msg') or ''}"[:300]
+    return RobotRefusal(text, retryable=code in ROBOT_THROTTLED.get(sink, frozenset()))

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.test import Client
 
-from alerts import receivers
+from alerts import delivery, receivers
 from alerts.models import DeliveryStatus, NotificationDelivery
-from alerts.sinks import BODIES
+from alerts.sinks import BODIES, WECOM_CONTENT_BYTES
 from alerts.tasks import deliver_run_notification
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.services import RunResult, run_fail, run_finish
+from diagnosis.submission import BROKER_FAILURE_REASON
 from tests.alerts.conftest import alertmanager_payload
 from tests.support.live import closed_port
 from tests.support.run_pool import stand_in_run_pool
+from tests.support.silent_server import running_trickling_server
 from tests.support.sink_server import running_sink
 
 pytestmark = pytest.mark.django_db
@@ -283,3 +287,96 @@ def test_auditors_see_the_deliveries_and_notifications_and_nobody_writes_them(se
 
 def test_every_sink_kind_a_setting_names_has_a_format(settings):
     assert set(BODIES) == set(settings.ALERT_SINK_KINDS)
+
+
+def test_a_run_the_broker_refused_is_not_announced(settings, alert_run, handed_on, django_capture_on_commit_callbacks):
+    """It never ran: the intake answered 503, and Alertmanager's retry starts the run that will be announced."""
+    settings.ALERT_SINK_URLS = {"webhook": "http://127.0.0.1:9/a"}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        run_fail(alert_run, reason=BROKER_FAILURE_REASON, message="The run could not be started.")
+
+    assert handed_on == []
+
+
+def test_the_wecom_message_fits_its_limit_whatever_the_title_and_links(settings, alert_run, monkeypatch):
+    settings.PUBLIC_BASE_URL = "https://superbiz.operations.example.com/" + "a" * 150
+    monkeypatch.setattr(delivery, "alert_run_name", lambda run_id: "告警" * 100)
+    run_finish(alert_run, RunResult(final_answer="连接池耗尽。" * 2000))
+
+    with running_sink(then=(200, {"errcode": 0})) as server:
+        settings.ALERT_SINK_URLS = {"wecom": server.url}
+        deliver(alert_run, "wecom")
+        [body] = server.received
+
+    content = body["markdown"]["content"]
+    assert len(content.encode()) <= WECOM_CONTENT_BYTES
+    assert content.startswith(f"**Diagnosis SUCCESS: {'告警' * 100}**")
+    assert "the whole answer is on the run's page" in content and content.endswith(f"{alert_run.pk})")
+
+
+@pytest.mark.parametrize(
+    ("sink", "throttled"),
+    [
+        ("wecom", {"errcode": 45009, "errmsg": "api freq out of limit"}),
+        ("dingtalk", {"errcode": 130101, "errmsg": "send too fast"}),
+        ("feishu", {"code": 11232, "msg": "frequency limited"}),
+    ],
+)
+def test_a_robot_that_says_too_fast_is_tried_again(settings, alert_run, sink, throttled):
+    settings.PUBLIC_BASE_URL = BASE
+    run_finish(alert_run, RunResult(final_answer=ANSWER))
+    code_field = "code" if sink == "feishu" else "errcode"
+
+    with running_sink((200, throttled), then=(200, {code_field: 0})) as server:
+        settings.ALERT_SINK_URLS = {sink: server.url}
+        deliver(alert_run, sink)
+        assert len(server.received) == 2
+
+    first, second = attempts(alert_run, sink)
+    assert first[:3] == (1, DeliveryStatus.FAILED, 200) and first[3].startswith(f"{code_field} {throttled[code_field]}")
+    assert second == (2, DeliveryStatus.DELIVERED, 200, "")
+
+
+def test_alert_text_and_quoted_logs_cannot_address_or_link_in_the_chat(settings, alert_run, monkeypatch):
+    """An alert name comes from label values, and an answer quotes log lines: neither may ping a channel,
+    mention someone or show a disguised link."""
+    settings.PUBLIC_BASE_URL = BASE
+    monkeypatch.setattr(delivery, "alert_run_name", lambda run_id: "<!channel> [Reset password](https://evil.example)")
+    quoted = 'The gateway logged "GET /<!here>/<https://evil.example|login> & <@all> <at user_id=\\"all\\">"'
+    run_finish(alert_run, RunResult(final_answer=quoted))
+    texts = {}
+
+    for sink, ok in OK_BODIES.items():
+        if sink == "webhook":
+            continue
+        with running_sink(then=(200, ok)) as server:
+            settings.ALERT_SINK_URLS = {sink: server.url}
+            deliver(alert_run, sink)
+            [body] = server.received
+        texts[sink] = json.dumps(body, ensure_ascii=False)
+
+    slack = texts.pop("slack")
+    assert "&lt;!channel&gt;" in slack and "&lt;!here&gt;" in slack and "&lt;@all&gt;" in slack
+    assert "<!" not in slack and "<@" not in slack and "|login>" not in slack and "&amp;" in slack
+    for sink, text in texts.items():
+        assert "<!" not in text and "<@" not in text and "<at " not in text, sink
+    for markdown in (texts["wecom"], texts["dingtalk"]):  # Feishu's is plain text: no link syntax
+        assert "[Reset password]" not in markdown and "［Reset password］(https://evil.example)" in markdown
+
+
+def test_a_sink_trickling_its_answer_is_cut_off_at_the_timeout_and_retried(settings, alert_run):
+    """httpx's timeout bounds each read; the post as a whole must end within ALERT_SINK_TIMEOUT_SECONDS."""
+    settings.PUBLIC_BASE_URL = BASE
+    settings.ALERT_SINK_TIMEOUT_SECONDS = 0.3
+    run_finish(alert_run, RunResult(final_answer=ANSWER))
+
+    with running_trickling_server(byte_seconds=0.05) as url:
+        settings.ALERT_SINK_URLS = {"webhook": url}
+        deliver(alert_run, "webhook")
+
+    rows = attempts(alert_run, "webhook")
+    assert [row[0] for row in rows] == list(range(1, deliver_run_notification.max_retries + 2))
+    assert {row[1:] for row in rows} == {(DeliveryStatus.FAILED, None, "TimeoutError")}
+    latencies = NotificationDelivery.objects.filter(run=alert_run).values_list("latency_ms", flat=True)
+    assert max(latencies) < 5_000  # each attempt ended near its 300 ms, not when the sink stopped trickling

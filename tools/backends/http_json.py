@@ -3,20 +3,19 @@
 A backend that is down, slow, refuses the query or answers something that is not its documented JSON must
 end the call with a message the model (and the operator reading the trace) can act on — never crash the run.
 The whole exchange, from connecting to the body's last byte, must end within what is left of the call's
-deadline: httpx's timeouts bound each read, so a backend (or a proxy) trickling its body a byte at a time
-would never trip them. The request runs on an event loop of its own under ``asyncio.timeout``, as the
-OpenAI-compatible provider's does.
+deadline (``config.bounded_http``: httpx's own timeouts bound each read, which a backend trickling its body
+never trips).
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
+from config.bounded_http import request_within
 from config.run_scope import waiting
 from tools.errors import ToolBackendError, ToolTimeout
 
@@ -45,6 +44,15 @@ class HttpEndpoint:
     def auth(self) -> httpx.BasicAuth | None:
         return httpx.BasicAuth(self.username, self.password) if self.username else None
 
+    def client_options(self) -> dict[str, Any]:
+        """The ``httpx`` client's options for this endpoint."""
+        return {
+            "base_url": self.base_url,
+            "headers": self.client_headers(),
+            "auth": self.auth(),
+            "verify": self.verify_tls,
+        }
+
 
 def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: float, **request: Any) -> dict[str, Any]:
     """The JSON object answered by ``method path`` (``request`` as for ``httpx.request``), or a tool error."""
@@ -53,7 +61,7 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
         raise ToolTimeout(f"no time left to ask {endpoint.name}")
     waiting()
     try:
-        response = asyncio.run(_exchange(endpoint, method, path, remaining, request))
+        response = request_within(remaining, method, path, client=endpoint.client_options(), **request)
     except (httpx.TimeoutException, TimeoutError):
         raise ToolTimeout(f"{endpoint.name} did not answer within {remaining:.1f}s") from None
     except httpx.HTTPError as error:
@@ -70,23 +78,6 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
     if not isinstance(body, dict):
         raise ToolBackendError("backend_bad_response", f"{endpoint.name} answered something that is not a JSON object")
     return body
-
-
-async def _exchange(
-    endpoint: HttpEndpoint, method: str, path: str, seconds: float, request: dict[str, Any]
-) -> httpx.Response:
-    """The response, its body read, within ``seconds`` in all."""
-    async with (
-        httpx.AsyncClient(
-            base_url=endpoint.base_url,
-            headers=endpoint.client_headers(),
-            auth=endpoint.auth(),
-            verify=endpoint.verify_tls,
-            timeout=seconds,
-        ) as client,
-        asyncio.timeout(seconds),
-    ):
-        return await client.request(method, path, **request)
 
 
 def _error_detail(body: Any) -> str:

@@ -12,6 +12,9 @@ from django.contrib.admin.utils import flatten
 from django.db.models import Model
 from django.http import HttpRequest
 
+#: The permission that makes a user an auditor, who may read every user's runs (``diagnosis.selectors``).
+AUDIT_PERMISSION = "diagnosis.view_diagnosisrun"
+
 #: Changelists page at 50 rows and never render more than this many at once ("Show all" included).
 LIST_PER_PAGE = 50
 LIST_MAX_SHOW_ALL = 200
@@ -38,6 +41,17 @@ class ReadOnlyModelAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     show_full_result_count = False
     show_facets = admin.ShowFacets.NEVER
     actions = None
+
+
+class AuditRowsAdmin(ReadOnlyModelAdmin):
+    """Rows of users' runs (sessions, steps, timeline, tool calls, feedback), every user's: for auditors.
+
+    The model's view permission alone would show a staff member every other user's rows, which the chat page
+    and the Trace API never do (an owner sees their own; an auditor all); so the audit permission is needed
+    as well."""
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return super().has_view_permission(request, obj) and request.user.has_perm(AUDIT_PERMISSION)
 
 
 class ReadOnlyTabularInline(ReadOnlyAdminMixin, admin.TabularInline):

@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.readonly_admin import ReadOnlyModelAdmin
+from config.readonly_admin import AuditRowsAdmin, ReadOnlyModelAdmin
 from diagnosis.feedback.admin import FeedbackInline, RunFeedbackFilter
 from diagnosis.figures.render import render_figures
 from diagnosis.graph.drawing import render_run_path, render_transitions
@@ -50,7 +50,7 @@ def _pretty_json(value: Any) -> SafeString:
 
 
 @admin.register(ChatSession)
-class ChatSessionAdmin(ReadOnlyModelAdmin):
+class ChatSessionAdmin(AuditRowsAdmin):
     list_display = ("id", "title", "owner", "run_count", "created_at", "updated_at")
     list_select_related = ("owner",)
     list_filter = ("created_at",)

@@ -9,9 +9,9 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import connections, router
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
+from config.readonly_admin import AUDIT_PERMISSION
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 
-AUDIT_PERMISSION = "diagnosis.view_diagnosisrun"
 CANCEL_PERMISSION = "diagnosis.cancel_diagnosisrun"
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
+from config.readonly_admin import AuditRowsAdmin, ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tools.models import KnowledgeDocument, ToolInvocation
 from tools.store import load_arguments
 
@@ -29,7 +29,7 @@ class ToolInvocationInline(ReadOnlyTabularInline):
 
 
 @admin.register(ToolInvocation)
-class ToolInvocationAdmin(ReadOnlyModelAdmin):
+class ToolInvocationAdmin(AuditRowsAdmin):
     list_display = ("id", "run", "seq", "tool_name", "status", "error_code", "row_count", "latency_ms", "created_at")
     list_filter = ("tool_name", "status", "created_at")
     list_select_related = ("run",)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
+from config.readonly_admin import AuditRowsAdmin, ReadOnlyTabularInline
 from tracing.models import AgentStep, DiagnosisTraceEvent
 
 STEP_FIELDS = (
@@ -43,7 +43,7 @@ class TimelineInline(ReadOnlyTabularInline):
 
 
 @admin.register(AgentStep)
-class AgentStepAdmin(ReadOnlyModelAdmin):
+class AgentStepAdmin(AuditRowsAdmin):
     list_display = ("run", "seq", "node", "attempt", "outcome", "model", "latency_ms", "created_at")
     list_filter = ("node", "outcome", "created_at")
     list_select_related = ("run",)
@@ -53,7 +53,7 @@ class AgentStepAdmin(ReadOnlyModelAdmin):
 
 
 @admin.register(DiagnosisTraceEvent)
-class DiagnosisTraceEventAdmin(ReadOnlyModelAdmin):
+class DiagnosisTraceEventAdmin(AuditRowsAdmin):
     list_display = ("run", "seq", "kind", "name", "created_at")
     list_filter = ("kind", "created_at")
     list_select_related = ("run",)

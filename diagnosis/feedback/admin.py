@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise as StrOrPromise
 
-from config.readonly_admin import ReadOnlyModelAdmin, ReadOnlyTabularInline
+from config.readonly_admin import AuditRowsAdmin, ReadOnlyTabularInline
 from diagnosis.models import DiagnosisRun, FeedbackRating, RunFeedback
 
 COMMENT_EXCERPT_CHARS = 80
@@ -28,7 +28,7 @@ UNRATED = "NONE"
 
 
 @admin.register(RunFeedback)
-class RunFeedbackAdmin(ReadOnlyModelAdmin):
+class RunFeedbackAdmin(AuditRowsAdmin):
     list_display = ("updated_at", "rating", "user", "run_link", "comment_excerpt")
     list_filter = ("rating", "updated_at")
     list_select_related = ("user", "run")

@@ -80,6 +80,24 @@ def test_it_opens_every_audit_page_to_auditors(auditor, owned_run):
         assert client.get(url).status_code == 200, url
 
 
+def test_staff_with_view_permissions_but_not_the_audit_one_read_no_users_rows(owned_run):
+    """``view_chatsession`` or ``view_agentstep`` alone would show every other user's sessions and steps,
+    which the Trace API never shows a non-auditor."""
+    from django.contrib.auth.models import Permission
+
+    from tests.conftest import make_staff
+
+    staff = make_staff("partial")
+    codenames = ["view_chatsession", "view_agentstep", "view_diagnosistraceevent", "view_toolinvocation"]
+    staff.user_permissions.add(*Permission.objects.filter(codename__in=[*codenames, "view_runfeedback"]))
+    client = client_for(staff)
+
+    pages = [*LIST_PAGES[1:5], "/admin/diagnosis/runfeedback/", *change_pages(owned_run)[1:5]]
+    for url in pages:
+        assert client.get(url).status_code == 403, url
+    assert owned_run.session.title not in client.get("/admin/").content.decode()
+
+
 def test_it_shows_an_invocations_arguments_only_while_the_store_keeps_them(auditor, owned_run):
     called = ToolHarness(owned_run.pk).call("query_mysql", {"sql": "SELECT card_number FROM payments"})
     page = f"/admin/tools/toolinvocation/{called.invocation_id}/change/"

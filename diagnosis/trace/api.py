@@ -7,6 +7,9 @@ normal trace.
 
 from __future__ import annotations
 
+import uuid
+from typing import Any
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
@@ -18,7 +21,7 @@ from rest_framework.views import APIView
 
 from config.api_errors import ErrorSerializer
 from diagnosis.models import ChatSession
-from diagnosis.trace.selectors import run_reasoning, session_runs, trace_run, trace_session
+from diagnosis.trace.selectors import run_reasoning, session_run, session_runs, trace_run, trace_session
 from diagnosis.trace.serializers import ReasoningSerializer, RunTraceSerializer, SessionTraceSerializer
 from tracing.selectors import can_view_reasoning
 
@@ -35,11 +38,20 @@ def _session_or_404(request: Request, session_id: str) -> ChatSession:
 class TraceApi(APIView):
     class QuerySerializer(serializers.Serializer):
         runId = serializers.UUIDField(required=False, help_text="The exact run; without it, the session's runs.")
+        before = serializers.UUIDField(
+            required=False,
+            help_text="Without runId: the runs started before this run of the session (a page's olderRunsBefore).",
+        )
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if "runId" in attrs and "before" in attrs:
+                raise serializers.ValidationError({"before": "pages the run list; it does not go with runId"})
+            return attrs
 
     @extend_schema(
         operation_id="diagnosis_trace_retrieve",
         tags=["trace"],
-        summary="A run's trace (with runId), or the session and its newest runs (without)",
+        summary="A run's trace (with runId), or the session and a page of its runs, newest first (without)",
         description=(
             "Owner or auditor only. The run's steps, tool invocation metadata and timeline; never reasoning "
             "or assistant text (see the reasoning endpoint)."
@@ -62,12 +74,26 @@ class TraceApi(APIView):
         query.is_valid(raise_exception=True)
         run_id = query.validated_data.get("runId")
         if run_id is None:
-            runs, truncated = session_runs(session)
-            return Response(SessionTraceSerializer({"session": session, "runs": runs, "truncated": truncated}).data)
+            return Response(SessionTraceSerializer(_runs_page(session, query.validated_data.get("before"))).data)
         run = trace_run(session, run_id)
         if run is None:
             raise NotFound("no such run in this chat session")
         return Response(RunTraceSerializer(run).data)
+
+
+def _runs_page(session: ChatSession, before_id: uuid.UUID | None) -> dict[str, Any]:
+    before = None
+    if before_id is not None:
+        before = session_run(session, before_id)
+        if before is None:
+            raise NotFound("no such run in this chat session")
+    runs, truncated = session_runs(session, before)
+    return {
+        "session": session,
+        "runs": runs,
+        "truncated": truncated,
+        "older_before": runs[-1].pk if truncated else None,
+    }
 
 
 class CanViewReasoning(BasePermission):

@@ -174,7 +174,7 @@ class RunTraceSerializer(serializers.Serializer):
 
 
 class SessionTraceSerializer(serializers.Serializer):
-    """``GET …/trace`` without ``runId``: the session and its newest runs."""
+    """``GET …/trace`` without ``runId``: the session and a page of its runs, newest first."""
 
     sessionId = serializers.UUIDField(source="session.id")
     title = serializers.CharField(source="session.title")
@@ -182,7 +182,12 @@ class SessionTraceSerializer(serializers.Serializer):
     updatedAt = serializers.DateTimeField(source="session.updated_at")
     runs = RunSummarySerializer(many=True)
     runsTruncated = serializers.BooleanField(
-        source="truncated", help_text="True when older runs were left out; read them by runId."
+        source="truncated", help_text="True when older runs were left out; olderRunsBefore pages to them."
+    )
+    olderRunsBefore = serializers.UUIDField(
+        source="older_before",
+        allow_null=True,
+        help_text="When runs were left out: the value of before that reads the next page of them; else null.",
     )
 
 

@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from diagnosis.models import DiagnosisRun
 from diagnosis.trace.selectors import SESSION_RUNS_LIMIT
 from tests.tracing.factories import (
     ASSISTANT_SECRET,
@@ -157,6 +158,49 @@ def test_it_bounds_the_run_list(api_client, owner):
 
     assert len(body["runs"]) == SESSION_RUNS_LIMIT
     assert body["runsTruncated"] is True
+    assert body["olderRunsBefore"] == body["runs"][-1]["runId"]
+
+
+def test_it_pages_back_through_every_run_of_a_long_session(api_client, owner):
+    session = make_session(owner)
+    made = [make_run(session, steps=0, invocations=0, events=0, query=f"question {i}") for i in range(120)]
+    # Two runs started at the same moment are each listed once, on one page or the next.
+    DiagnosisRun.objects.filter(pk__in=[made[69].pk, made[70].pk]).update(started_at=made[70].started_at)
+    client = api_client(owner)
+
+    listed, before, pages = [], None, 0
+    while True:
+        url = trace_url(session.pk) + (f"?before={before}" if before else "")
+        body = client.get(url).json()
+        listed += [run["runId"] for run in body["runs"]]
+        pages += 1
+        before = body["olderRunsBefore"]
+        assert (before is not None) == body["runsTruncated"]
+        if before is None:
+            break
+
+    assert pages == 3
+    assert sorted(listed) == sorted(str(run.pk) for run in made) and len(listed) == len(set(listed))
+    assert listed[0] == str(made[-1].pk) and listed[-1] == str(made[0].pk)
+
+
+@pytest.mark.parametrize(
+    ("query", "status"),
+    [
+        ("?before=not-a-uuid", 400),
+        (f"?before={uuid.uuid4()}", 404),
+        ("?before=OTHER", 404),  # a run of another session of the same owner
+        ("?before=OWN&runId=OWN", 400),
+    ],
+)
+def test_it_refuses_a_before_that_is_not_a_run_of_the_session(api_client, owner, owned_run, query, status):
+    other = make_run(make_session(owner), steps=0, invocations=0, events=0)
+    query = query.replace("OTHER", str(other.pk)).replace("OWN", str(owned_run.pk))
+
+    response = api_client(owner).get(trace_url(owned_run.session_id) + query)
+
+    assert response.status_code == status
+    assert response["Content-Type"] == "application/json" and "error" in response.json()
 
 
 def test_it_accepts_token_authentication_for_integrations(owner, owned_run):

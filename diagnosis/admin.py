@@ -12,7 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import admin
-from django.db.models import Count, Model, QuerySet
+from django.db.models import F, Func, IntegerField, Model, OuterRef, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
@@ -20,7 +20,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.readonly_admin import AuditRowsAdmin, ReadOnlyModelAdmin
+from config.readonly_admin import AuditRowsAdmin, NodeFilter, ReadOnlyModelAdmin
 from diagnosis.feedback.admin import FeedbackInline, RunFeedbackFilter
 from diagnosis.figures.render import render_figures
 from diagnosis.graph.drawing import render_run_path, render_transitions
@@ -59,9 +59,13 @@ class ChatSessionAdmin(AuditRowsAdmin):
     fields = ("id", "owner", "title", "created_at", "updated_at", "runs_link")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ChatSession]:
-        return super().get_queryset(request).annotate(run_total=Count("runs"))
+        # A count per listed session (a subquery the page's rows run, and the list's own COUNT leaves out),
+        # not a GROUP BY of every session with every run; not sortable, which would count them all.
+        runs = DiagnosisRun.objects.filter(session=OuterRef("pk")).order_by()
+        count = runs.annotate(n=Func(F("pk"), function="COUNT", output_field=IntegerField())).values("n")
+        return super().get_queryset(request).annotate(run_total=Subquery(count))
 
-    @admin.display(description=_("runs"), ordering="run_total")
+    @admin.display(description=_("runs"))
     def run_count(self, session: WithAnnotations[ChatSession, RunTotal]) -> int:
         return session.run_total
 
@@ -217,7 +221,7 @@ class AgentReasoningAuditAdmin(ReadOnlyModelAdmin):
     rule as its API; the plain model ``view`` permission is not enough."""
 
     list_display = ("run", "step_seq", "node", "attempt", "reasoning_source", "created_at")
-    list_filter = ("reasoning_source", "node")
+    list_filter = ("reasoning_source", NodeFilter)
     list_select_related = ("run", "step")
     search_fields = ("=run__id",)
     ordering = ("-id",)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from config.readonly_admin import AuditRowsAdmin, ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tools.models import KnowledgeDocument, ToolInvocation
+from tools.names import TOOL_NAMES, UNKNOWN_TOOL
 from tools.store import load_arguments
 
 INVOCATION_FIELDS = (
@@ -28,10 +33,24 @@ class ToolInvocationInline(ReadOnlyTabularInline):
     verbose_name_plural = _("tool invocations")
 
 
+class ToolNameFilter(admin.SimpleListFilter):
+    """The tools by name (the vocabulary, not a ``SELECT DISTINCT`` over every call ever made)."""
+
+    title = _("tool")
+    parameter_name = "tool_name"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(name, name) for name in (*TOOL_NAMES, UNKNOWN_TOOL)]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[ToolInvocation]) -> QuerySet[ToolInvocation]:
+        value = self.value()
+        return queryset.filter(tool_name=value) if value else queryset
+
+
 @admin.register(ToolInvocation)
 class ToolInvocationAdmin(AuditRowsAdmin):
     list_display = ("id", "run", "seq", "tool_name", "status", "error_code", "row_count", "latency_ms", "created_at")
-    list_filter = ("tool_name", "status", "created_at")
+    list_filter = (ToolNameFilter, "status", "created_at")
     list_select_related = ("run",)
     search_fields = ("=id", "=run__id")
     ordering = ("-created_at",)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from config.readonly_admin import AuditRowsAdmin, ReadOnlyTabularInline
+from config.readonly_admin import AuditRowsAdmin, NodeFilter, ReadOnlyTabularInline
 from tracing.models import AgentStep, DiagnosisTraceEvent
 
 STEP_FIELDS = (
@@ -45,7 +45,7 @@ class TimelineInline(ReadOnlyTabularInline):
 @admin.register(AgentStep)
 class AgentStepAdmin(AuditRowsAdmin):
     list_display = ("run", "seq", "node", "attempt", "outcome", "model", "latency_ms", "created_at")
-    list_filter = ("node", "outcome", "created_at")
+    list_filter = (NodeFilter, "outcome", "created_at")
     list_select_related = ("run",)
     search_fields = ("=run__id",)
     # Newest first by the primary key: the same order as created_at, and served by an index.

@@ -263,6 +263,66 @@ def test_it_filters_runs(auditor, owner, query, expected):
     assert [name for name, run in runs.items() if run_page(run) in page] == [expected]
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"{RUNS}?query__regex=[",
+        "/admin/diagnosis/chatsession/?title__regex=[",
+        "/admin/tracing/agentstep/?summary__regex=(",
+        "/admin/diagnosis/chatsession/?created_at__year=99999999999999999999",
+        "/admin/tools/toolinvocation/?created_at__year=99999999999999999999",
+        f"{RUNS}?figures__contains=x",
+        "/admin/tracing/diagnosistraceevent/?details__key__exact=x",
+    ],
+)
+def test_a_hand_written_lookup_is_a_400_not_a_500(auditor, owned_run, url):
+    assert client_for(auditor).get(url).status_code == 400
+
+
+def test_the_filters_and_links_of_the_pages_still_narrow_their_lists(auditor, owner, owned_run):
+    other = make_run(make_session(owner))
+    client = client_for(auditor)
+    step = owned_run.steps.order_by("seq").first()
+    invocation = owned_run.tool_invocations.first()
+
+    def listed(url: str, row_url: str) -> bool:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        return row_url in response.content.decode()
+
+    steps_of = f"/admin/tracing/agentstep/?run__id__exact={owned_run.pk}&node={step.node}"
+    assert listed(steps_of, f"/admin/tracing/agentstep/{step.pk}/change/")
+    assert not listed(steps_of, f"/admin/tracing/agentstep/{other.steps.first().pk}/change/")
+    by_tool = f"/admin/tools/toolinvocation/?tool_name={invocation.tool_name}&run__id__exact={owned_run.pk}"
+    assert listed(by_tool, f"/admin/tools/toolinvocation/{invocation.pk}/change/")
+    assert listed(f"{RUNS}?session__id__exact={owned_run.session_id}&status__exact=SUCCESS", run_page(owned_run))
+    assert not listed(f"{RUNS}?session__id__exact={owned_run.session_id}", run_page(other))
+    since = "/admin/diagnosis/chatsession/?created_at__gte=2000-01-01+00:00:00%2B00:00"
+    assert listed(since, str(owned_run.session_id))
+
+
+@pytest.mark.parametrize(
+    "url", ["/admin/diagnosis/chatsession/", "/admin/tracing/agentstep/", "/admin/tools/toolinvocation/", REASONING]
+)
+def test_no_list_page_reads_a_whole_table_for_its_filters_or_counts(auditor, owned_run, url):
+    """``SELECT DISTINCT`` of a field's values and a ``GROUP BY`` of sessions with their runs grow with every run."""
+    with CaptureQueriesContext(connection) as captured:
+        assert client_for(auditor).get(url).status_code == 200
+
+    sql = [query["sql"].upper() for query in captured.captured_queries]
+    assert not [statement for statement in sql if "DISTINCT" in statement or "GROUP BY" in statement]
+
+
+def test_the_session_list_counts_each_sessions_runs(auditor, owner):
+    session = make_session(owner, title="three runs")
+    for _ in range(3):
+        make_run(session, steps=0, invocations=0, events=0)
+
+    page = client_for(auditor).get("/admin/diagnosis/chatsession/").content.decode()
+
+    assert re.search(r'<td class="field-run_count">3</td>', page)
+
+
 def test_it_searches_runs_by_run_id_session_id_and_query(auditor, owner):
     first = make_run(make_session(owner), query="checkout errors since noon")
     second = make_run(make_session(owner), query="payment latency")

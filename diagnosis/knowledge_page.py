@@ -48,7 +48,9 @@ class KnowledgePageView(LoginRequiredMixin, TemplateView):
         user = self.request.user
         read_only = is_read_only(user)
         search = DocumentSearchForm(self.request.GET)
-        filters = {key: value for key, value in search.cleaned_data.items() if value} if search.is_valid() else {}
+        # A field that does not validate is left out of the filters and shown with its error (the template).
+        search.is_valid()
+        filters = {key: value for key, value in search.cleaned_data.items() if value}
         page = Paginator(document_list(**filters), DOCUMENTS_PER_PAGE).get_page(self.request.GET.get("page"))
         # The search, kept in the links to other pages: "q=…&status=…&", or nothing.
         kept = self.request.GET.copy()

@@ -27,7 +27,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import ErrorSerializer, error_response
-from tools.knowledge.errors import DocumentRejected
+from tools.knowledge.errors import DocumentGone, DocumentRejected
 from tools.knowledge.ingest import delete_document, ingest_document, ingest_documents, update_document
 from tools.knowledge.selectors import can_manage_document, document_get, document_list
 from tools.knowledge.uploads import read_upload
@@ -261,7 +261,9 @@ class DocumentDetailApi(APIView):
         responses={204: None, 403: ErrorSerializer, 404: ErrorSerializer},
     )
     def delete(self, request: Request, document_id: str) -> Response:
-        document = _manageable_document(request, document_id, "only the uploader or staff may delete this document")
+        document = _manageable_document(
+            request, document_id, gettext("only the uploader or staff may delete this document")
+        )
         delete_document(document=document)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -278,7 +280,11 @@ class DocumentDetailApi(APIView):
         )
         changes = self.ChangeSerializer(data=request.data)
         changes.is_valid(raise_exception=True)
-        return Response(DocumentSerializer(update_document(document=document, **changes.validated_data)).data)
+        try:
+            changed = update_document(document=document, **changes.validated_data)
+        except DocumentGone:  # deleted by another request since it was read
+            raise NotFound("no such document") from None
+        return Response(DocumentSerializer(changed).data)
 
 
 def _document_or_404(document_id: str, *, with_chunks: bool = False) -> KnowledgeDocument:

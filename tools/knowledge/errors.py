@@ -1,4 +1,5 @@
-"""The one error a knowledge write refuses with: a document or upload that cannot become searchable text."""
+"""The errors a knowledge write ends with: a document or upload that cannot become searchable text, and a
+document that another request deleted meanwhile."""
 
 from __future__ import annotations
 
@@ -10,3 +11,7 @@ class DocumentRejected(ValueError):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class DocumentGone(LookupError):
+    """The document was deleted after it was read, before this change could be written (the API's 404)."""

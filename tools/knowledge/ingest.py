@@ -16,7 +16,7 @@ from django.db import transaction
 
 from tools.knowledge import revision
 from tools.knowledge.chunking import chunk_markdown, chunk_plain_text
-from tools.knowledge.errors import DocumentRejected
+from tools.knowledge.errors import DocumentGone, DocumentRejected
 from tools.models import DocumentSource, DocumentStatus, KnowledgeChunk, KnowledgeDocument
 
 if TYPE_CHECKING:
@@ -100,9 +100,15 @@ def update_document(*, document: KnowledgeDocument, **changes: str) -> Knowledge
     """Change a document's ``status``, ``category`` or ``fault_source``; a status change is a search change.
 
     Archiving takes the document out of every process's search once this commits (the revision moves), and
-    restoring puts it back; its chunks are kept either way.
+    restoring puts it back; its chunks are kept either way. ``DocumentGone`` when it was deleted meanwhile.
     """
-    searched_before = document.status == DocumentStatus.ACTIVE
+    # The status as it is now, the row locked until the commit: another request may have archived, restored
+    # or deleted the document since it was read, and whether search changes is decided against the row.
+    status = KnowledgeDocument.objects.select_for_update().filter(pk=document.pk).values_list("status", flat=True)
+    current = status.first()
+    if current is None:
+        raise DocumentGone(str(document.pk))
+    searched_before = current == DocumentStatus.ACTIVE
     for field, value in changes.items():
         setattr(document, field, value)
     document.save(update_fields=[*changes])

@@ -42,6 +42,13 @@ def test_it_forbids_another_user(client_for, other_user, document):
     assert _searchable()
 
 
+def test_it_refuses_in_the_readers_language(client_for, other_user, document):
+    response = client_for(other_user).delete(f"/api/documents/{document.id}", HTTP_ACCEPT_LANGUAGE="zh-CN")
+
+    assert response.status_code == 403
+    assert response.json()["error"]["message"] == "只有上传者或管理员可以删除此文档"
+
+
 def test_it_lets_staff_delete_any_document(client_for, staff, document):
     assert client_for(staff).delete(f"/api/documents/{document.id}").status_code == 204
     assert not _searchable()

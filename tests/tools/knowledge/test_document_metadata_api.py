@@ -8,7 +8,7 @@ import pytest
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
 from tools.knowledge.ingest import update_document
 from tools.knowledge.search import search_knowledge
-from tools.models import DocumentStatus
+from tools.models import DocumentStatus, KnowledgeDocument
 
 pytestmark = pytest.mark.django_db
 
@@ -139,3 +139,35 @@ def test_an_unknown_document_is_a_404(client_for, owner):
     response = client_for(owner).patch("/api/documents/not-a-uuid", {"status": "ARCHIVED"}, format="json")
 
     assert response.status_code == 404
+
+
+def test_a_restore_read_before_another_requests_archive_still_restores_search(labelled):
+    """Request B read the document ACTIVE; request A archived it (and a search rebuilt the index); B then
+    writes ACTIVE with a new label: search must take the document back, whatever B read."""
+    pool = labelled["pool"]
+    stale = KnowledgeDocument.objects.get(pk=pool.pk)  # B's read
+    update_document(document=KnowledgeDocument.objects.get(pk=pool.pk), status=DocumentStatus.ARCHIVED)  # A
+    assert search_knowledge("HikariPool-1 connection not available", top_k=3)["evidence_status"] == "no_evidence"
+
+    update_document(document=stale, status=DocumentStatus.ACTIVE, category="postmortem")
+
+    found = search_knowledge("HikariPool-1 connection not available", top_k=3)
+    assert found["chunks"][0]["document_id"] == str(pool.id)
+
+
+def test_a_change_to_a_document_deleted_meanwhile_is_a_json_404(client_for, owner, labelled, monkeypatch):
+    from tools import api
+
+    real_get = api.document_get
+
+    def read_then_deleted(document_id, **kwargs):
+        document = real_get(document_id, **kwargs)
+        KnowledgeDocument.objects.filter(pk=document_id).delete()  # another request, in between
+        return document
+
+    monkeypatch.setattr(api, "document_get", read_then_deleted)
+
+    response = client_for(owner).patch(f"/api/documents/{labelled['pool'].id}", {"status": "ARCHIVED"}, format="json")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"

@@ -1,8 +1,9 @@
 """The in-memory BM25 index over every knowledge chunk: one per process, rebuilt when the revision moves.
 
-Rebuilding is cheap (a few thousand chunks tokenise and index in well under a second) and happens only after
-a knowledge write, so the index is rebuilt whole instead of being patched: there is no incremental state
-that could drift from the database. Each search first reads the revision tag (``revision.current_tag``, one
+Rebuilding is cheap (a few thousand chunks index in well under a second; each chunk's terms and vector are
+kept by its text's digest, so only new text is tokenised and embedded) and happens only after a knowledge
+write, so the index is rebuilt whole instead of being patched: there is no incremental state that could drift
+from the database. Each search first reads the revision tag (``revision.current_tag``, one
 primary-key query); a web process that ingested a document and a Celery worker that searches next therefore
 agree at once, whatever process wrote.
 """
@@ -14,6 +15,7 @@ import logging
 import math
 import threading
 from dataclasses import dataclass
+from typing import TypeVar
 
 import bm25s
 import numpy as np
@@ -22,6 +24,9 @@ from tools.knowledge import revision
 from tools.knowledge.dense import Embedder
 from tools.knowledge.tokenize import tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 # bm25s sets its own logger to DEBUG on import, which would print a line on every rebuild.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
@@ -60,13 +65,18 @@ class Snapshot:
     """The index of the chunks committed at one revision tag; immutable, so searches share it without locks."""
 
     def __init__(
-        self, tag: revision.RevisionTag, chunks: list[IndexedChunk], vectors: np.ndarray | None, embedder_name: str
+        self,
+        tag: revision.RevisionTag,
+        chunks: list[IndexedChunk],
+        chunk_terms: list[list[str]],
+        vectors: np.ndarray | None,
+        embedder_name: str,
     ) -> None:
+        """``chunk_terms``: each chunk's ``indexed_text`` tokenised, in the order of ``chunks``."""
         self.tag = tag
         self.chunks = chunks
         self.vectors = vectors
         self.embedder_name = embedder_name
-        chunk_terms = [tokenize(chunk.indexed_text) for chunk in chunks]
         document_ids = list(dict.fromkeys(chunk.document_id for chunk in chunks))
         number_of = {document_id: number for number, document_id in enumerate(document_ids)}
         self._document_of_chunk = np.asarray([number_of[chunk.document_id] for chunk in chunks], dtype=np.int64)
@@ -127,8 +137,11 @@ class KnowledgeIndex:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._snapshot: Snapshot | None = None
-        # Chunk vectors by embedder and text digest: a rebuild embeds only the chunks that are new.
+        # Chunk vectors by embedder and text digest, and chunk terms by text digest: a rebuild embeds and
+        # tokenises only the chunks that are new. Tokenising is most of a rebuild (jieba reads a megabyte of
+        # Chinese in seconds), and archiving then restoring a document would otherwise pay it again, each time.
         self._vectors: dict[tuple[str, str], np.ndarray] = {}
+        self._terms: dict[str, list[str]] = {}
 
     def snapshot(self, embedder: Embedder | None) -> Snapshot:
         """The snapshot of the committed knowledge base, rebuilt first when another write happened since."""
@@ -158,18 +171,37 @@ class KnowledgeIndex:
             IndexedChunk(str(chunk_id), str(document_id), heading, text, digest)
             for chunk_id, document_id, heading, text, digest in rows
         ]
-        vectors = self._embed(chunks, embedder) if embedder and chunks else None
-        return Snapshot(tag, chunks, vectors, embedder.name if embedder else "")
+        digests = [hashlib.sha256(chunk.indexed_text.encode()).hexdigest() for chunk in chunks]
+        vectors = self._embed(chunks, digests, embedder) if embedder and chunks else None
+        return Snapshot(tag, chunks, self._tokenised(chunks, digests), vectors, embedder.name if embedder else "")
 
-    def _embed(self, chunks: list[IndexedChunk], embedder: Embedder) -> np.ndarray:
-        keys = [(embedder.name, hashlib.sha256(chunk.indexed_text.encode()).hexdigest()) for chunk in chunks]
+    def _tokenised(self, chunks: list[IndexedChunk], digests: list[str]) -> list[list[str]]:
+        for chunk, digest in zip(chunks, digests, strict=True):
+            if digest not in self._terms:
+                self._terms[digest] = tokenize(chunk.indexed_text)
+        found = [self._terms[digest] for digest in digests]
+        self._terms = _bounded(self._terms, digests)
+        return found
+
+    def _embed(self, chunks: list[IndexedChunk], digests: list[str], embedder: Embedder) -> np.ndarray:
+        keys = [(embedder.name, digest) for digest in digests]
         missing = [position for position, key in enumerate(keys) if key not in self._vectors]
         if missing:
             fresh = embedder.embed([chunks[position].indexed_text for position in missing])
             for position, vector in zip(missing, fresh, strict=True):
                 self._vectors[keys[position]] = vector
-        self._vectors = {key: self._vectors[key] for key in keys}
-        return np.vstack([self._vectors[key] for key in keys])
+        found = np.vstack([self._vectors[key] for key in keys])
+        self._vectors = _bounded(self._vectors, keys)
+        return found
+
+
+def _bounded(cache: dict[K, V], current: list[K]) -> dict[K, V]:
+    """``cache`` as it is while it holds at most twice the current chunks (and a thousand more), else only
+    theirs: an archived document's entries outlive its archiving (a restore reads nothing again), and deleted
+    and replaced texts do not pile up for ever."""
+    if len(cache) <= 2 * len(current) + 1000:
+        return cache
+    return {key: cache[key] for key in current}
 
 
 INDEX = KnowledgeIndex()

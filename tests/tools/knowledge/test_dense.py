@@ -13,6 +13,7 @@ from tests.support.fake_openai import FakeOpenAIServer, FakeResponse, RecordedRe
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK
 from tools.knowledge import dense
 from tools.knowledge.dense import EmbeddingUnavailable, reciprocal_rank_fusion, unit_rows
+from tools.knowledge.index import INDEX
 from tools.knowledge.search import search_knowledge
 from tools.models import InvocationStatus, ToolInvocation
 
@@ -42,8 +43,10 @@ class ConceptEmbedder:
 
 @pytest.fixture
 def embedder(monkeypatch) -> ConceptEmbedder:
+    """The fake model, with none of its vectors kept by the process's index from another test."""
     fake = ConceptEmbedder()
     monkeypatch.setattr(dense, "configured_embedder", lambda: fake)
+    monkeypatch.setattr(INDEX, "_vectors", {})
     return fake
 
 

@@ -67,6 +67,33 @@ def test_it_keeps_one_index_per_instance(ingest):
     assert len(rebuilt.chunks) == len(first.chunks) + 2
 
 
+def test_a_rebuild_tokenises_only_text_it_has_not_seen(ingest, monkeypatch):
+    """Archiving and restoring a document, or adding another, must not make every chunk's text be read again:
+    tokenising a megabyte of Chinese takes seconds, under the lock every search waits on."""
+    from tools.knowledge import index as index_module
+    from tools.knowledge.ingest import update_document
+    from tools.models import DocumentStatus
+
+    pool = ingest(DB_POOL_RUNBOOK)
+    tokenised: list[str] = []
+    real_tokenize = index_module.tokenize
+    monkeypatch.setattr(index_module, "tokenize", lambda text: tokenised.append(text) or real_tokenize(text))
+    index = KnowledgeIndex()
+    first = index.snapshot(None)
+    assert len(tokenised) == len(first.chunks)
+
+    update_document(document=pool, status=DocumentStatus.ARCHIVED)
+    assert index.snapshot(None).chunks == []
+    update_document(document=pool, status=DocumentStatus.ACTIVE)
+    restored = index.snapshot(None)
+    assert len(tokenised) == len(first.chunks)  # nothing read again
+    ingest(CACHE_RUNBOOK)
+    grown = index.snapshot(None)
+
+    assert len(tokenised) == len(grown.chunks)  # the new document's chunks only
+    assert restored.lexical(["hikaripool"]).scores.tolist() == first.lexical(["hikaripool"]).scores.tolist()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_it_rebuilds_once_when_threads_search_a_stale_index_together(ingest, monkeypatch):
     ingest(DB_POOL_RUNBOOK)

@@ -16,11 +16,12 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
-from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 from rest_framework import serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -58,6 +59,11 @@ def _message(detail: Any) -> str:
 def _code(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         return VALIDATION_CODE
+    # Django's own, which DRF answers as its NotFound and PermissionDenied (the format suffix's 404 is one).
+    if isinstance(exc, Http404):
+        return str(NotFound.default_code)
+    if isinstance(exc, DjangoPermissionDenied):
+        return str(PermissionDenied.default_code)
     detail = getattr(exc, "detail", None)
     return str(getattr(detail, "code", None) or getattr(exc, "default_code", "error"))
 

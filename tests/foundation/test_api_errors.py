@@ -118,6 +118,16 @@ def test_it_answers_an_unknown_api_path_with_the_json_404(client, path, debug):
     assert _error(response) == {"code": "not_found", "message": "Not Found"}
 
 
+def test_a_404_django_raises_inside_a_view_has_the_not_found_code(client, owner):
+    """An unknown ``?format=`` is Django's Http404, raised inside DRF's view: not the generic ``error``."""
+    session = ChatSession.objects.create(owner=owner, title="t")
+
+    response = client.get(f"/api/diagnosis/{session.pk}/trace?format=xml")
+
+    assert response.status_code == 404
+    assert _error(response)["code"] == "not_found"
+
+
 def test_it_keeps_the_allow_header_of_a_405(client):
     response = client.get("/api/chat")
 

@@ -117,9 +117,15 @@ def redacted(url: str) -> str:
 
 def database(name: str, default: str) -> dict[str, Any]:
     """Parse a database URL (``sqlite:///path``, ``mysql://user:pw@host:port/db``)."""
-    url = string(name, default)
-    if url.partition("://")[0] not in {"sqlite", "mysql"}:
-        raise ConfigError(f"{name}: only sqlite:// and mysql:// URLs are supported, got {redacted(url)!r}")
+    return database_url(name, string(name, default))
+
+
+def database_url(name: str, url: str, *, schemes: tuple[str, ...] = ("sqlite", "mysql")) -> dict[str, Any]:
+    """``url`` (the value of ``name``, a variable or an option) as Django's database settings; ``ConfigError``
+    naming ``name`` when it is not a URL of one of ``schemes`` naming a database."""
+    if url.partition("://")[0] not in schemes:
+        supported = " and ".join(f"{scheme}://" for scheme in schemes)
+        raise ConfigError(f"{name}: only {supported} URLs are supported, got {redacted(url)!r}")
     try:
         config = _env.db_url_config(url)
     except (ImproperlyConfigured, ValueError, KeyError) as exc:

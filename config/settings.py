@@ -97,7 +97,13 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------------
 _default_db = env.database("DATABASE_URL", f"sqlite:///{VAR_DIR / 'superbiz.sqlite3'}")
 if _default_db["ENGINE"] == "django.db.backends.sqlite3":
-    Path(_default_db["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        Path(_default_db["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as _error:
+        _variable = "DATABASE_URL" if env.string("DATABASE_URL", "") else "VAR_DIR"
+        raise env.ConfigError(
+            f"{_variable}: cannot create {Path(_default_db['NAME']).parent}: {_error.strerror}"
+        ) from None
     # A request thread and the in-process worker thread write at once: WAL, IMMEDIATE transactions
     # and a busy timeout keep SQLite from answering "database is locked".
     _default_db["OPTIONS"] = {

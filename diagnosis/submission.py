@@ -51,6 +51,10 @@ def checked_message(message: str) -> str:
     if len(text) > MAX_MESSAGE_CHARS:
         message = gettext("message must be at most %(count)d characters") % {"count": MAX_MESSAGE_CHARS}
         raise SubmissionError("message_too_long", message)
+    try:
+        text.encode()
+    except UnicodeEncodeError:  # a lone surrogate: bytes that were not UTF-8 on a command line, say
+        raise SubmissionError("invalid_message", gettext("message must be valid Unicode text")) from None
     return text
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from config.files import staging_file
 from diagnosis.feedback.selectors import wrong_runs_feedback
 from tools.scenarios.pack import read_pack
 
@@ -58,11 +58,10 @@ def add_stubs_to_pack(pack: Path, stubs: list[dict[str, Any]]) -> tuple[int, int
 
 
 def _replace(path: Path, text: str) -> None:
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    temporary = staging_file(path.parent, prefix=f".{path.name}.", suffix=".tmp", like=path)
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(text)
+        temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise

@@ -68,6 +68,8 @@ def load_script(path: str | Path) -> Script:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ScriptError(f"script {path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from exc
+    except RecursionError:
+        raise ScriptError(f"script {path}: not valid JSON (nested too deeply)") from None
     try:
         return parse_script(data)
     except ScriptError as exc:

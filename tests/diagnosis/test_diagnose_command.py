@@ -196,6 +196,16 @@ def test_it_exits_2_on_a_malformed_script(tmp_path):
     assert error.value.returncode == 2
 
 
+def test_it_exits_2_on_a_question_that_is_not_text():
+    """Bytes that were not UTF-8 on the command line reach Python as lone surrogates, which no table stores."""
+    with pytest.raises(CommandError) as error:
+        call_command("diagnose", "why \udcff slow?", stdout=StringIO())
+
+    assert error.value.returncode == 2
+    assert "valid Unicode text" in str(error.value)
+    assert not DiagnosisRun.objects.exists()
+
+
 def test_it_exits_2_on_an_empty_question():
     with pytest.raises(CommandError) as error:
         call_command(

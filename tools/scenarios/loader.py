@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import tempfile
 from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 
+from config.files import staging_file
 from tools.backends import http_endpoint
 from tools.errors import ToolError
 from tools.knowledge.errors import DocumentRejected
@@ -117,9 +117,7 @@ def _push_to_loki(pack: ScenarioPack, report: Progress) -> None:
 def _staging_file(folder: Path) -> Path:
     """A new empty file beside the business database (same file system, so the rename is atomic)."""
     folder.mkdir(parents=True, exist_ok=True)
-    handle, name = tempfile.mkstemp(prefix=".business-", suffix=".sqlite3", dir=folder)
-    os.close(handle)
-    return Path(name)
+    return staging_file(folder, prefix=".business-", suffix=".sqlite3")
 
 
 def build_business_sqlite(pack: ScenarioPack, path: Path) -> None:

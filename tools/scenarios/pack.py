@@ -21,6 +21,7 @@ import json
 import math
 import re
 import sqlite3
+import time
 import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
@@ -187,9 +188,24 @@ def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+#: A ``\\uD800``-``\\uDFFF`` escape: half of a surrogate pair, which only its other half makes a character.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
 def _json(text: str) -> Any:
-    """Strict JSON: Python's reader takes NaN and Infinity, which no database's JSON column stores."""
-    return json.loads(text, parse_constant=_refuse_constant)
+    """Strict JSON: Python's reader takes NaN and Infinity, which no database's JSON column stores, and an
+    unpaired surrogate escape (``"\\ud800"``), which no database's text stores either. ``ValueError`` for
+    those, and for nesting deeper than the reader's recursion allows."""
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    if _SURROGATE_ESCAPE.search(text):
+        try:
+            json.dumps(value, ensure_ascii=False).encode()
+        except UnicodeEncodeError:
+            raise ValueError("a \\u escape names half of a surrogate pair, which is no character") from None
+    return value
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
@@ -407,18 +423,33 @@ def _check_statement_kind(path: Path, line: int, expression: exp.Expr) -> None:
 def execute_statements(connection: sqlite3.Connection, path: Path, statements: list[SqlStatement]) -> None:
     """Run ``business.sql`` on ``connection`` and commit; a failing statement is a ``PackError`` at its line.
 
-    One ``execute`` per statement (it refuses a second statement), with ATTACH, DETACH and PRAGMA denied.
+    One ``execute`` per statement (it refuses a second statement), with ATTACH, DETACH and PRAGMA denied, and
+    each within ``SQL_STATEMENT_SECONDS``: a recursive query with no end (``WITH RECURSIVE`` inserting rows
+    for ever) would otherwise hold the loader, and its memory, until it is killed (SQLite does not see Ctrl-C).
     """
     connection.set_authorizer(_authorize)
+    deadline = 0.0
+    connection.set_progress_handler(lambda: time.monotonic() > deadline, SQL_PROGRESS_STEPS)
     try:
         with connection:
             for statement in statements:
+                deadline = time.monotonic() + SQL_STATEMENT_SECONDS
                 try:
                     connection.execute(statement.sql)
                 except sqlite3.Error as error:
+                    if time.monotonic() > deadline:
+                        message = f"SQL did not finish within {SQL_STATEMENT_SECONDS} s (a query with no end?)"
+                        raise PackError(path, statement.line, message) from None
                     raise PackError(path, statement.line, f"SQL failed: {error}") from None
     finally:
         connection.set_authorizer(None)
+        connection.set_progress_handler(None, 0)
+
+
+#: How long one statement of ``business.sql`` may run, and how often (in SQLite's virtual machine steps) that is
+#: checked: a pack's whole business database loads in well under a second.
+SQL_STATEMENT_SECONDS = 30
+SQL_PROGRESS_STEPS = 100_000
 
 
 def _authorize(action: int, *_: str | None) -> int:

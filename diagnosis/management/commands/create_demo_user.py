@@ -5,7 +5,12 @@ from __future__ import annotations
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError
+
+from config.commands import require_migrated
+from diagnosis.management.commands.diagnose import CLI_USERNAME
 
 
 class Command(BaseCommand):
@@ -16,6 +21,8 @@ class Command(BaseCommand):
         parser.add_argument("--password", default="", help="Default: a new random password each time.")
 
     def handle(self, *args, username: str, password: str, **options) -> None:
+        require_migrated()
+        _check_username(username)
         password = password or secrets.token_urlsafe(9)
         user, _ = get_user_model().objects.get_or_create(username=username)
         # The demo user is an administrator so that the admin's audit pages can be opened as well.
@@ -24,3 +31,16 @@ class Command(BaseCommand):
         user.set_password(password)
         user.save()
         self.stdout.write(f"demo login: username={username} password={password}")
+
+
+def _check_username(username: str) -> None:
+    """A name the login form accepts, and not the inactive account ``diagnose`` runs its questions as."""
+    longest = get_user_model()._meta.get_field("username").max_length or 150
+    if not username or len(username) > longest:
+        raise CommandError(f"--username must be 1 to {longest} characters", returncode=2)
+    try:
+        UnicodeUsernameValidator()(username)
+    except ValidationError:
+        raise CommandError("--username may hold letters, digits and @ . + - _ only", returncode=2) from None
+    if username == CLI_USERNAME:
+        raise CommandError(f"--username {CLI_USERNAME!r} is the account the diagnose command runs as", returncode=2)

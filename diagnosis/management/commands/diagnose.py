@@ -14,6 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from config.commands import require_migrated
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.providers.base import ProviderConfigError
 from diagnosis.providers.factory import PROVIDER_BUILDERS, build_models, config_from_settings
@@ -106,6 +107,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", dest="as_json", help="Print the finished run as JSON.")
 
     def handle(self, *args, question: str, provider: str | None, script: str | None, as_json: bool, **options) -> None:
+        require_migrated()
         provider = checked_provider(provider, script)
         run = run_question(question, provider=provider, script=script)
         self._print(run, as_json=as_json)

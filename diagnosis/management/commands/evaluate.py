@@ -20,6 +20,7 @@ import MySQLdb
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from config.commands import require_migrated
 from diagnosis.management.commands.diagnose import (
     add_provider_arguments,
     checked_provider,
@@ -137,6 +138,7 @@ class Command(BaseCommand):
     def handle(
         self, *args, packs: list[str], provider: str | None, script: str | None, as_json: bool, **options
     ) -> None:
+        require_migrated()
         provider = checked_provider(provider, script)
         checked = self._read_packs(packs)
         total = sum(len(pack.manifest["questions"]) for pack in checked)

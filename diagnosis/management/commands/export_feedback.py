@@ -12,6 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from config.commands import require_migrated
 from diagnosis.feedback.export import add_stubs_to_pack, wrong_question_stubs
 from tools.scenarios.pack import PackError
 
@@ -34,6 +35,7 @@ class Command(BaseCommand):
         pack = Path(into) if into else None
         if pack is not None and not (pack / "scenario.json").is_file():
             raise CommandError(f"{pack}: not a scenario pack (no scenario.json in it)", returncode=2)
+        require_migrated()
         stubs = wrong_question_stubs()
         if pack is None:
             self.stdout.write(json.dumps({"questions": stubs}, ensure_ascii=False, indent=2))

@@ -24,6 +24,8 @@ logger = logging.getLogger(__name__)
 EXIT_DATABASE_ERROR = 1
 EXIT_USAGE = 2
 EXIT_REDIS_UNREACHABLE = 3
+#: A hundred years: more is no age a run can have, and past the dates a cutoff can be computed for.
+MAX_SECONDS = 100 * 365 * 24 * 3600
 
 
 def _redis_address() -> str:
@@ -59,8 +61,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, stale_after: int | None, queue_timeout: int | None, **options) -> None:
         for option, value in (("--stale-after", stale_after), ("--queue-timeout", queue_timeout)):
-            if value is not None and value < 1:
-                self.stderr.write(f"{option} must be at least 1 second")
+            if value is not None and not 1 <= value <= MAX_SECONDS:
+                self.stderr.write(f"{option} must be from 1 to {MAX_SECONDS} seconds")
                 raise SystemExit(EXIT_USAGE)
         try:
             reaped = scheduled_pass(stale_after_seconds=stale_after, queue_timeout_seconds=queue_timeout)

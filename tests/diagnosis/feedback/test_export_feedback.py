@@ -75,6 +75,15 @@ def test_it_adds_the_stubs_to_a_pack_once(feedback, pack):
     assert not list(pack.glob(".scenario.json.*"))  # no temporary file left behind
 
 
+def test_the_rewritten_manifest_keeps_its_permissions(feedback, pack):
+    (pack / "scenario.json").chmod(0o664)
+
+    export("--wrong", "--into", str(pack))
+
+    assert len(questions_of(pack)) > 0
+    assert (pack / "scenario.json").stat().st_mode & 0o777 == 0o664
+
+
 def test_evaluate_reads_the_pack_and_scores_a_stub_as_not_named_until_it_has_keywords(owner, pack):
     run = make_run(make_session(owner), query="payment-service p99 latency tripled since 10:05, why?")
     RunFeedback.objects.create(run=run, user=owner, rating=FeedbackRating.DOWN)

@@ -7,6 +7,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from tests.support.live import database_url
 from tests.tools.conftest import TINY_PACK
 from tools.models import LoadedScenario, LogRecord
 
@@ -72,8 +73,44 @@ def test_it_refuses_an_unknown_pack_with_exit_code_2(business_sqlite):
 def test_it_exits_2_from_the_command_line(manage_py, tiny_pack):
     (tiny_pack / "metrics.csv").write_text("ts,service,metric,value\n2024-05-01T10:00:00Z,a,b,fast\n")
 
-    result = manage_py("load_scenario", str(tiny_pack))
+    result = manage_py("load_scenario", str(tiny_pack), env={"DATABASE_URL": database_url()})
 
     assert result.returncode == 2
     assert result.stderr.strip() == f"CommandError: {tiny_pack / 'metrics.csv'}:2: value 'fast' is not a number"
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("notaurl", "only mysql:// URLs are supported"),
+        ("postgres://u:p@127.0.0.1/db", "only mysql:// URLs are supported"),
+        ("mysql://u:p@127.0.0.1:notaport/db", "cannot parse"),
+        ("mysql://u:p@127.0.0.1:3306/", "names no database"),
+    ],
+)
+def test_it_refuses_a_malformed_mysql_admin_url_with_exit_code_2(business_sqlite, url, message):
+    with pytest.raises(CommandError) as raised:
+        load(str(TINY_PACK), "--mysql-admin-url", url)
+
+    assert raised.value.returncode == 2
+    assert str(raised.value).startswith("--mysql-admin-url: ") and message in str(raised.value)
+    assert "u:p@" not in str(raised.value)  # the password is never printed
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["load_scenario", "payment-db-pool"],
+        ["diagnose", "why is checkout slow?"],
+        ["evaluate", "payment-db-pool"],
+        ["export_feedback", "--wrong"],
+        ["create_demo_user"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_every_command_on_a_database_not_migrated_says_so(manage_py, tmp_path, command):
+    result = manage_py(*command, env={"VAR_DIR": str(tmp_path / "var"), "DATABASE_URL": None})
+
+    assert result.returncode == 1
+    assert result.stderr.strip() == "CommandError: the database is not migrated: run `manage.py migrate` first"

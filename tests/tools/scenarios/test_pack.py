@@ -124,7 +124,13 @@ def test_it_names_the_line_of_the_section_that_is_wrong(tiny_pack, change, key, 
             '{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "INFO", "message": "m", "latency_ms": NaN}',
             "NaN is not a JSON number",
         ),
+        (
+            '{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "INFO", "message": "half a pair \\ud800"}',
+            "names half of a surrogate pair",
+        ),
+        ("[" * 100_000, "nested too deeply"),
     ],
+    ids=["cut", "array", "missing", "ts", "service", "level", "message", "nan", "surrogate", "nested"],
 )
 def test_it_names_the_line_of_a_bad_log_record(tiny_pack, line, message):
     replace_line(tiny_pack / "logs.jsonl", 5, line)
@@ -206,6 +212,28 @@ def test_it_names_the_first_line_of_a_failing_sql_statement(tiny_pack):
     assert error.file == sql
     assert lines[error.line - 1] == "INSERT INTO deploys"
     assert "table deploys has 4 columns but 2 values were supplied" in error.message
+
+
+def test_a_pair_of_surrogate_escapes_is_one_character_and_loads(tiny_pack):
+    line = '{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "INFO", "message": "emoji \\ud83d\\ude00"}'
+    replace_line(tiny_pack / "logs.jsonl", 5, line)
+
+    assert any(log.message == "emoji \U0001f600" for log in read_pack(tiny_pack).logs)
+
+
+def test_a_statement_that_never_ends_is_stopped_and_named(tiny_pack, monkeypatch):
+    """A recursive query with no end held the loader, and its memory, until it was killed."""
+    monkeypatch.setattr("tools.scenarios.pack.SQL_STATEMENT_SECONDS", 0.5)
+    sql = tiny_pack / "business.sql"
+    endless = (
+        "INSERT INTO deploys WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x, x, x, x FROM c;"
+    )
+    sql.write_text(sql.read_text() + "\n" + endless + "\n")
+
+    error = refusal(tiny_pack)
+
+    assert sql.read_text().splitlines()[error.line - 1] == endless
+    assert error.message == "SQL did not finish within 0.5 s (a query with no end?)"
 
 
 def test_it_refuses_business_sql_without_tables(tiny_pack):

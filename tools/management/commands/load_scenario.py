@@ -6,6 +6,8 @@ import MySQLdb
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from config import env
+from config.commands import require_migrated
 from tools.scenarios.loader import load_scenario
 from tools.scenarios.pack import PackError, resolve_pack
 
@@ -27,6 +29,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, pack: str, mysql_admin_url: str, **options) -> None:
+        require_migrated()
+        if mysql_admin_url:
+            try:
+                env.database_url("--mysql-admin-url", mysql_admin_url, schemes=("mysql",))
+            except env.ConfigError as error:
+                raise CommandError(str(error), returncode=2) from None
         try:
             summary = load_scenario(resolve_pack(pack), progress=self.stdout.write, mysql_admin_url=mysql_admin_url)
         except PackError as error:

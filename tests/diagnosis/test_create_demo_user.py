@@ -1,0 +1,41 @@
+"""``manage.py create_demo_user``: the login ``make run`` prints, for a name the login form accepts."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import authenticate, get_user_model
+from django.core.management import CommandError, call_command
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_creates_a_login_that_signs_in_and_resets_it_on_a_second_call(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    out = StringIO()
+
+    call_command("create_demo_user", "--username", "alice", "--password", "first-pass-1", stdout=out)
+    call_command("create_demo_user", "--username", "alice", "--password", "second-pass-2", stdout=out)
+
+    assert out.getvalue().splitlines()[-1] == "demo login: username=alice password=second-pass-2"
+    assert authenticate(username="alice", password="second-pass-2") is not None
+    assert get_user_model().objects.filter(username="alice").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("username", "message"),
+    [
+        ("", "--username must be 1 to 150 characters"),
+        ("x" * 151, "--username must be 1 to 150 characters"),
+        ("bad name!/", "--username may hold letters, digits and @ . + - _ only"),
+        ("cli", "--username 'cli' is the account the diagnose command runs as"),
+    ],
+)
+def test_it_refuses_a_name_no_one_could_sign_in_with(username, message):
+    with pytest.raises(CommandError) as raised:
+        call_command("create_demo_user", "--username", username, stdout=StringIO())
+
+    assert raised.value.returncode == 2
+    assert str(raised.value) == message
+    assert not get_user_model().objects.filter(is_superuser=True).exists()

@@ -6,9 +6,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 DEMO_SCENARIO ?= payment-db-pool
 
-# The embedded demo: SQLite under var/, in-process runs, the offline model. DEBUG serves static files
-# and allows the generated development secret; never use `make run` settings in production.
-RUN_ENV := DEBUG=$${DEBUG:-true}
+# The embedded demo: SQLite under var/, in-process runs, the offline model, the loaded pack's evidence,
+# whatever production settings the shell exports (README, "Production"). DEBUG serves static files and
+# allows the generated development secret; never use `make run` settings in production.
+EMBEDDED_ONLY := -u DATABASE_URL -u REDIS_URL -u RUN_EXECUTION -u LLM_PROVIDER -u SEMANTIC_GUARD_PROVIDER \
+	-u BUSINESS_DATABASE_URL -u BUSINESS_ADMIN_DATABASE_URL -u PROMETHEUS_URL -u LOKI_URL
+RUN_ENV := env $(EMBEDDED_ONLY) DEBUG=$${DEBUG:-true}
 
 .PHONY: run test lint install install-dev clean messages
 

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import DatabaseError
 
+from config.commands import require_migrated
 from diagnosis.dispatch import redis_reachable
 from diagnosis.reaper import scheduled_pass
 
@@ -64,6 +65,7 @@ class Command(BaseCommand):
             if value is not None and not 1 <= value <= MAX_SECONDS:
                 self.stderr.write(f"{option} must be from 1 to {MAX_SECONDS} seconds")
                 raise SystemExit(EXIT_USAGE)
+        require_migrated()
         try:
             reaped = scheduled_pass(stale_after_seconds=stale_after, queue_timeout_seconds=queue_timeout)
         except DatabaseError as error:

@@ -106,6 +106,7 @@ def test_it_refuses_a_malformed_mysql_admin_url_with_exit_code_2(business_sqlite
         ["evaluate", "payment-db-pool"],
         ["export_feedback", "--wrong"],
         ["create_demo_user"],
+        ["reap_stale_runs"],
     ],
     ids=lambda command: command[0],
 )

@@ -38,11 +38,16 @@ TRUNCATED = "\n\n… (cut; the whole answer is on the run's page)"
 
 
 def _clipped(text: str, limit: int = ANSWER_BYTES) -> str:
-    data = text.encode()
-    if len(data) <= limit:
+    """``text`` within ``limit`` bytes, the cut's note included when there is room for it."""
+    if len(text.encode()) <= limit:
         return text
-    room = max(0, limit - len(TRUNCATED.encode()))
-    return data[:room].decode(errors="ignore") + TRUNCATED
+    room = limit - len(TRUNCATED.encode())
+    return _cut(text, limit) if room < 0 else _cut(text, room) + TRUNCATED
+
+
+def _cut(text: str, limit: int) -> str:
+    """The longest start of ``text`` within ``limit`` UTF-8 bytes (none below 0), whole characters only."""
+    return text.encode()[: max(0, limit)].decode(errors="ignore")
 
 
 def _slack_text(text: str) -> str:
@@ -58,9 +63,13 @@ def _robot_title(message: RunMessage) -> str:
 
 
 def _markdown(message: RunMessage, total: int | None = None) -> str:
-    """Title, answer and links in the robots' markdown, within ``total`` bytes in all when it is given."""
-    head = f"**{_robot_title(message)}**\n\n"
+    """Title, answer and links in the robots' markdown, within ``total`` bytes in all when it is given (the
+    answer cut first, then the title; the links, whole or useless, never)."""
+    title = _robot_title(message)
     tail = f"\n\n[Run]({message.run_url}) · [Trace]({message.trace_url})"
+    if total is not None:
+        title = _cut(title, total - len(f"****\n\n{tail}".encode()))
+    head = f"**{title}**\n\n"
     room = ANSWER_BYTES if total is None else min(ANSWER_BYTES, total - len((head + tail).encode()))
     return head + _clipped(_robot_text(message.answer_markdown), room) + tail
 
@@ -132,4 +141,6 @@ def robot_refusal(sink: str, response: httpx.Response) -> RobotRefusal | None:
     if code == 0:
         return None
     text = f"{field} {code}: {answer.get('errmsg') or answer.get('msg') or ''}"[:300]
-    return RobotRefusal(text, retryable=code in ROBOT_THROTTLED.get(sink, frozenset()))
+    # The code is the robot's JSON: a list or an object is no code, and no set can be asked about it.
+    throttled = type(code) is int and code in ROBOT_THROTTLED.get(sink, frozenset())
+    return RobotRefusal(text, retryable=throttled)

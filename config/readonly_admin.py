@@ -17,7 +17,8 @@ from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-#: The permission that makes a user an auditor, who may read every user's runs (``diagnosis.selectors``).
+#: The permission that makes a user an auditor, who may read every user's runs (``diagnosis.selectors``). The
+#: diagnosis app's, named here as a string (config imports no app): the admin base below needs it.
 AUDIT_PERMISSION = "diagnosis.view_diagnosisrun"
 
 #: The lookups a changelist's query string may use on a field: its filters' and its links' (``__exact``,

@@ -139,7 +139,7 @@ class ToolHarness:
         if outcome is None:
             if tool is None:
                 known = ", ".join(self.registry.names)
-                outcome = _blocked("unknown_tool", f"there is no tool {tool_name!r}; the tools are {known}")
+                outcome = _blocked(UNKNOWN_TOOL, f"there is no tool {tool_name!r}; the tools are {known}")
             else:
                 outcome = self._run(tool, parsed, started)
         entries = invocation_entries(

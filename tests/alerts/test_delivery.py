@@ -299,7 +299,7 @@ def test_a_run_the_broker_refused_is_not_announced(settings, alert_run, handed_o
     assert handed_on == []
 
 
-def test_the_wecom_message_fits_its_limit_whatever_the_title_and_links(settings, alert_run, monkeypatch):
+def test_the_wecom_message_fits_its_limit_with_a_long_title_and_links(settings, alert_run, monkeypatch):
     settings.PUBLIC_BASE_URL = "https://superbiz.operations.example.com/" + "a" * 150
     monkeypatch.setattr(delivery, "alert_run_name", lambda run_id: "告警" * 100)
     run_finish(alert_run, RunResult(final_answer="连接池耗尽。" * 2000))
@@ -311,8 +311,8 @@ def test_the_wecom_message_fits_its_limit_whatever_the_title_and_links(settings,
 
     content = body["markdown"]["content"]
     assert len(content.encode()) <= WECOM_CONTENT_BYTES
-    assert content.startswith(f"**Diagnosis SUCCESS: {'告警' * 100}**")
-    assert "the whole answer is on the run's page" in content and content.endswith(f"{alert_run.pk})")
+    assert content.startswith(f"**Diagnosis SUCCESS: {'告警' * 100}**") and content.endswith(f"{alert_run.pk})")
+    assert "the whole answer is on the run's page" in content
 
 
 @pytest.mark.parametrize(
@@ -380,3 +380,17 @@ def test_a_sink_trickling_its_answer_is_cut_off_at_the_timeout_and_retried(setti
     assert {row[1:] for row in rows} == {(DeliveryStatus.FAILED, None, "TimeoutError")}
     latencies = NotificationDelivery.objects.filter(run=alert_run).values_list("latency_ms", flat=True)
     assert max(latencies) < 5_000  # each attempt ended near its 300 ms, not when the sink stopped trickling
+
+
+@pytest.mark.parametrize("code", [[45009], {"a": 1}, "45009", True])
+def test_a_robot_code_that_is_no_number_is_a_recorded_refusal(settings, alert_run, code):
+    settings.PUBLIC_BASE_URL = BASE
+    run_finish(alert_run, RunResult(final_answer=ANSWER))
+
+    with running_sink(then=(200, {"errcode": code})) as server:
+        settings.ALERT_SINK_URLS = {"wecom": server.url}
+        deliver(alert_run, "wecom")
+        assert len(server.received) == 1
+
+    [(attempt, status, http_status, error)] = attempts(alert_run, "wecom")
+    assert (attempt, status, http_status) == (1, DeliveryStatus.FAILED, 200) and error.startswith("errcode ")

@@ -109,6 +109,7 @@ def update_document(*, document: KnowledgeDocument, **changes: str) -> Knowledge
     if current is None:
         raise DocumentGone(str(document.pk))
     searched_before = current == DocumentStatus.ACTIVE
+    document.status = current  # what the row holds, for the response and the comparison below
     for field, value in changes.items():
         setattr(document, field, value)
     document.save(update_fields=[*changes])

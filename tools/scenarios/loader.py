@@ -67,7 +67,7 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
     _backfill_prometheus(pack, report)
     _push_to_loki(pack, report)
     target = Path(settings.BUSINESS_SQLITE_PATH)
-    staging = _staging_file(target.parent)
+    staging = _staging_file(target)
     try:
         build_business_sqlite(pack, staging)
         with transaction.atomic():
@@ -114,10 +114,11 @@ def _push_to_loki(pack: ScenarioPack, report: Progress) -> None:
     report(f"pushed {pushed} log lines to {endpoint.name}")
 
 
-def _staging_file(folder: Path) -> Path:
-    """A new empty file beside the business database (same file system, so the rename is atomic)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    return staging_file(folder, prefix=".business-", suffix=".sqlite3")
+def _staging_file(target: Path) -> Path:
+    """A new empty file beside the business database ``target`` (same file system, so the rename is atomic),
+    with its permissions."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return staging_file(target.parent, prefix=".business-", suffix=".sqlite3", like=target)
 
 
 def build_business_sqlite(pack: ScenarioPack, path: Path) -> None:

@@ -21,8 +21,8 @@ class Command(BaseCommand):
         parser.add_argument("--password", default="", help="Default: a new random password each time.")
 
     def handle(self, *args, username: str, password: str, **options) -> None:
-        require_migrated()
         _check_username(username)
+        require_migrated()
         password = password or secrets.token_urlsafe(9)
         user, _ = get_user_model().objects.get_or_create(username=username)
         # The demo user is an administrator so that the admin's audit pages can be opened as well.

@@ -107,8 +107,8 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", dest="as_json", help="Print the finished run as JSON.")
 
     def handle(self, *args, question: str, provider: str | None, script: str | None, as_json: bool, **options) -> None:
-        require_migrated()
         provider = checked_provider(provider, script)
+        require_migrated()
         run = run_question(question, provider=provider, script=script)
         self._print(run, as_json=as_json)
         if run.status != RunStatus.SUCCESS:

@@ -138,12 +138,12 @@ class Command(BaseCommand):
     def handle(
         self, *args, packs: list[str], provider: str | None, script: str | None, as_json: bool, **options
     ) -> None:
-        require_migrated()
         provider = checked_provider(provider, script)
         checked = self._read_packs(packs)
         total = sum(len(pack.manifest["questions"]) for pack in checked)
         if not total:
             raise CommandError("the packs hold no questions", returncode=2)
+        require_migrated()
         results: list[QuestionResult] = []
         numbers: list[int] = []
         for pack_number, pack in enumerate(checked, start=1):

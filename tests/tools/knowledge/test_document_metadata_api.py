@@ -8,7 +8,7 @@ import pytest
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
 from tools.knowledge.ingest import update_document
 from tools.knowledge.search import search_knowledge
-from tools.models import DocumentStatus, KnowledgeDocument
+from tools.models import DocumentStatus, KnowledgeDocument, KnowledgeIndexState
 
 pytestmark = pytest.mark.django_db
 
@@ -171,3 +171,17 @@ def test_a_change_to_a_document_deleted_meanwhile_is_a_json_404(client_for, owne
 
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+
+
+def test_a_relabel_read_before_another_requests_archive_answers_the_rows_status(labelled):
+    """B read the document ACTIVE; A archived it; B changes only its category: B's answer says ARCHIVED, and
+    search (which A already changed) is not rebuilt again for nothing."""
+    pool = labelled["pool"]
+    stale = KnowledgeDocument.objects.get(pk=pool.pk)
+    update_document(document=KnowledgeDocument.objects.get(pk=pool.pk), status=DocumentStatus.ARCHIVED)
+    revision_before = KnowledgeIndexState.objects.get().revision
+
+    changed = update_document(document=stale, category="postmortem")
+
+    assert (changed.status, changed.category) == (DocumentStatus.ARCHIVED, "postmortem")
+    assert KnowledgeIndexState.objects.get().revision == revision_before

@@ -70,6 +70,14 @@ def test_it_indexes_the_knowledge_documents(loaded):
     assert set(documents.values_list("scenario", flat=True)) == {"tiny-checkout-pool"}
 
 
+def test_a_reload_keeps_the_business_databases_permissions(loaded, business_sqlite):
+    business_sqlite.chmod(0o640)
+
+    load_scenario(TINY_PACK)
+
+    assert business_sqlite.stat().st_mode & 0o777 == 0o640
+
+
 def test_it_reports_each_stage(db, business_sqlite):
     messages: list[str] = []
 

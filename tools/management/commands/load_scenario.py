@@ -29,12 +29,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, pack: str, mysql_admin_url: str, **options) -> None:
-        require_migrated()
         if mysql_admin_url:
             try:
                 env.database_url("--mysql-admin-url", mysql_admin_url, schemes=("mysql",))
             except env.ConfigError as error:
                 raise CommandError(str(error), returncode=2) from None
+        require_migrated()
         try:
             summary = load_scenario(resolve_pack(pack), progress=self.stdout.write, mysql_admin_url=mysql_admin_url)
         except PackError as error:

@@ -81,7 +81,7 @@ def reap_stale_runs(
     runs = stale_runs(now=now, stale_after_seconds=stale_after_seconds, queue_timeout_seconds=queue_timeout_seconds)
     for run in runs:
         if run.claimed_at is not None:
-            ended = _fail_lost(run, limits.lost)
+            ended = fail_with_partial_trace(run, reason=REASON, message=LOST_MESSAGE, still=limits.lost)
         elif run.cancel_requested_at is not None:
             ended = run_fail(run, reason=CANCELLED, message=CANCELLED_MESSAGE, still=limits.cancelled)
         else:
@@ -91,13 +91,14 @@ def reap_stale_runs(
     return reaped
 
 
-def _fail_lost(run: DiagnosisRun, still: Q) -> bool:
-    """Fail a run whose worker stopped, with the partial trace of what its log shows it did."""
+def fail_with_partial_trace(run: DiagnosisRun, *, reason: str, message: str, still: Q | None = None) -> bool:
+    """Fail a run whose work stopped without ending it (its worker died, its command was interrupted), with
+    the partial trace of what its log shows it did."""
     events, unfinished = orchestration_events_from_timeline(run.pk)
     trace = None
     if run.intent == Intent.DIAGNOSIS and (events or unfinished):
-        trace = build_partial_trace(events, failed_node=unfinished, termination_reason=REASON).to_dict()
-    return run_fail(run, reason=REASON, message=LOST_MESSAGE, orchestration_trace=trace, still=still)
+        trace = build_partial_trace(events, failed_node=unfinished, termination_reason=reason).to_dict()
+    return run_fail(run, reason=reason, message=message, orchestration_trace=trace, still=still)
 
 
 def scheduled_pass(

@@ -14,8 +14,9 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from diagnosis.models import DiagnosisRun
+from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import planner
+from tests.support.stored_events import stored_names
 
 pytestmark = pytest.mark.django_db
 
@@ -250,3 +251,22 @@ def test_it_releases_nothing_from_a_first_round_when_the_evidence_retry_ends_in_
     assert result["orchestration_trace"]["termination_reason"] == "fallback_gatekeeper_reject"
     run = DiagnosisRun.objects.get(pk=result["run_id"])
     assert run.effective_verdict == "" and run.self_evaluation["effective_verdict"] is None
+
+
+def test_an_interrupted_diagnosis_is_ended_not_left_running(monkeypatch):
+    """Ctrl-C: no worker holds the run and its heartbeat is fresh, so nothing else would end it for minutes."""
+    from diagnosis.management.commands import diagnose
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(diagnose.execute_run, "apply", interrupted)
+
+    with pytest.raises(CommandError) as error:
+        call_command("diagnose", QUESTION, stdout=StringIO())
+
+    run = DiagnosisRun.objects.get()
+    assert error.value.returncode == 130
+    assert str(error.value) == f"interrupted: run {run.pk} was ended as interrupted"
+    assert (run.status, run.failure_reason) == (RunStatus.FAILED, "interrupted")
+    assert stored_names(run.pk)[-2:] == ["failure", "done"]

@@ -70,6 +70,8 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
     staging = _staging_file(target)
     try:
         build_business_sqlite(pack, staging)
+        # Announced before it starts: a large pack takes tens of seconds here.
+        report(f"storing {len(pack.logs)} log records and {len(pack.metrics)} metric points…")
         with transaction.atomic():
             _replace_evidence(pack)
             report(f"stored {len(pack.logs)} log records and {len(pack.metrics)} metric points")

@@ -18,10 +18,13 @@ from config.commands import require_migrated
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.providers.base import ProviderConfigError
 from diagnosis.providers.factory import PROVIDER_BUILDERS, build_models, config_from_settings
+from diagnosis.reaper import fail_with_partial_trace
 from diagnosis.submission import SubmissionError, run_create
 from diagnosis.tasks import execute_run
 
 CLI_USERNAME = "cli"
+#: The failure reason of a run whose command was interrupted (Ctrl-C); the exit code is the shell's 130.
+INTERRUPTED = "interrupted"
 
 
 def released_claim_ids(run: DiagnosisRun) -> list[str]:
@@ -93,7 +96,13 @@ def run_question(question: str, *, provider: str | None, script: str | None) -> 
         raise CommandError(error.message, returncode=2) from error
     # The task's own "succeeded in" line is worker chatter; the CLI prints the run instead.
     logging.getLogger("celery.app.trace").setLevel(logging.WARNING)
-    execute_run.apply(args=(str(run.pk),), kwargs={"provider": provider, "script_path": script})
+    try:
+        execute_run.apply(args=(str(run.pk),), kwargs={"provider": provider, "script_path": script})
+    except KeyboardInterrupt:
+        # Nobody else will end it: no worker holds it, and the reaper would wait for its heartbeat to age.
+        run.refresh_from_db()
+        fail_with_partial_trace(run, reason=INTERRUPTED, message="The diagnosis was interrupted (Ctrl-C).")
+        raise CommandError(f"interrupted: run {run.pk} was ended as {INTERRUPTED}", returncode=130) from None
     run.refresh_from_db()
     return run
 

@@ -24,7 +24,8 @@ def test_it_loads_a_pack_by_path_and_prints_each_stage(business_sqlite):
     output = load(str(TINY_PACK)).splitlines()
 
     assert output[0] == f"validated {TINY_PACK}: 9 log lines, 10 metric samples, 2 documents, 2 business tables"
-    assert output[1:4] == [
+    assert output[1:5] == [
+        "storing 9 log records and 10 metric points…",
         "stored 9 log records and 10 metric points",
         "indexed 2 knowledge documents",
         f"business database {business_sqlite}: deploys, orders",
@@ -115,3 +116,20 @@ def test_every_command_on_a_database_not_migrated_says_so(manage_py, tmp_path, c
 
     assert result.returncode == 1
     assert result.stderr.strip() == "CommandError: the database is not migrated: run `manage.py migrate` first"
+
+
+def test_an_interrupted_load_leaves_the_loaded_scenario_as_it_was(business_sqlite, monkeypatch):
+    load(str(TINY_PACK))
+    before = (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes())
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt  # Ctrl-C while the pack's evidence is being written
+
+    monkeypatch.setattr("tools.scenarios.loader._replace_evidence", interrupted)
+    with pytest.raises(CommandError) as raised:
+        load("payment-db-pool")
+
+    assert raised.value.returncode == 130
+    assert str(raised.value) == "interrupted: the loaded scenario is as it was"
+    assert (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes()) == before
+    assert [path.name for path in business_sqlite.parent.iterdir()] == [business_sqlite.name]

@@ -83,7 +83,7 @@ def test_it_reports_each_stage(db, business_sqlite):
 
     load_scenario(TINY_PACK, progress=messages.append)
 
-    assert [message.split(" ")[0] for message in messages] == ["validated", "stored", "indexed", "business"]
+    assert [message.split(" ")[0] for message in messages] == ["validated", "storing", "stored", "indexed", "business"]
 
 
 def test_loading_again_replaces_instead_of_adding(loaded):

@@ -41,6 +41,9 @@ class Command(BaseCommand):
             raise CommandError(str(error), returncode=2) from None
         except MySQLdb.Error as error:
             raise CommandError(f"cannot load the business tables into MySQL: {error}") from None
+        except KeyboardInterrupt:  # the load is one transaction, its staging file removed on the way out
+            note = " (the business tables loaded into MySQL may be half-written: load again)" if mysql_admin_url else ""
+            raise CommandError(f"interrupted: the loaded scenario is as it was{note}", returncode=130) from None
         if settings.BUSINESS_DATABASE_URL and not mysql_admin_url:
             self.stdout.write(
                 "note: BUSINESS_DATABASE_URL is set; query_mysql reads that database, which this command "

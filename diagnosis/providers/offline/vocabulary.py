@@ -194,7 +194,7 @@ SYMPTOMS = (
     Symptom(
         "backlog",
         ("backlog", "piling", "pile up", "queue", "lag", "stuck", "stopped receiving", "积压", "堆积", "阻塞", "卡住"),
-        ("a blocked or stalled message pipeline (broker alarm, blocked publishers, slow consumers)",),
+        ("a blocked or stalled message pipeline (a broker refusing producers, slow or stopped consumers)",),
     ),
     Symptom(
         "load",

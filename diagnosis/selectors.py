@@ -75,6 +75,17 @@ def runs_before(session: ChatSession, before: DiagnosisRun | None = None) -> Que
     return runs
 
 
+def run_of(session: ChatSession, run_id: uuid.UUID | None) -> DiagnosisRun | None:
+    """A run of ``session`` by id, or None: no id, or not one of its runs."""
+    return session.runs.filter(pk=run_id).first() if run_id else None
+
+
+def runs_page(runs: QuerySet[DiagnosisRun], limit: int) -> tuple[list[DiagnosisRun], bool]:
+    """The first ``limit`` of ``runs``, and whether more follow: one row more is read instead of a COUNT."""
+    rows = list(runs[: limit + 1])
+    return rows[:limit], len(rows) > limit
+
+
 def run_visible_to(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:
     """The run if ``user`` owns its session or is an auditor (``sessions_visible_to``'s rule).
 

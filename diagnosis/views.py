@@ -17,7 +17,15 @@ from django.views.generic import TemplateView
 from diagnosis.figures.render import render_figures
 from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, run_outcome
 from diagnosis.rendering import render_answer
-from diagnosis.selectors import parse_id, run_visible_to, runs_before, session_owned_by, sidebar_sessions
+from diagnosis.selectors import (
+    parse_id,
+    run_of,
+    run_visible_to,
+    runs_before,
+    runs_page,
+    session_owned_by,
+    sidebar_sessions,
+)
 from diagnosis.sse import events_url
 
 SIDEBAR_SESSIONS = 30
@@ -114,17 +122,16 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
         """A page of the session's runs, oldest first: the latest ones, or (``before``) those before a run
         of the session, which an ``earlier`` link names. A ``before`` that is not a run of the session is
         ignored, as a session id that is not the user's is."""
-        pk = parse_id(before_id) if before_id else None
-        before = session.runs.filter(pk=pk).first() if pk else None
+        before = run_of(session, parse_id(before_id))
         # The session is the signed-in user's own (``session_owned_by``): its owner's ratings are the reader's.
         mine = Prefetch(
             "feedback", queryset=RunFeedback.objects.filter(user_id=session.owner_id), to_attr="my_feedback"
         )
-        page = list(runs_before(session, before).prefetch_related(mine)[: TRANSCRIPT_RUNS + 1])
-        shown = page[:TRANSCRIPT_RUNS][::-1]
+        page, earlier = runs_page(runs_before(session, before).prefetch_related(mine), TRANSCRIPT_RUNS)
+        shown = page[::-1]
         return {
             "runs": [RunCard.of(run) for run in shown],
-            "earlier_url": f"?session={session.pk}&before={shown[0].pk}" if len(page) > TRANSCRIPT_RUNS else "",
+            "earlier_url": f"?session={session.pk}&before={shown[0].pk}" if earlier else "",
             "latest_url": f"?session={session.pk}" if before is not None else "",
         }
 

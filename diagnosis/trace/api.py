@@ -21,7 +21,8 @@ from rest_framework.views import APIView
 
 from config.api_errors import ErrorSerializer
 from diagnosis.models import ChatSession
-from diagnosis.trace.selectors import run_reasoning, session_run, session_runs, trace_run, trace_session
+from diagnosis.selectors import run_of
+from diagnosis.trace.selectors import run_reasoning, session_runs, trace_run, trace_session
 from diagnosis.trace.serializers import ReasoningSerializer, RunTraceSerializer, SessionTraceSerializer
 from tracing.selectors import can_view_reasoning
 
@@ -84,7 +85,7 @@ class TraceApi(APIView):
 def _runs_page(session: ChatSession, before_id: uuid.UUID | None) -> dict[str, Any]:
     before = None
     if before_id is not None:
-        before = session_run(session, before_id)
+        before = run_of(session, before_id)
         if before is None:
             raise NotFound("no such run in this chat session")
     runs, truncated = session_runs(session, before)

@@ -91,12 +91,18 @@ class AuditRowsAdmin(ReadOnlyModelAdmin):
         return super().has_view_permission(request, obj) and request.user.has_perm(AUDIT_PERMISSION)
 
 
-class RecentValuesFilter(admin.SimpleListFilter):
-    """A filter by the values of a field seen in the newest ``RECENT_ROWS`` rows, by their ever-growing id
-    (subclasses name the field in ``parameter_name``).
+class FieldValueFilter(admin.SimpleListFilter):
+    """A filter by one value of the field ``parameter_name`` names, offered in ``lookups`` without Django's
+    ``SELECT DISTINCT`` of the field over the whole table, which grows with every run."""
 
-    Django's filter by all of a field's values reads them with a ``SELECT DISTINCT`` over the whole table,
-    which grows with every run; the values an auditor filters by are those of recent runs."""
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        return queryset.filter(**{str(self.parameter_name): value}) if value else queryset
+
+
+class RecentValuesFilter(FieldValueFilter):
+    """The values of the field seen in the newest ``RECENT_ROWS`` rows, by their ever-growing id: those an
+    auditor filters by are recent runs'."""
 
     RECENT_ROWS = 1000
 
@@ -104,10 +110,6 @@ class RecentValuesFilter(admin.SimpleListFilter):
         rows = model_admin.model._default_manager.order_by("-pk")
         recent = rows.values_list(str(self.parameter_name), flat=True)[: self.RECENT_ROWS]
         return [(value, value) for value in sorted(set(recent)) if value]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        value = self.value()
-        return queryset.filter(**{str(self.parameter_name): value}) if value else queryset
 
 
 class NodeFilter(RecentValuesFilter):

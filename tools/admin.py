@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from config.readonly_admin import AuditRowsAdmin, ReadOnlyModelAdmin, ReadOnlyTabularInline
+from config.readonly_admin import AuditRowsAdmin, FieldValueFilter, ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tools.models import KnowledgeDocument, ToolInvocation
 from tools.names import TOOL_NAMES, UNKNOWN_TOOL
 from tools.store import load_arguments
@@ -33,18 +32,14 @@ class ToolInvocationInline(ReadOnlyTabularInline):
     verbose_name_plural = _("tool invocations")
 
 
-class ToolNameFilter(admin.SimpleListFilter):
-    """The tools by name (the vocabulary, not a ``SELECT DISTINCT`` over every call ever made)."""
+class ToolNameFilter(FieldValueFilter):
+    """The tools by name: the vocabulary, not every call ever made."""
 
     title = _("tool")
     parameter_name = "tool_name"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [(name, name) for name in (*TOOL_NAMES, UNKNOWN_TOOL)]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[ToolInvocation]) -> QuerySet[ToolInvocation]:
-        value = self.value()
-        return queryset.filter(tool_name=value) if value else queryset
 
 
 @admin.register(ToolInvocation)

@@ -8,14 +8,14 @@ import tempfile
 from pathlib import Path
 
 
-def staging_file(folder: Path, *, prefix: str, suffix: str, like: Path | None = None) -> Path:
-    """A new empty file in ``folder`` (the same file system as what it will replace, so the rename is
-    atomic), with the permissions of ``like`` when that exists, else those of a file created as usual:
-    ``mkstemp`` makes its file 0600, and a replaced pack manifest or business database kept them."""
-    handle, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=folder)
+def staging_file(target: Path, *, prefix: str, suffix: str) -> Path:
+    """A new empty file beside ``target`` (the same file system, so renaming it over ``target`` is atomic),
+    with the permissions of ``target`` when it exists, else those of a file created as usual: ``mkstemp``
+    makes its file 0600, and a replaced pack manifest or business database kept them."""
+    handle, name = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=target.parent)
     os.close(handle)
-    if like is not None and like.exists():
-        mode = stat.S_IMODE(like.stat().st_mode)
+    if target.exists():
+        mode = stat.S_IMODE(target.stat().st_mode)
     else:
         umask = os.umask(0)
         os.umask(umask)

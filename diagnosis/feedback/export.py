@@ -58,7 +58,7 @@ def add_stubs_to_pack(pack: Path, stubs: list[dict[str, Any]]) -> tuple[int, int
 
 
 def _replace(path: Path, text: str) -> None:
-    temporary = staging_file(path.parent, prefix=f".{path.name}.", suffix=".tmp", like=path)
+    temporary = staging_file(path, prefix=f".{path.name}.", suffix=".tmp")
     try:
         temporary.write_text(text, encoding="utf-8")
         os.replace(temporary, path)

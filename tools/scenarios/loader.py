@@ -120,7 +120,7 @@ def _staging_file(target: Path) -> Path:
     """A new empty file beside the business database ``target`` (same file system, so the rename is atomic),
     with its permissions."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    return staging_file(target.parent, prefix=".business-", suffix=".sqlite3", like=target)
+    return staging_file(target, prefix=".business-", suffix=".sqlite3")
 
 
 def build_business_sqlite(pack: ScenarioPack, path: Path) -> None:

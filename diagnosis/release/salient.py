@@ -228,8 +228,8 @@ def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool
     splits digits: a digit on both sides, or a decimal point between them."""
     if not edge.isdigit():
         return False
-    if before:
-        left = text[:at]
-        return bool(left) and (left[-1].isdigit() or (len(left) > 1 and left[-1] in ".," and left[-2].isdigit()))
-    right = text[at:]
-    return bool(right) and (right[0].isdigit() or (len(right) > 1 and right[0] in ".," and right[1].isdigit()))
+    # The character next to the cut, and the one after it (a decimal point is only a point between digits).
+    near, far = (at - 1, at - 2) if before else (at, at + 1)
+    if not 0 <= near < len(text):
+        return False
+    return text[near].isdigit() or (text[near] in ".," and 0 <= far < len(text) and text[far].isdigit())

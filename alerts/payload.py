@@ -14,6 +14,7 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 from rest_framework import exceptions
 
 from alerts.models import AlertStatus
+from config.text import is_unicode_text
 
 Status = Literal["firing", "resolved"]
 #: Bounds on what one notification may carry (Alertmanager's own defaults send far less).
@@ -25,10 +26,8 @@ def _storable(text: str) -> str:
     """Text a database can store: no NUL, no lone surrogate (what DRF's CharField refuses in the chat API)."""
     if "\x00" in text:
         raise ValueError("must not contain NUL characters")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError("must not contain lone surrogate characters") from None
+    if not is_unicode_text(text):
+        raise ValueError("must not contain lone surrogate characters")
     return text
 
 

@@ -19,6 +19,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext, gettext_lazy
 
+from config.text import is_unicode_text
 from diagnosis import sse
 from diagnosis.dispatch import BrokerUnavailable, dispatch_run, redis_reachable
 from diagnosis.intent import route_intent
@@ -51,10 +52,8 @@ def checked_message(message: str) -> str:
     if len(text) > MAX_MESSAGE_CHARS:
         message = gettext("message must be at most %(count)d characters") % {"count": MAX_MESSAGE_CHARS}
         raise SubmissionError("message_too_long", message)
-    try:
-        text.encode()
-    except UnicodeEncodeError:  # a lone surrogate: bytes that were not UTF-8 on a command line, say
-        raise SubmissionError("invalid_message", gettext("message must be valid Unicode text")) from None
+    if not is_unicode_text(text):
+        raise SubmissionError("invalid_message", gettext("message must be valid Unicode text"))
     return text
 
 

@@ -35,6 +35,7 @@ from jsonschema import Draft202012Validator
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
+from config.text import is_unicode_text
 from tools.timestamps import parse_timestamp
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
@@ -200,11 +201,8 @@ def _json(text: str) -> Any:
         value = json.loads(text, parse_constant=_refuse_constant)
     except RecursionError:
         raise ValueError("nested too deeply") from None
-    if _SURROGATE_ESCAPE.search(text):
-        try:
-            json.dumps(value, ensure_ascii=False).encode()
-        except UnicodeEncodeError:
-            raise ValueError("a \\u escape names half of a surrogate pair, which is no character") from None
+    if _SURROGATE_ESCAPE.search(text) and not is_unicode_text(json.dumps(value, ensure_ascii=False)):
+        raise ValueError("a \\u escape names half of a surrogate pair, which is no character")
     return value
 
 

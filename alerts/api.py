@@ -34,7 +34,7 @@ class AlertmanagerIntakeApi(APIView):
         request=OpenApiTypes.OBJECT,
         responses={
             202: OpenApiResponse(OutputSerializer, description="STARTED: a run was started for the group"),
-            200: OpenApiResponse(OutputSerializer, description="DUPLICATE (within the window) or RESOLVED: recorded"),
+            200: OpenApiResponse(OutputSerializer, description="DUPLICATE (the group's incident again) or RESOLVED"),
             400: OpenApiResponse(ErrorSerializer, description="not a version 4 payload; the message names the field"),
             401: OpenApiResponse(ErrorSerializer, description="missing or wrong bearer token"),
             404: OpenApiResponse(ErrorSerializer, description="alert intake is disabled (no ALERT_INTAKE_TOKEN)"),

@@ -22,8 +22,11 @@ class AlertGroup(models.Model):
     # groupKey has no length limit; its digest is what the unique constraint holds.
     group_key_sha256 = models.CharField(max_length=64)
     first_seen_at = models.DateTimeField(auto_now_add=True)
-    # When the last run for this group was started; none starts again within ALERT_DEDUP_WINDOW_SECONDS.
+    # When the last run for this group was started; none starts again within ALERT_DEDUP_WINDOW_SECONDS,
+    # unless the group resolved after it (``resolved_at``).
     run_started_at = models.DateTimeField(null=True, blank=True)
+    # When a notification last said the whole group resolved: a firing after it is a new incident.
+    resolved_at = models.DateTimeField(null=True, blank=True)
     run = models.ForeignKey(
         "diagnosis.DiagnosisRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -1,11 +1,14 @@
 """The intake of one Alertmanager notification: record it, and start a run for a new firing group.
 
-A group starts at most one run per ``ALERT_DEDUP_WINDOW_SECONDS``, concurrent duplicate POSTs included:
-the group row is upserted under a unique constraint (``INSERT ... ON DUPLICATE KEY UPDATE``), which holds
-the row's exclusive lock until this transaction commits, and then read with ``SELECT ... FOR UPDATE``, a
-locking read that sees the latest committed row even under MariaDB's REPEATABLE READ. Every other
-notification of the group waits for the commit and then finds the run. SQLite's IMMEDIATE transactions
-serialise the writers the same way.
+A firing group starts a run per incident (and a long incident one more every window): Alertmanager repeats a firing group's notification (every
+``repeat_interval``, and whenever an alert joins or leaves it), and a repeat within
+``ALERT_DEDUP_WINDOW_SECONDS`` of the group's run starts nothing; once the group has resolved, its next
+firing notification is a new incident and starts a run however soon (Alertmanager's ``group_interval``
+spaces them). Concurrent duplicate POSTs start one run too: the group row is upserted under a unique
+constraint (``INSERT ... ON DUPLICATE KEY UPDATE``), which holds the row's exclusive lock until this
+transaction commits, and then read with ``SELECT ... FOR UPDATE``, a locking read that sees the latest
+committed row even under MariaDB's REPEATABLE READ. Every other notification of the group waits for the
+commit and then finds the run. SQLite's IMMEDIATE transactions serialise the writers the same way.
 
 The service user owning alert runs is created on the first firing notification, in its own transaction
 before the intake's (``intake_user``), so the ``manage.py migrate`` of a new deployment needs no setting.
@@ -60,8 +63,11 @@ def _locked_group(group_key: str) -> AlertGroup:
 
 
 def _within_window(group: AlertGroup) -> bool:
+    """Whether a firing notification repeats the incident the group's run is about."""
     if group.run_started_at is None or (group.run is not None and never_started(group.run)):
         return False
+    if group.resolved_at is not None and group.resolved_at >= group.run_started_at:
+        return False  # it resolved since: this is the next incident
     return timezone.now() - group.run_started_at < timedelta(seconds=settings.ALERT_DEDUP_WINDOW_SECONDS)
 
 
@@ -86,6 +92,8 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
     run = group.run
     if user is None:
         action = IntakeAction.RESOLVED
+        group.resolved_at = timezone.now()
+        group.save(update_fields=["resolved_at"])
     elif _within_window(group):
         action = IntakeAction.DUPLICATE
     else:

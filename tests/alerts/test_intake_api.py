@@ -250,6 +250,37 @@ def test_the_resolution_of_a_diagnosed_group_points_at_its_run_and_changes_nothi
     assert DiagnosisRun.objects.count() == 1
 
 
+def test_a_group_that_resolved_and_fires_again_is_a_new_incident_with_its_own_run(intake, dispatched):
+    first = intake(alertmanager_payload()).json()
+    intake(alertmanager_payload(status="resolved"))
+
+    again = intake(alertmanager_payload())
+    repeat = intake(alertmanager_payload())
+
+    assert again.status_code == 202
+    assert again.json()["action"] == "STARTED"
+    assert again.json()["run_id"] != first["run_id"]
+    assert (repeat.status_code, repeat.json()["action"]) == (200, "DUPLICATE")
+    assert repeat.json()["run_id"] == again.json()["run_id"]
+    assert DiagnosisRun.objects.count() == 2
+    assert list(AlertNotification.objects.order_by("pk").values_list("action", flat=True)) == [
+        "STARTED",
+        "RESOLVED",
+        "STARTED",
+        "DUPLICATE",
+    ]
+
+
+def test_a_resolution_before_the_groups_run_does_not_open_its_window(intake, dispatched):
+    intake(alertmanager_payload(status="resolved"))
+    first = intake(alertmanager_payload()).json()
+
+    repeat = intake(alertmanager_payload())
+
+    assert (repeat.json()["action"], repeat.json()["run_id"]) == ("DUPLICATE", first["run_id"])
+    assert DiagnosisRun.objects.count() == 1
+
+
 def test_a_down_broker_is_a_503_and_nothing_is_recorded(intake, monkeypatch):
     monkeypatch.setattr(submission, "redis_reachable", lambda: False)
 

@@ -133,6 +133,11 @@ class KnowledgeChunk(models.Model):
     text = models.TextField()
     # Equal texts (a paragraph pasted into two runbooks) are returned once: dedup by this digest.
     text_sha256 = models.CharField(max_length=64)
+    # The search terms of the heading and text, space-separated, tokenised once at ingest
+    # (``tokenize.stored_terms``): a process building its index reads them instead of tokenising the whole
+    # knowledge base again. Used only while ``terms_version`` is the tokeniser's current ``TERMS_VERSION``.
+    terms = models.TextField(blank=True, default="")
+    terms_version = models.CharField(max_length=80, blank=True, default="")
 
     class Meta:
         db_table = "knowledge_chunk"

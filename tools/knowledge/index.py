@@ -1,7 +1,7 @@
 """The in-memory BM25 index over every knowledge chunk: one per process, rebuilt when the revision moves.
 
-Rebuilding is cheap (a few thousand chunks index in well under a second; each chunk's terms and vector are
-kept by its text's digest, so only new text is tokenised and embedded) and happens only after a knowledge
+Rebuilding is cheap (a few thousand chunks index in well under a second; each chunk's terms were stored at
+ingest, and its vector is kept by its text's digest, so only new text is embedded) and happens only after a knowledge
 write, so the index is rebuilt whole instead of being patched: there is no incremental state that could drift
 from the database. Each search first reads the revision tag (``revision.current_tag``, one
 primary-key query); a web process that ingested a document and a Celery worker that searches next therefore
@@ -22,7 +22,7 @@ import numpy as np
 
 from tools.knowledge import revision
 from tools.knowledge.dense import Embedder
-from tools.knowledge.tokenize import tokenize
+from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
 
 K = TypeVar("K")
@@ -42,8 +42,7 @@ class IndexedChunk:
 
     @property
     def indexed_text(self) -> str:
-        """What is scored: the heading path counts, so a "Mitigation" section of the pool runbook says "pool"."""
-        return f"{self.title}\n{self.text}"
+        return indexed_text(self.title, self.text)
 
 
 @dataclass(frozen=True)
@@ -137,9 +136,10 @@ class KnowledgeIndex:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._snapshot: Snapshot | None = None
-        # Chunk vectors by embedder and text digest, and chunk terms by text digest: a rebuild embeds and
-        # tokenises only the chunks that are new. Tokenising is most of a rebuild (jieba reads a megabyte of
-        # Chinese in seconds), and archiving then restoring a document would otherwise pay it again, each time.
+        # Chunk vectors by embedder and text digest, and by text digest the terms of chunks stored without
+        # current ones: a rebuild embeds and tokenises only the chunks that are new. Tokenising would be most of
+        # a rebuild (jieba reads a megabyte of Chinese in one to a few seconds), and archiving then restoring
+        # a document would otherwise pay it again, each time.
         self._vectors: dict[tuple[str, str], np.ndarray] = {}
         self._terms: dict[str, list[str]] = {}
 
@@ -165,23 +165,29 @@ class KnowledgeIndex:
         rows = (
             KnowledgeChunk.objects.filter(document__status=DocumentStatus.ACTIVE)
             .order_by("document__created_at", "document_id", "ordinal")
-            .values_list("id", "document_id", "heading", "text", "text_sha256")
+            .values_list("id", "document_id", "heading", "text", "text_sha256", "terms", "terms_version")
         )
-        chunks = [
-            IndexedChunk(str(chunk_id), str(document_id), heading, text, digest)
-            for chunk_id, document_id, heading, text, digest in rows
-        ]
+        chunks: list[IndexedChunk] = []
+        stored: list[list[str] | None] = []
+        for chunk_id, document_id, heading, text, digest, terms, version in rows:
+            chunks.append(IndexedChunk(str(chunk_id), str(document_id), heading, text, digest))
+            stored.append(terms.split() if version == TERMS_VERSION else None)
         digests = [hashlib.sha256(chunk.indexed_text.encode()).hexdigest() for chunk in chunks]
         vectors = self._embed(chunks, digests, embedder) if embedder and chunks else None
-        return Snapshot(tag, chunks, self._tokenised(chunks, digests), vectors, embedder.name if embedder else "")
+        chunk_terms = self._tokenised(chunks, digests, stored)
+        return Snapshot(tag, chunks, chunk_terms, vectors, embedder.name if embedder else "")
 
-    def _tokenised(self, chunks: list[IndexedChunk], digests: list[str]) -> list[list[str]]:
-        for chunk, digest in zip(chunks, digests, strict=True):
-            if digest not in self._terms:
+    def _tokenised(
+        self, chunks: list[IndexedChunk], digests: list[str], stored: list[list[str] | None]
+    ) -> list[list[str]]:
+        """The chunks' terms: as stored at ingest, else (``None``: a chunk stored before terms were, or by
+        another tokeniser) as this process tokenised its text, once per text."""
+        stale = [digest for digest, terms in zip(digests, stored, strict=True) if terms is None]
+        for chunk, digest, terms in zip(chunks, digests, stored, strict=True):
+            if terms is None and digest not in self._terms:
                 self._terms[digest] = tokenize(chunk.indexed_text)
-        found = [self._terms[digest] for digest in digests]
-        self._terms = _bounded(self._terms, digests)
-        return found
+        self._terms = _bounded(self._terms, stale)
+        return [self._terms[digest] if terms is None else terms for digest, terms in zip(digests, stored, strict=True)]
 
     def _embed(self, chunks: list[IndexedChunk], digests: list[str], embedder: Embedder) -> np.ndarray:
         keys = [(embedder.name, digest) for digest in digests]

@@ -4,19 +4,26 @@ Each runs in one transaction that also bumps the knowledge revision (``revision.
 the new revision commit together: the next search in any process sees the new revision and rebuilds its
 index from exactly the committed chunks. That is what makes an upload "indexed at once" and a deletion
 "gone at once" without any message between processes.
+
+A document is chunked and its chunks tokenised before that transaction (about a second a megabyte of
+Chinese, which no other writer should wait for), and the terms are stored with the chunks: every process
+then builds its index from them instead of tokenising the knowledge base itself.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from django.db import transaction
 
 from tools.knowledge import revision
-from tools.knowledge.chunking import chunk_markdown, chunk_plain_text
+from tools.knowledge.chunking import ChunkedDocument, chunk_markdown, chunk_plain_text
 from tools.knowledge.errors import DocumentGone, DocumentRejected
+from tools.knowledge.tokenize import TERMS_VERSION, stored_terms
 from tools.models import DocumentSource, DocumentStatus, KnowledgeChunk, KnowledgeDocument
 
 if TYPE_CHECKING:
@@ -25,9 +32,10 @@ if TYPE_CHECKING:
 
 PLAIN_TEXT_SUFFIX = ".txt"
 FILENAME_MAX_CHARS = 255
+# Chunks tokenised and stored per transaction by ``store_current_terms``.
+TERMS_BATCH = 200
 
 
-@transaction.atomic
 def ingest_document(
     *,
     title_hint: str,
@@ -56,7 +64,6 @@ def ingest_document(
     return document
 
 
-@transaction.atomic
 def ingest_documents(
     files: list[tuple[str, str]],
     *,
@@ -69,29 +76,30 @@ def ingest_documents(
 ) -> list[KnowledgeDocument]:
     """Store several ``(filename, text)`` documents with the same metadata, all or none.
 
-    A document that cannot be indexed raises ``DocumentRejected`` with its file name in the message, and
-    the transaction rolls back the ones stored before it: an upload of several files never half succeeds.
+    A document that cannot be indexed raises ``DocumentRejected`` with its file name in the message, before
+    anything is stored: an upload of several files never half succeeds.
     """
-    documents = []
+    prepared = []
     for filename, content in files:
         try:
-            documents.append(
-                _create_document(
-                    title_hint=title_hint,
-                    filename=filename,
-                    content=content,
-                    source=source,
-                    scenario=scenario,
-                    uploaded_by=uploaded_by,
-                    category=category,
-                    fault_source=fault_source,
-                )
-            )
+            prepared.append(_prepare(filename, content, title_hint))
         except DocumentRejected as rejected:
             if len(files) == 1:
                 raise
             raise DocumentRejected(rejected.code, f"{filename}: {rejected.message}") from rejected
-    revision.bump()
+    with transaction.atomic():
+        documents = [
+            _store(
+                document,
+                source=source,
+                scenario=scenario,
+                uploaded_by=uploaded_by,
+                category=category,
+                fault_source=fault_source,
+            )
+            for document in prepared
+        ]
+        revision.bump()
     return documents
 
 
@@ -125,61 +133,95 @@ def delete_document(*, document: KnowledgeDocument) -> None:
     revision.bump()
 
 
-@transaction.atomic
 def replace_scenario_documents(scenario_name: str, documents: list[tuple[str, str]]) -> int:
     """Swap the knowledge of the loaded scenario pack: every previous SCENARIO document goes, these come.
 
     ``documents`` are ``(filename, markdown)`` pairs. Uploaded documents are kept. All or nothing: a
     rejected document rolls the whole replacement back. Returns the number of documents ingested.
     """
-    KnowledgeDocument.objects.filter(source=DocumentSource.SCENARIO).delete()
-    for filename, markdown in documents:
-        _create_document(
-            title_hint="",
-            filename=filename,
-            content=markdown,
-            source=DocumentSource.SCENARIO,
-            scenario=scenario_name,
-            uploaded_by=None,
-        )
-    revision.bump()
+    prepared = [_prepare(filename, markdown, "") for filename, markdown in documents]
+    with transaction.atomic():
+        KnowledgeDocument.objects.filter(source=DocumentSource.SCENARIO).delete()
+        for document in prepared:
+            _store(document, source=DocumentSource.SCENARIO, scenario=scenario_name, uploaded_by=None)
+        revision.bump()
     return len(documents)
 
 
-def _create_document(
+def store_current_terms(progress: Callable[[int, int], object] = lambda done, total: None) -> int:
+    """Tokenise and store the terms of every chunk stored without the current tokeniser's: chunks ingested
+    before terms were stored, or by a tokeniser changed since (``TERMS_VERSION``), which every process would
+    otherwise tokenise itself at its first search. Returns how many were stored; ``progress(done, total)``
+    after each batch. Each batch commits on its own: an interrupted call keeps what it stored, and the next
+    one goes on from there. Search results do not change (a process tokenises such chunks the same way), so
+    the revision does not move."""
+    stale = KnowledgeChunk.objects.exclude(terms_version=TERMS_VERSION).order_by("pk").only("pk", "heading", "text")
+    total = stale.count()
+    done = 0
+    batch = list(stale[:TERMS_BATCH])
+    while batch:
+        for chunk in batch:
+            chunk.terms, chunk.terms_version = stored_terms(chunk.heading, chunk.text), TERMS_VERSION
+        KnowledgeChunk.objects.bulk_update(batch, ["terms", "terms_version"])
+        done += len(batch)
+        progress(done, total)
+        batch = list(stale.filter(pk__gt=batch[-1].pk)[:TERMS_BATCH])
+    return done
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """A document ready to store: its chunks, and each chunk's terms."""
+
+    filename: str
+    content: str
+    chunked: ChunkedDocument
+    terms: list[str]
+
+
+def _prepare(filename: str, content: str, title_hint: str) -> _Prepared:
+    fallback_title = title_hint.strip() or PurePath(filename).stem or "Untitled document"
+    chunker = chunk_plain_text if filename.lower().endswith(PLAIN_TEXT_SUFFIX) else chunk_markdown
+    chunked = chunker(content, fallback_title=fallback_title)
+    if not chunked.chunks:
+        raise DocumentRejected("no_content", f"{filename or 'the document'} has no text to index, only headings")
+    return _Prepared(filename, content, chunked, [stored_terms(chunk.heading, chunk.text) for chunk in chunked.chunks])
+
+
+def _store(
+    prepared: _Prepared,
     *,
-    title_hint: str,
-    filename: str,
-    content: str,
     source: str,
     scenario: str,
     uploaded_by: _User | None,
     category: str = "",
     fault_source: str = "",
 ) -> KnowledgeDocument:
-    fallback_title = title_hint.strip() or PurePath(filename).stem or "Untitled document"
-    chunker = chunk_plain_text if filename.lower().endswith(PLAIN_TEXT_SUFFIX) else chunk_markdown
-    chunked = chunker(content, fallback_title=fallback_title)
-    if not chunked.chunks:
-        raise DocumentRejected("no_content", f"{filename or 'the document'} has no text to index, only headings")
+    content = prepared.content
     document = KnowledgeDocument.objects.create(
-        title=chunked.title,
-        filename=filename[:FILENAME_MAX_CHARS],
+        title=prepared.chunked.title,
+        filename=prepared.filename[:FILENAME_MAX_CHARS],
         source=source,
         scenario=scenario,
         content=content,
         content_sha256=_sha256(content),
         size_bytes=len(content.encode()),
-        chunk_count=len(chunked.chunks),
+        chunk_count=len(prepared.chunked.chunks),
         uploaded_by=uploaded_by,
         category=category,
         fault_source=fault_source,
     )
     KnowledgeChunk.objects.bulk_create(
         KnowledgeChunk(
-            document=document, ordinal=ordinal, heading=chunk.heading, text=chunk.text, text_sha256=_sha256(chunk.text)
+            document=document,
+            ordinal=ordinal,
+            heading=chunk.heading,
+            text=chunk.text,
+            text_sha256=_sha256(chunk.text),
+            terms=terms,
+            terms_version=TERMS_VERSION,
         )
-        for ordinal, chunk in enumerate(chunked.chunks)
+        for ordinal, (chunk, terms) in enumerate(zip(prepared.chunked.chunks, prepared.terms, strict=True))
     )
     return document
 

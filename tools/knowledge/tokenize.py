@@ -24,10 +24,12 @@ How text becomes terms:
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import threading
 import unicodedata
+from pathlib import Path
 
 import jieba
 
@@ -218,6 +220,14 @@ CHINESE_STOPWORDS = frozenset(
 _PLURAL_RULES = (("sses", "ss"), ("ies", "y"), ("ied", "y"))
 _KEEP_FINAL_S = ("ss", "us", "is")
 
+# What a chunk's stored terms were computed with (``KnowledgeChunk.terms_version``): jieba's version, the
+# Unicode tables NFKC reads and this module's own text, so that any change to one of them (a new dictionary,
+# a stopword, a stemming rule) marks every stored term list stale instead of mixing two tokenisers in an index.
+TERMS_VERSION = (
+    f"jieba-{jieba.__version__}:unicode-{unicodedata.unidata_version}:"
+    f"{hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]}"
+)
+
 _jieba_lock = threading.Lock()
 _jieba_tokenizer: jieba.Tokenizer | None = None
 
@@ -282,6 +292,17 @@ def tokenize(text: str) -> list[str]:
         elif len(run) > 1 and run not in ENGLISH_STOPWORDS:
             terms.append(stem(run))
     return terms
+
+
+def indexed_text(heading: str, text: str) -> str:
+    """What is scored of a chunk: its heading path counts, so a "Mitigation" section of the pool runbook says
+    "pool"."""
+    return f"{heading}\n{text}"
+
+
+def stored_terms(heading: str, text: str) -> str:
+    """A chunk's terms as ``KnowledgeChunk.terms`` keeps them: no term holds a space, so spaces join them."""
+    return " ".join(tokenize(indexed_text(heading, text)))
 
 
 def query_terms(query: str) -> list[str]:

@@ -44,6 +44,14 @@ def alert_run_name(run_id: uuid.UUID | str) -> str | None:
     return None if started is None else started.alertname
 
 
+def record_not_queued(run_id: uuid.UUID | str, sink: str, error: Exception) -> None:
+    """A delivery the broker could not take: attempt 0, never posted (its message may name the broker's
+    address, so the class only)."""
+    NotificationDelivery.objects.create(
+        run_id=run_id, sink=sink, attempt=0, status=DeliveryStatus.FAILED, error=f"not queued: {type(error).__name__}"
+    )
+
+
 def _record(run_id: str, sink: str, attempt: int, status: DeliveryStatus, started: float, **fields: object) -> None:
     latency_ms = int((time.perf_counter() - started) * 1000)
     NotificationDelivery.objects.create(

@@ -47,13 +47,16 @@ def alert_question(payload: AlertmanagerPayload) -> str:
         where += f" (job {labels['job']})"
     if labels.get("instance"):
         where += f" on instance {labels['instance']}"
-    since = alert.starts_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    # Four-digit years whatever the year (strftime writes year 1 as "1").
+    since = alert.starts_at.astimezone(UTC).isoformat(sep=" ", timespec="seconds").removesuffix("+00:00")
     sentences = [f"Alert {name} is firing{where} since {since} UTC."]
     for key in ("summary", "description"):
-        if annotations.get(key):
+        if _line(annotations.get(key, ""), ANNOTATION_CHARS):
             sentences.append(f"{key.capitalize()}: {_sentence(annotations[key])}")
     others = len(payload.firing_alerts) - 1
     if others > 0:
         sentences.append(f"{others} more alert(s) of the same group are firing.")
+    if payload.truncated_alerts:
+        sentences.append(f"{payload.truncated_alerts} more alert(s) of the group were left out of the notification.")
     sentences.append("Why is this happening, and what is the root cause?")
     return " ".join(sentences)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.conf import settings
+from kombu.exceptions import OperationalError
+from redis.exceptions import RedisError
 
-from alerts.delivery import alert_run_name
+from alerts.delivery import alert_run_name, record_not_queued
 from alerts.tasks import deliver_run_notification
 from diagnosis.dispatch import submit_task
 from diagnosis.models import DiagnosisRun
 from diagnosis.signals import run_ended
 from diagnosis.submission import never_started
+
+logger = logging.getLogger(__name__)
 
 
 def notify_sinks(sender: type[DiagnosisRun], run: DiagnosisRun, **kwargs: Any) -> None:
@@ -19,7 +24,12 @@ def notify_sinks(sender: type[DiagnosisRun], run: DiagnosisRun, **kwargs: Any) -
     if not settings.ALERT_SINK_URLS or never_started(run) or alert_run_name(run.pk) is None:
         return
     for sink in settings.ALERT_SINK_URLS:
-        submit_task(deliver_run_notification, str(run.pk), sink)
+        try:
+            submit_task(deliver_run_notification, str(run.pk), sink)
+        except (OperationalError, RedisError) as error:
+            # The broker is down: no task will try, so the admin's deliveries say so, for each sink.
+            logger.warning("run %s: delivery to %s not queued (%s)", run.pk, sink, type(error).__name__)
+            record_not_queued(run.pk, sink, error)
 
 
 def connect() -> None:

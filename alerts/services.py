@@ -33,7 +33,7 @@ from django.utils import timezone
 
 from alerts.models import AlertGroup, AlertNotification, AlertStatus, IntakeAction
 from alerts.payload import AlertmanagerPayload
-from alerts.questions import alert_question
+from alerts.questions import alert_question, incident_alert
 from diagnosis.submission import chat_submit, never_started, unavailable
 
 
@@ -92,8 +92,11 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
     run = group.run
     if user is None:
         action = IntakeAction.RESOLVED
-        group.resolved_at = timezone.now()
-        group.save(update_fields=["resolved_at"])
+        # With ``max_alerts``, Alertmanager cuts the list before it computes the status: a truncated
+        # notification may call "resolved" a group whose cut alerts still fire.
+        if not payload.truncated_alerts:
+            group.resolved_at = timezone.now()
+            group.save(update_fields=["resolved_at"])
     elif _within_window(group):
         action = IntakeAction.DUPLICATE
     else:
@@ -105,10 +108,16 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         group=group,
         status=payload.status,
         receiver=payload.receiver[:200],
-        alertname=payload.common_labels.get("alertname", "")[:200],
+        alertname=_alertname(payload)[:200],
         alert_count=len(payload.alerts),
         firing_count=len(payload.firing_alerts),
         common_labels=payload.common_labels,
         action=action,
         run=run,
     )
+
+
+def _alertname(payload: AlertmanagerPayload) -> str:
+    """The group's alert name, else (a group not grouped by it) that of the alert its question is about: the
+    name the sinks' titles carry, which a DingTalk keyword robot may require."""
+    return payload.common_labels.get("alertname") or incident_alert(payload).labels.get("alertname", "")

@@ -11,13 +11,19 @@ from alerts.delivery import DeliveryRefused, DeliveryRetryable, run_notification
 
 logger = logging.getLogger(__name__)
 
+# The first retry's longest wait; each later one doubles it, up to 10 minutes, and Celery's full jitter
+# picks a wait up to that. Robots throttle by the minute (WeCom, Feishu) or block a robot for 10 minutes
+# once it passes 20 messages a minute (DingTalk), and a sink's outage outlasts seconds: waits of up to 1 s,
+# 2 s, 4 s... gave up after 31 s at most.
+BACKOFF_SECONDS = 30
+
 
 @shared_task(
     name="alerts.deliver_run_notification",
     bind=True,
     autoretry_for=(DeliveryRetryable,),
     max_retries=settings.ALERT_DELIVERY_MAX_RETRIES,
-    retry_backoff=True,
+    retry_backoff=BACKOFF_SECONDS,
     retry_backoff_max=600,
     retry_jitter=True,
     ignore_result=True,

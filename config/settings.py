@@ -354,8 +354,9 @@ ALERT_SINK_URLS = {
 if ALERT_SINK_URLS and not PUBLIC_BASE_URL:
     raise env.ConfigError("PUBLIC_BASE_URL: required when an ALERT_SINK_*_URL is set (notifications link to runs)")
 ALERT_SINK_TIMEOUT_SECONDS = env.number("ALERT_SINK_TIMEOUT_SECONDS", 10.0, minimum=0.1)
-# Retries of one delivery after its first attempt, with exponential backoff (1 s, 2 s, 4 s... up to 10 min).
-ALERT_DELIVERY_MAX_RETRIES = env.integer("ALERT_DELIVERY_MAX_RETRIES", 5, maximum=20)
+# Retries of one delivery after its first attempt, with exponential backoff (random waits of up to 30 s,
+# 1 min, 2 min... 10 min: alerts.tasks.BACKOFF_SECONDS): about 13 minutes in all on average with 6.
+ALERT_DELIVERY_MAX_RETRIES = env.integer("ALERT_DELIVERY_MAX_RETRIES", 6, maximum=20)
 
 # --- Run budget -----------------------------------------------------------------------------------
 # The run's model calls end this long before its soft time limit (in the process executing the run), so

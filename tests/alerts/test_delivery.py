@@ -116,6 +116,44 @@ def test_a_receiver_that_fails_never_affects_the_run(
     assert published == ["content", "done"]
 
 
+def test_a_broker_that_cannot_take_a_delivery_leaves_a_failed_row_for_every_sink(
+    settings, alert_run, monkeypatch, django_capture_on_commit_callbacks
+):
+    from kombu.exceptions import OperationalError
+
+    settings.PUBLIC_BASE_URL = BASE
+    settings.ALERT_SINK_URLS = {"slack": "http://127.0.0.1:9/a", "feishu": "http://127.0.0.1:9/b"}
+    tried: list[str] = []
+
+    def broker_down(task, run_id, sink):
+        tried.append(sink)
+        raise OperationalError("Error 111 connecting to redis://:secret@broker:6379")
+
+    monkeypatch.setattr(receivers, "submit_task", broker_down)
+
+    run = finish(alert_run, django_capture_on_commit_callbacks)
+
+    assert run.status == RunStatus.SUCCESS
+    assert tried == ["slack", "feishu"]
+    for sink in tried:
+        assert attempts(run, sink) == [(0, "FAILED", None, "not queued: OperationalError")]
+
+
+def test_the_retries_of_a_delivery_on_workers_can_outlast_a_robots_ten_minute_block():
+    """DingTalk blocks a robot for 10 minutes once it sent too fast; waits of up to 1, 2, 4... s gave up in 31."""
+    from celery.utils.time import get_exponential_backoff_interval
+
+    task = deliver_run_notification
+    longest = [
+        get_exponential_backoff_interval(task.retry_backoff, retry, task.retry_backoff_max, False)
+        for retry in range(task.max_retries)
+    ]
+
+    assert longest[0] == 30
+    assert max(longest) == 600
+    assert sum(longest) / 2 > 10 * 60  # on average too, with Celery's full jitter
+
+
 @pytest.mark.parametrize("sink", sorted(BODIES))
 def test_each_format_carries_the_answer_and_links_to_the_run_and_its_trace(settings, alert_run, sink):
     settings.PUBLIC_BASE_URL = BASE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import threading
 from datetime import timedelta
@@ -279,6 +280,30 @@ def test_a_resolution_before_the_groups_run_does_not_open_its_window(intake, dis
 
     assert (repeat.json()["action"], repeat.json()["run_id"]) == ("DUPLICATE", first["run_id"])
     assert DiagnosisRun.objects.count() == 1
+
+
+def test_a_truncated_resolution_does_not_end_the_incident(intake, dispatched):
+    """Alertmanager computes a truncated notification's status from the alerts it kept: the cut ones may fire."""
+    first = intake(alertmanager_payload()).json()
+    intake(alertmanager_payload(status="resolved", truncatedAlerts=1))
+
+    repeat = intake(alertmanager_payload())
+
+    assert (repeat.json()["action"], repeat.json()["run_id"]) == ("DUPLICATE", first["run_id"])
+    assert DiagnosisRun.objects.count() == 1
+
+
+def test_a_group_not_grouped_by_alert_name_records_its_incident_alerts_name(intake, dispatched):
+    payload = alertmanager_payload(group_key='{}:{service="payment-service"}')
+    later = copy.deepcopy(payload["alerts"][0])
+    later["labels"]["alertname"] = "PaymentErrorsHigh"
+    later["startsAt"] = "2026-10-14T10:30:00Z"
+    payload["alerts"].append(later)
+    payload["commonLabels"] = {"service": "payment-service"}
+
+    intake(payload)
+
+    assert AlertNotification.objects.get().alertname == "PaymentLatencyHigh"
 
 
 def test_a_down_broker_is_a_503_and_nothing_is_recorded(intake, monkeypatch):

@@ -72,3 +72,17 @@ def test_long_labels_are_cut_so_the_question_always_fits_a_chat_message():
 
     assert len(question) < MAX_MESSAGE_CHARS
     assert "x" * LABEL_CHARS not in question and "x" * (LABEL_CHARS - 1) + "…" in question
+
+
+def test_blank_annotations_say_nothing_and_early_years_keep_four_digits():
+    alert = {**FIRING_ALERT, "startsAt": "0999-10-14T10:05:03Z", "annotations": {"summary": " \n ", "description": ""}}
+
+    text = question(alerts=[alert], commonAnnotations={})
+
+    assert "since 0999-10-14 10:05:03 UTC." in text
+    assert "Summary" not in text and "Description" not in text
+
+
+def test_alerts_cut_from_the_notification_are_counted():
+    assert "3 more alert(s) of the group were left out of the notification." in question(truncatedAlerts=3)
+    assert "left out" not in question()

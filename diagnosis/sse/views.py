@@ -45,6 +45,10 @@ RESUME_AFTER_ERROR = "error"
 BAD_LAST_ID_TEXT = "Invalid request: Last-Event-ID or lastEventId names no event of this run."
 SIGNED_META = "es-meta"
 SIGNED_META_TEXT = "Invalid request: es-meta is not accepted; sign in with the session or an API token."
+# A GRIP proxy's (Pushpin's) recovery request: the library then reads the proxy's ``Grip-Last`` header, which
+# no proxy in front of this server sets (an AttributeError and a 500 before this check).
+GRIP_RECOVER = "recover"
+GRIP_RECOVER_TEXT = "Invalid request: recover is a GRIP proxy's parameter; resume with Last-Event-ID."
 
 
 def _reader(request: HttpRequest) -> User | AnonymousUser:
@@ -91,6 +95,8 @@ async def run_events(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> 
 def _checked_stream(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> HttpResponse:
     if SIGNED_META in request.GET:
         return _stream_error(request, "bad-request", SIGNED_META_TEXT)
+    if request.GET.get(GRIP_RECOVER) == "true":
+        return _stream_error(request, "bad-request", GRIP_RECOVER_TEXT)
     channel = channel_for(run_id)
     # The library reads ``request.user`` (and the channel manager checks it again for every read).
     request.user = _reader(request)

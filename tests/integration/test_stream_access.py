@@ -156,3 +156,15 @@ def test_a_signed_es_meta_cannot_name_another_run_nor_break_the_stream(module_st
         assert [event.event for event in events] == ["stream-error"], events
         assert events[0].data["condition"] == "bad-request"
         assert "es-meta" in events[0].data["text"]
+
+
+def test_a_grip_proxys_recover_parameter_is_a_stream_error_not_a_500(module_stack, finished_run):
+    """``recover=true`` makes the library read the GRIP proxy's ``Grip-Last``; no proxy serves this stream."""
+    cookies, _, accepted, _ = finished_run
+    url = f"{module_stack.base}/events/run-{accepted['run_id']}/?recover=true"
+
+    events = read_events(url, cookies=cookies, timeout=20)
+
+    assert [event.event for event in events] == ["stream-error"], events
+    assert events[0].data["condition"] == "bad-request"
+    assert "recover" in events[0].data["text"]

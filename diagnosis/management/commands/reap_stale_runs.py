@@ -2,8 +2,9 @@
 and purge the invocation store's expired entries (also scheduled by Celery beat).
 
 Exit codes: 0 done; 2 bad arguments; 3 stale runs were failed while Redis was unreachable (each is FAILED
-with its ``failure`` and ``done`` events stored, as always; only the wake-up of open streams was lost, and
-they read the events from storage at their next keep-alive); 1 the database failed (runs not reached stay
+with its ``failure`` and ``done`` events stored, as always; only the wake-up of open streams was lost: a
+web process that lost Redis too has every open stream read storage once it subscribes again
+(``sse.listener``), and any page reads them when it reconnects or reloads); 1 the database failed (runs not reached stay
 RUNNING for the next pass). No traceback in any of these cases.
 """
 
@@ -80,6 +81,6 @@ class Command(BaseCommand):
             self.stderr.write(
                 f"warning: Redis at {_redis_address()} is unreachable: the {len(reaped)} run(s) above are FAILED "
                 "with their failure and done events stored, but open streams were not woken; they read the "
-                "events from storage at their next keep-alive (within 20 s)"
+                "events from storage when their web process subscribes to Redis again, or when they reconnect"
             )
             raise SystemExit(EXIT_REDIS_UNREACHABLE)

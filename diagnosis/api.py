@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
@@ -80,15 +81,15 @@ class RunCancelApi(APIView):
             409: OpenApiResponse(ErrorSerializer, description="the run has already ended"),
         },
         description=(
-            "Cancel a run (its owner, or staff with diagnosis.cancel_diagnosisrun). It stops at the next node "
+            "Cancel a run (its owner, or a holder of diagnosis.cancel_diagnosisrun). It stops at the next node "
             "boundary and ends FAILED with reason cancelled: its stream sends failure, then done."
         ),
     )
     def post(self, request: Request, run_id: str) -> Response:
         run = run_cancellable_by(request.user, run_id)
         if run is None:
-            raise NotFound("no such run")
+            raise NotFound(_("no such run"))
         if not run_cancel(run, user=request.user):
-            return error_response("run_finished", "the run has already ended", status_code=status.HTTP_409_CONFLICT)
+            return error_response("run_finished", _("the run has already ended"), status_code=status.HTTP_409_CONFLICT)
         output = {"run_id": run.pk, "status": run.status}
         return Response(self.OutputSerializer(output).data, status=status.HTTP_202_ACCEPTED)

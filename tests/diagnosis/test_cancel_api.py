@@ -1,6 +1,6 @@
 """POST /api/runs/{run_id}/cancel: who may cancel, what each answer looks like, and what it changes.
 
-The run's owner or staff holding ``diagnosis.cancel_diagnosisrun`` may cancel; everyone else, auditors
+The run's owner or a holder of ``diagnosis.cancel_diagnosisrun`` may cancel; everyone else, auditors
 included (they read, they do not write), gets the 404 of an unknown run. The worker side (stopping at
 a node boundary) is in ``test_run_cancel.py``.
 """
@@ -115,6 +115,16 @@ def test_it_refuses_to_cancel_a_cancelled_run_again(owner, queued):
 
     assert response.status_code == 409
     assert response.json()["error"]["code"] == "run_finished"
+
+
+def test_its_refusals_speak_the_readers_language(owner, claimed):
+    zh = {"HTTP_ACCEPT_LANGUAGE": "zh-CN,zh;q=0.9"}
+    unknown = signed_in(owner).post(url(uuid.uuid4()), **zh)
+    run_fail(claimed, reason="internal_error", message="boom")
+    ended = signed_in(owner).post(url(claimed.pk), **zh)
+
+    assert (unknown.status_code, unknown.json()["error"]["message"]) == (404, "没有这次运行")
+    assert (ended.json()["error"]["code"], ended.json()["error"]["message"]) == ("run_finished", "这次运行已经结束")
 
 
 @pytest.mark.parametrize("who", ["operator", "superuser"])

@@ -15,7 +15,7 @@ from django.utils.safestring import SafeString
 from django.views.generic import TemplateView
 
 from diagnosis.figures.render import render_figures
-from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, run_outcome
+from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, RunStatus, run_outcome
 from diagnosis.rendering import render_answer
 from diagnosis.selectors import (
     parse_id,
@@ -26,7 +26,7 @@ from diagnosis.selectors import (
     session_owned_by,
     sidebar_sessions,
 )
-from diagnosis.sse import events_url
+from diagnosis.sse import events_url, released_evidence
 
 SIDEBAR_SESSIONS = 30
 #: Runs of a session on one page of the chat: each is rendered (its answer's markdown, its figures), so a
@@ -84,9 +84,11 @@ class RunCard:
     events_url: str
     # The signed-in user's rating of the answer (``_feedback.html``), from the ``my_feedback`` prefetch.
     feedback: RunFeedback | None = None
+    # The verified excerpts released with the answer (``sse.released_evidence``), listed under it.
+    evidence: tuple[dict[str, Any], ...] = ()
 
     @classmethod
-    def of(cls, run: DiagnosisRun) -> RunCard:
+    def of(cls, run: DiagnosisRun, evidence: list[dict[str, Any]] | None = None) -> RunCard:
         return cls(
             pk=run.pk,
             session_id=run.session_id,
@@ -101,6 +103,7 @@ class RunCard:
             figures_html=render_figures(run.figures, run_id=run.pk),
             events_url=events_url(run.pk),
             feedback=next(iter(getattr(run, "my_feedback", [])), None),
+            evidence=tuple(evidence or ()),
         )
 
 
@@ -129,8 +132,9 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
         )
         page, earlier = runs_page(runs_before(session, before).prefetch_related(mine), TRANSCRIPT_RUNS)
         shown = page[::-1]
+        evidence = released_evidence([run.pk for run in shown if run.status == RunStatus.SUCCESS])
         return {
-            "runs": [RunCard.of(run) for run in shown],
+            "runs": [RunCard.of(run, evidence.get(run.pk)) for run in shown],
             "earlier_url": f"?session={session.pk}&before={shown[0].pk}" if earlier else "",
             "latest_url": f"?session={session.pk}" if before is not None else "",
         }

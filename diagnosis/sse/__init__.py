@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Literal
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -103,6 +103,15 @@ def publish_on_commit(
     """``publish`` once the current transaction commits (at once outside one), so readers never see an event
     about rows that could still roll back."""
     transaction.on_commit(lambda: publish(run_id, event, data, timeline=timeline))
+
+
+def released_evidence(run_ids: Collection[uuid.UUID]) -> dict[uuid.UUID, list[dict[str, Any]]]:
+    """The verified excerpts each of these runs released with its answer, as its stored ``content`` event
+    carried them to the page: a page drawn after the run shows what the live page showed."""
+    rows = DiagnosisTraceEvent.log.filter(run_id__in=run_ids, stream_event="content")
+    return {
+        run_id: json.loads(data).get("evidence") or [] for run_id, data in rows.values_list("run_id", "stream_data")
+    }
 
 
 class RunChannelManager(DefaultChannelManager):

@@ -83,3 +83,28 @@ def test_it_lets_the_page_follow_a_run_that_is_still_going(client, owner):
 
     assert f'data-events-url="/events/run-{running.pk}/?lastEventId=run-{running.pk}:0"' in body
     assert '<ol class="progress"></ol>' in body
+
+
+def test_a_finished_run_lists_its_verified_excerpts_after_a_reload_as_the_live_page_did(client, owner):
+    """The live page lists the ``content`` event's evidence under the answer; a reload must show the same."""
+    from diagnosis.services import RunResult, run_claim, run_finish
+    from diagnosis.submission import run_create
+
+    evidence = [
+        {"claim_id": "c1", "fact": "f", "tool_name": "query_logs", "raw_path": "$.records[0].message", "excerpt": "a"},
+        {"claim_id": "c1", "fact": "f", "tool_name": "query_metrics", "raw_path": "$.series[0]", "excerpt": "<b>x</b>"},
+    ]
+    run = run_claim(run_create(user=owner, message="why is payment slow?").pk, worker="test")
+    run_finish(run, RunResult(final_answer="The pool is exhausted [c1].", effective_verdict="PASS", evidence=evidence))
+    unanswered = run_create(user=owner, message="and now?", session_id=str(run.session_id))
+    client.force_login(owner)
+
+    body = client.get(f"/?session={run.session_id}").content.decode()
+    chinese = client.get(f"/?session={run.session_id}", HTTP_ACCEPT_LANGUAGE="zh-CN").content.decode()
+
+    assert body.count('<details class="evidence">') == 1
+    assert "Evidence (2 verified excerpts)" in body
+    assert "<code>query_logs · $.records[0].message</code><blockquote>a</blockquote>" in body
+    assert "<blockquote>&lt;b&gt;x&lt;/b&gt;</blockquote>" in body  # an excerpt is text, never markup
+    assert "证据（2 条已验证摘录）" in chinese
+    assert unanswered.status == RunStatus.RUNNING

@@ -171,3 +171,20 @@ def test_a_blank_question_is_refused_before_any_pack_is_loaded(tmp_path):
     assert error.value.returncode == 2
     assert "question 4: message must not be empty" in str(error.value)
     assert not LoadedScenario.objects.exists()
+
+
+@pytest.mark.parametrize("where", ["reading", "loading"])
+def test_ctrl_c_while_reading_or_loading_a_pack_is_a_message_and_exit_130(monkeypatch, where):
+    from diagnosis.management.commands import evaluate as command
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "read_pack" if where == "reading" else "load_scenario", interrupted)
+
+    with pytest.raises(CommandError) as error:
+        call_command("evaluate", "cache-eviction-storm", stdout=StringIO(), stderr=StringIO())
+
+    assert error.value.returncode == 130
+    assert str(error.value).startswith(f"interrupted while {where}")
+    assert not LoadedScenario.objects.exists()

@@ -133,19 +133,31 @@ def delete_document(*, document: KnowledgeDocument) -> None:
     revision.bump()
 
 
-def replace_scenario_documents(scenario_name: str, documents: list[tuple[str, str]]) -> int:
+def replace_scenario_documents(scenario_name: str, documents: list[PreparedDocument]) -> int:
     """Swap the knowledge of the loaded scenario pack: every previous SCENARIO document goes, these come.
 
-    ``documents`` are ``(filename, markdown)`` pairs. Uploaded documents are kept. All or nothing: a
-    rejected document rolls the whole replacement back. Returns the number of documents ingested.
+    ``documents`` come from ``prepare_documents``, called before the caller's transaction (``load_scenario``
+    holds one for the whole load): tokenising under it would keep every other writer waiting. Uploaded
+    documents are kept. Returns the number of documents stored.
     """
-    prepared = [_prepare(filename, markdown, "") for filename, markdown in documents]
     with transaction.atomic():
         KnowledgeDocument.objects.filter(source=DocumentSource.SCENARIO).delete()
-        for document in prepared:
+        for document in documents:
             _store(document, source=DocumentSource.SCENARIO, scenario=scenario_name, uploaded_by=None)
         revision.bump()
     return len(documents)
+
+
+def prepare_documents(documents: list[tuple[str, str]]) -> list[PreparedDocument]:
+    """``(filename, markdown)`` documents chunked and tokenised, ready to store; ``DocumentRejected`` (its
+    message names the file) for one with nothing to index."""
+    prepared = []
+    for filename, content in documents:
+        try:
+            prepared.append(_prepare(filename, content, ""))
+        except DocumentRejected as rejected:
+            raise DocumentRejected(rejected.code, f"{filename}: {rejected.message}") from rejected
+    return prepared
 
 
 def store_current_terms(progress: Callable[[int, int], object] = lambda done, total: None) -> int:
@@ -170,7 +182,7 @@ def store_current_terms(progress: Callable[[int, int], object] = lambda done, to
 
 
 @dataclass(frozen=True)
-class _Prepared:
+class PreparedDocument:
     """A document ready to store: its chunks, and each chunk's terms."""
 
     filename: str
@@ -179,17 +191,26 @@ class _Prepared:
     terms: list[str]
 
 
-def _prepare(filename: str, content: str, title_hint: str) -> _Prepared:
+def chunked_document(filename: str, content: str, title_hint: str = "") -> ChunkedDocument:
+    """The document's title and chunks as they will be stored; ``DocumentRejected("no_content")`` when it has
+    no text to index (only headings, by the CommonMark reading the chunker makes: setext ones included)."""
     fallback_title = title_hint.strip() or PurePath(filename).stem or "Untitled document"
     chunker = chunk_plain_text if filename.lower().endswith(PLAIN_TEXT_SUFFIX) else chunk_markdown
     chunked = chunker(content, fallback_title=fallback_title)
     if not chunked.chunks:
         raise DocumentRejected("no_content", f"{filename or 'the document'} has no text to index, only headings")
-    return _Prepared(filename, content, chunked, [stored_terms(chunk.heading, chunk.text) for chunk in chunked.chunks])
+    return chunked
+
+
+def _prepare(filename: str, content: str, title_hint: str) -> PreparedDocument:
+    chunked = chunked_document(filename, content, title_hint)
+    return PreparedDocument(
+        filename, content, chunked, [stored_terms(chunk.heading, chunk.text) for chunk in chunked.chunks]
+    )
 
 
 def _store(
-    prepared: _Prepared,
+    prepared: PreparedDocument,
     *,
     source: str,
     scenario: str,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 
-from tools.models import KnowledgeDocument
+from tools.models import KnowledgeChunk, KnowledgeDocument
 
 if TYPE_CHECKING:
     # Stub-only alias: the django-stubs plugin resolves it to settings.AUTH_USER_MODEL or AnonymousUser.
@@ -57,7 +57,8 @@ def document_get(document_id: str, *, with_chunks: bool = False) -> KnowledgeDoc
         return None
     documents = KnowledgeDocument.objects.select_related("uploaded_by").defer("content")
     if with_chunks:
-        documents = documents.prefetch_related("chunks")
+        # The search terms are the index's, not the API's: about as long as the text itself.
+        documents = documents.prefetch_related(Prefetch("chunks", KnowledgeChunk.objects.defer("terms")))
     return documents.filter(pk=key).first()
 
 

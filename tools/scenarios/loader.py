@@ -25,7 +25,7 @@ from config.files import staging_file
 from tools.backends import http_endpoint
 from tools.errors import ToolError
 from tools.knowledge.errors import DocumentRejected
-from tools.knowledge.ingest import replace_scenario_documents
+from tools.knowledge.ingest import PreparedDocument, prepare_documents, replace_scenario_documents
 from tools.models import LoadedScenario, LogRecord, MetricPoint
 from tools.scenarios.loki_push import push_logs
 from tools.scenarios.mysql_business import load_business_into_mysql
@@ -61,6 +61,9 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
         f"validated {pack.root}: {len(pack.logs)} log lines, {len(pack.metrics)} metric samples, "
         f"{len(pack.documents)} documents, {len(pack.business_schema)} business tables"
     )
+    # Tokenised before anything is written, and outside the load's transaction, which every writer waits for.
+    documents = _prepared_knowledge(pack)
+    report(f"tokenised {len(documents)} knowledge documents")
     if mysql_admin_url:
         load_business_into_mysql(pack, mysql_admin_url)
         report(f"loaded the business tables into MySQL at {mysql_admin_url.rpartition('@')[2]}")
@@ -75,14 +78,14 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
         with transaction.atomic():
             _replace_evidence(pack)
             report(f"stored {len(pack.logs)} log records and {len(pack.metrics)} metric points")
-            documents = _index_knowledge(pack)
-            report(f"indexed {documents} knowledge documents")
+            replace_scenario_documents(pack.name, documents)
+            report(f"indexed {len(documents)} knowledge documents")
         os.replace(staging, target)
         report(f"business database {target}: {', '.join(pack.business_tables)}")
     finally:
         # After the rename there is nothing left to remove; after a failure, the half-built file goes.
         staging.unlink(missing_ok=True)
-    return LoadSummary(pack.name, len(pack.logs), len(pack.metrics), documents, pack.business_tables)
+    return LoadSummary(pack.name, len(pack.logs), len(pack.metrics), len(documents), pack.business_tables)
 
 
 def _backfill_prometheus(pack: ScenarioPack, report: Progress) -> None:
@@ -159,9 +162,8 @@ def _replace_evidence(pack: ScenarioPack) -> None:
     )
 
 
-def _index_knowledge(pack: ScenarioPack) -> int:
+def _prepared_knowledge(pack: ScenarioPack) -> list[PreparedDocument]:
     try:
-        return replace_scenario_documents(pack.name, pack.documents)
-    except DocumentRejected as error:
-        # Raised inside the load's transaction, so everything written so far is rolled back with it.
+        return prepare_documents(pack.documents)
+    except DocumentRejected as error:  # read_pack checks this too (chunked_document): not reached in practice
         raise PackError(pack.root / "knowledge", None, error.message) from None

@@ -36,6 +36,8 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from config.text import is_unicode_text
+from tools.knowledge.errors import DocumentRejected
+from tools.knowledge.ingest import chunked_document
 from tools.timestamps import parse_timestamp
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
@@ -300,8 +302,10 @@ def _read_documents(folder: Path) -> list[tuple[str, str]]:
         lines = text.splitlines()
         if not any(_HEADING.match(line) for line in lines):
             raise PackError(path, 1, "no markdown heading (the first heading is the document title)")
-        if all(_HEADING.match(line) or not line.strip() for line in lines):
-            raise PackError(path, 1, "only headings: there is no text to search")
+        try:
+            chunked_document(path.name, text)  # as the load will chunk it: setext headings are headings too
+        except DocumentRejected:
+            raise PackError(path, 1, "only headings: there is no text to search") from None
         documents.append((path.name, text))
     if not documents:
         raise PackError(folder, None, "no .md documents")

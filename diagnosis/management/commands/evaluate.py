@@ -182,6 +182,8 @@ class Command(BaseCommand):
                 packs.extend(read_pack(folder) for folder in pack_folders(argument))
         except PackError as error:
             raise CommandError(str(error), returncode=2) from None
+        except KeyboardInterrupt:
+            raise CommandError("interrupted while reading the packs: nothing was loaded", returncode=130) from None
         for pack in packs:
             for number, question in enumerate(pack.manifest["questions"], start=1):
                 try:
@@ -200,6 +202,10 @@ class Command(BaseCommand):
             raise CommandError(str(error), returncode=2) from None
         except MySQLdb.Error as error:
             raise CommandError(f"cannot load the business tables into MySQL: {error}") from None
+        except KeyboardInterrupt:  # the load is one transaction: the scenario loaded before stays
+            raise CommandError(
+                f"interrupted while loading {pack.root}: the loaded scenario is as it was", returncode=130
+            ) from None
 
     def _ask(self, pack: str, question: dict, *, provider: str | None, script: str | None) -> QuestionResult:
         started = time.monotonic()

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.tools.knowledge.conftest import DB_POOL_RUNBOOK
-from tools.knowledge.ingest import replace_scenario_documents
+from tools.knowledge.ingest import prepare_documents, replace_scenario_documents
 from tools.knowledge.search import search_knowledge
 from tools.models import KnowledgeChunk, KnowledgeDocument
 
@@ -71,7 +71,7 @@ def test_it_lets_a_superuser_delete(client_for, document):
 
 
 def test_it_leaves_scenario_documents_to_staff(client_for, owner, staff):
-    replace_scenario_documents("payment-db-pool", [("pool.md", DB_POOL_RUNBOOK)])
+    replace_scenario_documents("payment-db-pool", prepare_documents([("pool.md", DB_POOL_RUNBOOK)]))
     scenario_document = KnowledgeDocument.objects.get()
     assert client_for(owner).delete(f"/api/documents/{scenario_document.id}").status_code == 403
     assert client_for(staff).delete(f"/api/documents/{scenario_document.id}").status_code == 204

@@ -6,7 +6,7 @@ import pytest
 
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
 from tools.api import DocumentPagination
-from tools.knowledge.ingest import replace_scenario_documents
+from tools.knowledge.ingest import prepare_documents, replace_scenario_documents
 
 pytestmark = pytest.mark.django_db
 URL = "/api/documents"
@@ -14,7 +14,7 @@ URL = "/api/documents"
 
 @pytest.fixture
 def documents(ingest, owner, other_user):
-    replace_scenario_documents("payment-db-pool", [("pool.md", DB_POOL_RUNBOOK)])
+    replace_scenario_documents("payment-db-pool", prepare_documents([("pool.md", DB_POOL_RUNBOOK)]))
     return {
         "owner": ingest(CACHE_RUNBOOK, filename="cache.md", uploaded_by=owner),
         "other": ingest("# Other's note\n\ntext\n", filename="note.md", uploaded_by=other_user),

@@ -11,7 +11,7 @@ from django.db import connection
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
 from tools.knowledge import revision
 from tools.knowledge.index import INDEX, KnowledgeIndex
-from tools.knowledge.ingest import delete_document, ingest_document, replace_scenario_documents
+from tools.knowledge.ingest import delete_document, ingest_document, prepare_documents, replace_scenario_documents
 from tools.knowledge.search import search_knowledge
 from tools.models import DocumentSource, KnowledgeChunk, KnowledgeDocument, KnowledgeIndexState
 
@@ -27,7 +27,7 @@ def test_it_creates_the_state_row_on_the_first_write(ingest):
 def test_it_bumps_the_revision_on_every_write(ingest):
     document = ingest(DB_POOL_RUNBOOK)
     ingest(CACHE_RUNBOOK)
-    replace_scenario_documents("pack", [("runbook.md", DB_POOL_RUNBOOK)])
+    replace_scenario_documents("pack", prepare_documents([("runbook.md", DB_POOL_RUNBOOK)]))
     delete_document(document=document)
     assert KnowledgeIndexState.objects.get().revision == 4
 

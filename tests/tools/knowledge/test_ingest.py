@@ -8,7 +8,7 @@ import pytest
 
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
 from tools.knowledge.errors import DocumentRejected
-from tools.knowledge.ingest import ingest_document, replace_scenario_documents
+from tools.knowledge.ingest import ingest_document, prepare_documents, replace_scenario_documents
 from tools.knowledge.search import search_knowledge
 from tools.models import DocumentSource, KnowledgeChunk, KnowledgeDocument
 
@@ -56,8 +56,10 @@ def test_it_refuses_a_document_with_nothing_to_index():
 
 def test_it_replaces_every_previous_scenario_document_and_keeps_uploads(owner):
     upload = ingest_document(title_hint="", filename="c.md", content=CACHE_RUNBOOK, source="UPLOAD", uploaded_by=owner)
-    replace_scenario_documents("old-pack", [("old.md", "# Old pack\n\nzookeeper session expired\n")])
-    count = replace_scenario_documents("new-pack", [("a.md", DB_POOL_RUNBOOK), ("b.txt", "ORA-00020 raised")])
+    replace_scenario_documents("old-pack", prepare_documents([("old.md", "# Old pack\n\nzookeeper session expired\n")]))
+    count = replace_scenario_documents(
+        "new-pack", prepare_documents([("a.md", DB_POOL_RUNBOOK), ("b.txt", "ORA-00020 raised")])
+    )
     assert count == 2
     scenario = KnowledgeDocument.objects.filter(source=DocumentSource.SCENARIO)
     assert sorted(scenario.values_list("scenario", "filename")) == [("new-pack", "a.md"), ("new-pack", "b.txt")]
@@ -67,10 +69,10 @@ def test_it_replaces_every_previous_scenario_document_and_keeps_uploads(owner):
     assert search_knowledge("ORA-00020", top_k=3)["evidence_status"] == "ok"
 
 
-def test_it_rolls_back_a_whole_replacement_when_one_document_is_refused():
-    replace_scenario_documents("pack", [("a.md", DB_POOL_RUNBOOK)])
+def test_a_replacement_with_a_document_it_cannot_index_is_refused_before_anything_changes():
+    replace_scenario_documents("pack", prepare_documents([("a.md", DB_POOL_RUNBOOK)]))
     before = set(KnowledgeChunk.objects.values_list("id", flat=True))
-    with pytest.raises(DocumentRejected):
-        replace_scenario_documents("next", [("b.md", CACHE_RUNBOOK), ("empty.md", "# Only a title\n")])
+    with pytest.raises(DocumentRejected, match=r"^empty\.md: "):
+        prepare_documents([("b.md", CACHE_RUNBOOK), ("empty.md", "# Only a title\n")])
     assert set(KnowledgeChunk.objects.values_list("id", flat=True)) == before
     assert search_knowledge("HikariPool-1", top_k=3)["evidence_status"] == "ok"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tools.knowledge.ingest import replace_scenario_documents
+from tools.knowledge.ingest import prepare_documents, replace_scenario_documents
 from tools.knowledge.search import search_knowledge
 from tools.models import KnowledgeDocument
 
@@ -37,7 +37,9 @@ def test_it_finds_each_question_s_runbook_in_the_top_3(pack):
     questions = manifest.get("questions") or []
     assert questions, f"{pack.name}: scenario.json has no questions"
     knowledge = sorted((pack / "knowledge").glob("*.md"))
-    replace_scenario_documents(manifest["name"], [(path.name, path.read_text(encoding="utf-8")) for path in knowledge])
+    replace_scenario_documents(
+        manifest["name"], prepare_documents([(path.name, path.read_text(encoding="utf-8")) for path in knowledge])
+    )
     ids = {filename: str(pk) for filename, pk in KnowledgeDocument.objects.values_list("filename", "id")}
     misses = []
     for question in questions:

@@ -24,7 +24,8 @@ def test_it_loads_a_pack_by_path_and_prints_each_stage(business_sqlite):
     output = load(str(TINY_PACK)).splitlines()
 
     assert output[0] == f"validated {TINY_PACK}: 9 log lines, 10 metric samples, 2 documents, 2 business tables"
-    assert output[1:5] == [
+    assert output[1:6] == [
+        "tokenised 2 knowledge documents",
         "storing 9 log records and 10 metric points…",
         "stored 9 log records and 10 metric points",
         "indexed 2 knowledge documents",

@@ -10,7 +10,6 @@ import pytest
 from django.db import DatabaseError, connections
 
 from tests.tools.conftest import TINY_PACK
-from tools.knowledge.errors import DocumentRejected
 from tools.models import DocumentSource, KnowledgeDocument, LoadedScenario, LogRecord, MetricPoint
 from tools.scenarios.loader import load_scenario
 from tools.scenarios.pack import PackError
@@ -83,7 +82,14 @@ def test_it_reports_each_stage(db, business_sqlite):
 
     load_scenario(TINY_PACK, progress=messages.append)
 
-    assert [message.split(" ")[0] for message in messages] == ["validated", "storing", "stored", "indexed", "business"]
+    assert [message.split(" ")[0] for message in messages] == [
+        "validated",
+        "tokenised",
+        "storing",
+        "stored",
+        "indexed",
+        "business",
+    ]
 
 
 def test_loading_again_replaces_instead_of_adding(loaded):
@@ -139,15 +145,14 @@ def test_without_a_backfill_folder_prometheus_is_left_alone(db, business_sqlite,
 def test_a_failure_inside_the_load_rolls_everything_back(loaded, tiny_pack, business_sqlite, monkeypatch):
     before = snapshot(business_sqlite)
 
-    def reject(scenario_name, documents):
-        raise DocumentRejected("no_content", "broken.md has no text to index")
+    def fail(scenario_name, documents):
+        raise DatabaseError("disk I/O error")  # the knowledge's writes are the load's last
 
-    monkeypatch.setattr("tools.scenarios.loader.replace_scenario_documents", reject)
+    monkeypatch.setattr("tools.scenarios.loader.replace_scenario_documents", fail)
 
-    with pytest.raises(PackError) as raised:
+    with pytest.raises(DatabaseError):
         load_scenario(renamed_copy(tiny_pack, "other-pack", keep_logs=2))
 
-    assert str(raised.value) == f"{tiny_pack.resolve() / 'knowledge'}: broken.md has no text to index"
     assert snapshot(business_sqlite) == before
 
 
@@ -177,3 +182,20 @@ def test_it_loads_a_pack_whose_name_is_any_text(business_sqlite, tiny_pack):
 
     assert summary.name == LoadedScenario.objects.get().name == name
     assert set(KnowledgeDocument.objects.values_list("scenario", flat=True)) == {name}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_knowledge_is_tokenised_before_the_loads_transaction(business_sqlite, monkeypatch):
+    """The load holds SQLite's write lock (or MySQL's) for its whole transaction: tokenising a large pack's
+    runbooks under it would keep every run's writes waiting."""
+    from tools.knowledge import ingest
+
+    inside: list[bool] = []
+    real = ingest.stored_terms
+    monkeypatch.setattr(
+        ingest, "stored_terms", lambda *args: inside.append(connections["default"].in_atomic_block) or real(*args)
+    )
+
+    load_scenario(TINY_PACK)
+
+    assert inside and not any(inside)

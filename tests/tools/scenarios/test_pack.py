@@ -164,7 +164,12 @@ def test_it_names_the_line_of_a_bad_metric_row(tiny_pack, number, row, message):
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("Just prose, no heading at all.\n", "no markdown heading"), ("# Title\n\n## Section\n", "only headings")],
+    [
+        ("Just prose, no heading at all.\n", "no markdown heading"),
+        ("# Title\n\n## Section\n", "only headings"),
+        # A setext heading is a heading to the chunker that will store it, so there is no text either.
+        ("# Notes\nSetext only\n===========\n", "only headings"),
+    ],
 )
 def test_it_refuses_a_knowledge_document_without_heading_or_text(tiny_pack, text, message):
     document = tiny_pack / "knowledge" / "broken.md"

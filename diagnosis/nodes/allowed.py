@@ -2,6 +2,11 @@
 
 An allowed claim is a fact the verifier marked ``supported`` or ``indirect_support`` about a claim the
 gatekeeper verified, together with that claim's verified excerpts. With a REJECT verdict nothing is allowed.
+
+The fact is the verifier's own words, and the release policy lets a cited sentence use them: so a fact
+stating a number or a time that none of its claim's excerpts contains (a model's slip: "at 09:58", "500
+connections") would carry that number into a released answer, its conclusion and its figures. Such a fact
+is replaced by its claim's first excerpt, verified text, and the claim stays allowed.
 """
 
 from __future__ import annotations
@@ -10,6 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from diagnosis.graph.status import RELEASABLE_VERIFICATIONS, Verdict
+from diagnosis.release.salient import Evidence, Kind, salient_tokens
+
+# The tokens a fact may state only when its own excerpts do: what a reader acts on and a model misremembers.
+CHECKED_KINDS = frozenset({Kind.NUMBER, Kind.TIME})
 
 
 def allowed_claims(state: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -23,16 +32,26 @@ def allowed_claims(state: Mapping[str, Any]) -> list[dict[str, Any]]:
     for fact in (state.get("verifier_output") or {}).get("facts_checked") or []:
         claim_id = fact.get("claim_id")
         if claim_id in verified and fact.get("verification") in RELEASABLE_VERIFICATIONS and claim_id not in allowed:
+            evidence = [
+                {"tool_name": item["tool_name"], "raw_path": item["raw_path"], "matched_text": item["matched_text"]}
+                for item in verified[claim_id]
+            ]
             allowed[claim_id] = {
                 "claim_id": claim_id,
-                "fact": fact["fact"],
+                "fact": grounded_fact(fact["fact"], [item["matched_text"] for item in evidence]),
                 "verification": fact["verification"],
-                "evidence": [
-                    {"tool_name": item["tool_name"], "raw_path": item["raw_path"], "matched_text": item["matched_text"]}
-                    for item in verified[claim_id]
-                ],
+                "evidence": evidence,
             }
     return list(allowed.values())
+
+
+def grounded_fact(fact: str, excerpts: list[str]) -> str:
+    """``fact``, when every number and time it states is in ``excerpts``; else the first excerpt."""
+    own = Evidence(excerpts)
+    checked = [token for token in salient_tokens(fact) if token.kind in CHECKED_KINDS]
+    if all(own.contains(token) for token in checked) or not excerpts:
+        return fact
+    return excerpts[0]
 
 
 def verifier_lists(state: Mapping[str, Any]) -> dict[str, list[str]]:

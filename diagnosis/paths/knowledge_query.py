@@ -17,6 +17,7 @@ from diagnosis.nodes.gatekeeper import check_output, summary
 from diagnosis.nodes.release_review import known_names
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunProgress
+from diagnosis.release.draft import visible
 from diagnosis.release.policy import POLICY_VERSION, check_draft
 from diagnosis.services import RunResult
 from tools.catalog import environment
@@ -125,7 +126,9 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     ]
     released = [claim["claim_id"] for claim in verified]
     return RunResult(
-        final_answer=answer,
+        # What the release policy read, as the composer's path releases it: a zero-width space in a quoted
+        # runbook ("\\<U+200B>[notes](https://...)") escapes a bracket for the policy, not for a renderer.
+        final_answer=visible(answer),
         conclusion=text["see"].format(title=verified[0]["statement"]),
         self_evaluation={
             "path": "knowledge_query",

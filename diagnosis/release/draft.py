@@ -59,6 +59,7 @@ class RefusedMarkup:
     CODE_BLOCK = "code_block"
     ESCAPE = "escape"
     EMPHASIS_IN_WORD = "emphasis_in_word"
+    CODE_IN_WORD = "code_in_word"
 
 
 @dataclass(frozen=True)
@@ -93,12 +94,20 @@ class Draft:
         return {marker for unit in self.units if unit.block == block for marker in unit.markers}
 
 
+# Default-ignorable characters that are not format characters (Cf): the combining grapheme joiner, the
+# variation selectors, the Mongolian free variation selectors and the Hangul fillers show nothing either.
+_INVISIBLE = frozenset(
+    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, *range(0x180B, 0x1810), *range(0xFE00, 0xFE10)]
+).union(range(0xE0100, 0xE01F0))
+
+
 def visible(text: str) -> str:
-    """``text`` as a reader sees it: invisible format characters (zero-width spaces, bidi marks) removed,
-    so that ``db\u200b-host`` is checked as the ``db-host`` the page shows. ASCII has no format character."""
+    """``text`` as a reader sees it: invisible characters (zero-width spaces, bidi marks, the combining
+    grapheme joiner...) removed, so that ``db\u200b-host`` is checked as the ``db-host`` the page shows and
+    ``10\u034f36`` as ``1036``. ASCII has none."""
     if text.isascii():
         return text
-    return "".join(char for char in text if unicodedata.category(char) != "Cf")
+    return "".join(char for char in text if unicodedata.category(char) != "Cf" and ord(char) not in _INVISIBLE)
 
 
 def read_draft(markdown: str, claim_ids: Collection[str] = ()) -> Draft:
@@ -123,11 +132,22 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     units: list[Unit] = []
     block = 0
     list_depth = 0
+    numbering: list[int | None] = []  # per open list, the number its next item shows when it must be read
+    item_number: int | None = None
     row: list[str] = []
     for index, token in enumerate(tokens):
         previous = tokens[index - 1].type if index else ""
         if token.type in ("list_item_open", "list_item_close"):
             list_depth += 1 if token.type == "list_item_open" else -1
+            if token.type == "list_item_open" and numbering and numbering[-1] is not None:
+                item_number, numbering[-1] = numbering[-1], numbering[-1] + 1
+        elif token.type in ("ordered_list_open", "bullet_list_open"):
+            # A list from 500 shows 500, 501...: numbers the item's text must then account for, as if written
+            # in it ("500. pending"). A list from 1 numbers its items, which states nothing.
+            start = int(token.attrs.get("start", 1)) if token.type == "ordered_list_open" else 1
+            numbering.append(start if start != 1 else None)
+        elif token.type in ("ordered_list_close", "bullet_list_close"):
+            numbering.pop()
         elif token.type in ("fence", "code_block"):
             refusals.append(Refusal(RefusedMarkup.CODE_BLOCK, _clip(token.content)))
         elif token.type == "html_block":
@@ -141,6 +161,7 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             refusals.extend(_inline_refusals(token))
             text = normalise_space(token.content)
             refusals.extend(_hidden_splits(text))
+            refusals.extend(_glued_code(text))
             if previous in ("th_open", "td_open"):
                 row.append(text)
                 continue
@@ -148,6 +169,8 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             if previous == "heading_open":
                 units.append(_unit(block, "heading", text, claim_ids))
             elif list_depth:
+                if item_number is not None:
+                    text, item_number = f"{item_number}. {text}", None
                 units.append(_unit(block, "item", text, claim_ids))
             else:
                 units.extend(_unit(block, "sentence", sentence, claim_ids) for sentence in split_sentences(text))
@@ -249,6 +272,24 @@ def _between_word_characters(children: list[Token], index: int) -> bool:
     before = children[index - 1].content if index and children[index - 1].type == "text" else ""
     after = children[index + 1].content if index + 1 < len(children) and children[index + 1].type == "text" else ""
     return bool(before and after) and before[-1].isalnum() and after[0].isalnum()
+
+
+def _glued_code(text: str) -> list[Refusal]:
+    """A code span outside a quote touching a Latin letter or digit with one of its own: ``30000`1``` shows
+    ``300001``, joined as emphasis inside a word would join it (Chinese around a span joins nothing:
+    ``把`maximumPoolSize`调大``; a quoted log line's backticks are the line's own)."""
+
+    def word(char: str) -> bool:
+        return char.isascii() and char.isalnum()
+
+    refusals = []
+    for low, high in protected_spans(text):
+        if text[low] != "`" or high - low < 3:
+            continue
+        before, after = text[low - 1 : low], text[high : high + 1]
+        if (word(before) and word(text[low + 1])) or (word(after) and word(text[high - 2])):
+            refusals.append(Refusal(RefusedMarkup.CODE_IN_WORD, _clip(text[max(0, low - 20) : high + 20])))
+    return refusals
 
 
 def _clip(text: str, limit: int = 200) -> str:

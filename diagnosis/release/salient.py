@@ -32,6 +32,9 @@ UNITS = {
     "%": "%", "percent": "%",
     "b": "b", "byte": "b", "bytes": "b", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb",
     "kib": "kib", "mib": "mib", "gib": "gib",
+    # Multipliers: "44 K" and "44万" are not the 44 of the evidence.
+    "k": "k", "thousand": "k", "千": "k", "万": "万", "million": "million", "mn": "million", "亿": "亿",
+    "billion": "billion", "bn": "billion",
 }  # fmt: skip
 _UNIT_PATTERN = "|".join(sorted((re.escape(unit) for unit in UNITS), key=len, reverse=True))
 _NUMBER_BODY = r"\d+(?:,\d{3})*(?:\.\d+)?"
@@ -72,11 +75,21 @@ class Token:
 
 
 # Dashes a reader takes for a minus sign (NFKC leaves them): "−36" states a negative number as "-36" does.
-_MINUS_SIGNS = str.maketrans(dict.fromkeys("\u2212\u2012\u2013\u2014\u2015\ufe58", "-"))
+_MINUS_CHARACTERS = "-\u2212\u2012\u2013\u2014\u2015\ufe58"
+_MINUS_SIGNS = str.maketrans(dict.fromkeys(_MINUS_CHARACTERS[1:], "-"))
+
+
+# Superscript and subscript digits: NFKC makes "10⁴" the "104" it is not; apart, "10 4" states both numbers.
+_RAISED_DIGITS = str.maketrans({char: " " + str(unicodedata.digit(char)) for char in "⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉"})
+_DIGIT = re.compile(r"\d")
 
 
 def _plain(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).translate(_MINUS_SIGNS)
+    if text.isascii():
+        return text
+    text = unicodedata.normalize("NFKC", text.translate(_RAISED_DIGITS)).translate(_MINUS_SIGNS)
+    # Other scripts' digits ("٤٤٠" is 440) are numbers to a reader; NFKC leaves them as they are.
+    return text if text.isascii() else _DIGIT.sub(lambda match: str(unicodedata.digit(match.group(0))), text)
 
 
 # Pure and asked again and again about the same texts (every sentence's check normalises the evidence).
@@ -84,7 +97,7 @@ def _plain(text: str) -> str:
 def normalise(text: str) -> str:
     """The comparable form of a sentence or an evidence text."""
     text = _plain(visible(text)).casefold()
-    text = _EMPHASIS.sub("", text)
+    text = _EMPHASIS.sub(" ", text)  # apart, not joined: "2*20" of a runbook is no "220"
     text = _ISO_SEPARATOR.sub(r"\1 \2", text)
     text = _UTC_SUFFIX.sub(r"\1", text)
     return _WHITESPACE.sub(" ", text).strip()
@@ -225,11 +238,14 @@ def occurs_whole(excerpt: str, text: str) -> bool:
 
 def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool:
     """Whether a cut at ``at`` (just before the excerpt's first character ``edge``, or just after its last)
-    splits digits: a digit on both sides, or a decimal point between them."""
+    splits digits: a digit on both sides, or a decimal point between them; or, before a number, leaves out
+    its minus sign (``36.0`` of ``-36.0``, not ``1`` of ``HikariPool-1``)."""
     if not edge.isdigit():
         return False
     # The character next to the cut, and the one after it (a decimal point is only a point between digits).
     near, far = (at - 1, at - 2) if before else (at, at + 1)
     if not 0 <= near < len(text):
         return False
+    if before and text[near] in _MINUS_CHARACTERS:
+        return not (far >= 0 and (text[far].isalnum() or text[far] in "_./:-"))  # a sign, not a joining hyphen
     return text[near].isdigit() or (text[near] in ".," and 0 <= far < len(text) and text[far].isdigit())

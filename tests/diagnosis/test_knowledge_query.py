@@ -10,6 +10,7 @@ from django.core.management import call_command
 from diagnosis.execution import run_execute
 from diagnosis.models import Intent
 from diagnosis.paths.knowledge_query import NO_KNOWLEDGE_ZH
+from diagnosis.rendering import render_answer
 from diagnosis.submission import run_create
 from tools.knowledge.ingest import ingest_document
 from tools.models import DocumentSource
@@ -64,6 +65,24 @@ def test_it_answers_no_knowledge_rather_than_release_markup_the_policy_refuses(o
     assert "onerror" not in run.final_answer and "No runbook" in run.final_answer
     [release] = events(run, "RELEASE")[:1]
     assert (release.details["decision"], release.details["rule"]) == ("blocked", "raw_html")
+
+
+def test_a_quoted_runbook_cannot_hide_a_link_from_the_policy_behind_an_invisible_character(owner):
+    """The policy reads a quote without its zero-width characters: ``\\`` then escapes the bracket. The
+    released answer must be what it read, or a renderer would see ``\\<ZWSP>`` and then a live link."""
+    ingest_document(
+        title_hint="Pool size runbook",
+        filename="pool.md",
+        content="# Pool size runbook\n\nTo restore the connection pool size, read "
+        '"\\\u200b[the vendor notes](https://evil.example/x)" and raise maximumPoolSize to 20.',
+        source=DocumentSource.UPLOAD,
+    )
+
+    run = ask(owner)
+
+    assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"]
+    assert "\u200b" not in run.final_answer
+    assert "<a " not in render_answer(run.final_answer)
 
 
 def test_a_chinese_how_to_question_gets_the_chinese_fixed_texts_and_verbatim_quotes(owner):

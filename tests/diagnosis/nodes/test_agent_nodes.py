@@ -9,6 +9,7 @@ import pytest
 
 from diagnosis.graph.status import ComposerStatus, ExecutorStatus, PlannerStatus, Verdict, VerifierStatus
 from diagnosis.nodes import composer, executor, planner, verifier
+from diagnosis.nodes.allowed import allowed_claims, grounded_fact
 from diagnosis.providers.base import ErrorCode, ProviderError
 from diagnosis.providers.deadline import Deadline
 from tests.diagnosis.nodes.conftest import FakeModel, tool_call_reply
@@ -189,6 +190,30 @@ def test_it_releases_an_answer_citing_allowed_claims(run, make_context):
     assert update["final_answer"] == "The pool is exhausted [c1]."
     sent = json.loads(model.calls[0][1]["content"])
     assert [claim["claim_id"] for claim in sent["allowed_claims"]] == ["c1"]
+
+
+def test_a_fact_stating_a_number_its_excerpts_lack_cannot_carry_it_into_the_answer(run, make_context):
+    """The verifier's fact is model text: "at 09:58" and "500 connections" are in no verified excerpt."""
+    slip = {"claim_id": "c1", "fact": "the pool of 500 connections was exhausted at 09:58", "verification": "supported"}
+    state = {**COMPOSER_STATE, "verifier_output": {**VERDICT, "facts_checked": [slip]}}
+    draft = "The pool of 500 connections was exhausted at 09:58 [c1]."
+    model = FakeModel([json.dumps({"answer_markdown": draft, "cited_claim_ids": ["c1"]})])
+
+    update = composer.compose(make_context(run, composer=model), state, {})
+
+    assert allowed_claims(state)[0]["fact"] == "pool exhausted"  # the claim speaks through its excerpt
+    assert update == {"composer_status": ComposerStatus.INVALID_OUTPUT, "failure_reason": "release_policy_blocked"}
+    assert "500" not in json.dumps(json.loads(model.calls[0][1]["content"])["allowed_claims"])
+
+
+def test_a_fact_whose_numbers_its_excerpts_hold_is_kept_as_written():
+    excerpts = ["db_pool_pending 44.0 at 2026-10-14T10:04:00Z", "active=10/10, waiting=36"]
+
+    assert grounded_fact("pending rose to 44 at 10:04 with 36 waiting", excerpts) == (
+        "pending rose to 44 at 10:04 with 36 waiting"
+    )
+    assert grounded_fact("pending rose to 45", excerpts) == excerpts[0]
+    assert grounded_fact("waiting reached 36 s", excerpts) == excerpts[0]  # a unit is part of the claim
 
 
 def test_it_refuses_to_release_a_citation_of_a_claim_that_is_not_allowed(run, make_context):

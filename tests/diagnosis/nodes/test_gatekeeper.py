@@ -145,6 +145,12 @@ def test_it_rejects_a_lying_binding(run, record_invocation, mutate, reason):
         ("p99 latency 1500ms, pool not exhausted", "latency 1500", True),
         ("error 1205. Retrying", "error 1205", True),
         ("took 15 s, then 1500 ms", "took 15", True),  # the first occurrence that is whole counts
+        ("-36.0", "36.0", False),  # a negative number's sign is part of it
+        ("pool delta=-36 conns", "36 conns", False),
+        ("drift \u221236 ms", "36 ms", False),
+        ("pool delta=-36 conns", "-36 conns", True),
+        ("HikariPool-1 - Connection is not available", "1 - Connection", True),  # a hyphen, no sign
+        ("range 2-3 s", "3 s", True),
     ],
 )
 def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, passed):

@@ -474,3 +474,56 @@ def test_a_marker_glued_to_the_full_stop_grounds_only_its_own_sentence():
     result = check("Requests timed out after 30000ms.[c2] The pending count rose to 44. [c1]")
 
     assert rules(result) == ["ungrounded_token", "ungrounded_token"]
+
+
+# --- what the page shows, not what the source spells (a review's bypasses, 2026-12-02) ------------------
+
+
+@pytest.mark.parametrize(
+    ("markdown", "rule"),
+    [
+        # A code span against a digit: the page shows "300001".
+        ("HikariPool-1 timed out after 30000`1` [c1].", "code_in_word"),
+        ("HikariPool-1 timed out after `3`0000ms [c1].", "code_in_word"),
+        # A list from 500: the item shows a number it must account for as if written in it.
+        ("db_pool_pending of payment-service rose [c2]:\n\n500. pending", "uncited_finding"),
+        ("db_pool_pending of payment-service rose [c2]:\n\n43. pending [c2]\n44. waiting [c2]", "ungrounded_token"),
+        # Invisible characters other than format ones: "10\u034f36" shows as 1036.
+        ("payment-service waited 10\u034f36 ms [c1].", "ungrounded_token"),
+        # Other scripts' digits are numbers: ٤٤٠ is 440, ५०० is 500.
+        ("db_pool_pending of payment-service rose to ٤٤٠ [c2].", "ungrounded_token"),
+        ("The pool maximum is ५०० connections.", "uncited_finding"),
+        # A multiplier is part of the number: 44 K is not the 44 of the evidence.
+        ("db_pool_pending of payment-service rose to 44 K [c2].", "ungrounded_token"),
+        ("db_pool_pending of payment-service rose to 44 thousand [c2].", "ungrounded_token"),
+        ("db_pool_pending 升至 44万 [c2]。", "ungrounded_token"),
+        # A superscript is not a digit of the number before it: 10⁴ is not the 104 of "waiting=104".
+        ("The pool had 10⁴ waiting connections [c4].", "ungrounded_token"),
+    ],
+)
+def test_what_the_page_shows_is_what_is_checked(markdown, rule):
+    waiting = _claim("c4", "the pool had waiting connections", "active=10/10, waiting=104")
+
+    result = check(markdown, claims=[*CLAIMS, waiting], known_names={"payment-service", "db_pool_pending"})
+
+    assert rule in rules(result) and not result.released
+
+
+def test_markup_of_the_evidence_does_not_join_its_numbers():
+    """A runbook's ``2*20`` (two pools of 20) grounds neither 220 nor anything joined."""
+    runbook = _claim("k1", "the runbook gives the pool size", "Set maximumPoolSize to 2*20 on payment-service.")
+
+    joined = check("The runbook sets maximumPoolSize to 220 on payment-service [k1].", claims=[runbook])
+    apart = check("The runbook sets maximumPoolSize to 2*20 on payment-service [k1].", claims=[runbook])
+
+    assert rules(joined) == ["ungrounded_token"]
+    assert apart.released
+
+
+def test_honest_chinese_around_a_code_span_and_numbered_lists_are_released():
+    markdown = "把`maximumPoolSize`调到 40 [c3]。\n\n1. HikariPool-1 timed out [c1]"
+    runbook = _claim("k1", "the runbook's steps", "3. Roll back the deploy.\n4. Raise maximumPoolSize to 40.")
+    quoted = "The runbook [k1]:\n\n3. Roll back the deploy. [k1]\n4. Raise maximumPoolSize to 40. [k1]"
+
+    assert check(markdown).released
+    assert check(quoted, claims=[runbook]).released

@@ -33,6 +33,11 @@ def written() -> tuple[int, ...]:
     )
 
 
+def actions() -> list[str]:
+    """What each notification received led to, in order."""
+    return list(AlertNotification.objects.order_by("pk").values_list("action", flat=True))
+
+
 def error_of(response) -> dict:
     return response.json()["error"]
 
@@ -196,12 +201,7 @@ def test_duplicate_notifications_of_a_group_start_no_new_run(intake, dispatched,
     assert DiagnosisRun.objects.count() == 1
     assert ChatSession.objects.count() == 1
     assert dispatched == [first["run_id"]]
-    assert list(AlertNotification.objects.order_by("pk").values_list("action", flat=True)) == [
-        "STARTED",
-        "DUPLICATE",
-        "DUPLICATE",
-        "DUPLICATE",
-    ]
+    assert actions() == ["STARTED", "DUPLICATE", "DUPLICATE", "DUPLICATE"]
 
 
 def test_another_group_starts_its_own_run(intake, dispatched):
@@ -264,12 +264,7 @@ def test_a_group_that_resolved_and_fires_again_is_a_new_incident_with_its_own_ru
     assert (repeat.status_code, repeat.json()["action"]) == (200, "DUPLICATE")
     assert repeat.json()["run_id"] == again.json()["run_id"]
     assert DiagnosisRun.objects.count() == 2
-    assert list(AlertNotification.objects.order_by("pk").values_list("action", flat=True)) == [
-        "STARTED",
-        "RESOLVED",
-        "STARTED",
-        "DUPLICATE",
-    ]
+    assert actions() == ["STARTED", "RESOLVED", "STARTED", "DUPLICATE"]
 
 
 def test_a_resolution_before_the_groups_run_does_not_open_its_window(intake, dispatched):

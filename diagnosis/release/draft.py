@@ -141,6 +141,10 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             list_depth += 1 if token.type == "list_item_open" else -1
             if token.type == "list_item_open" and numbering and numbering[-1] is not None:
                 item_number, numbering[-1] = numbering[-1], numbering[-1] + 1
+            elif token.type == "list_item_close" and item_number is not None:  # an item with no text: "500."
+                block += 1
+                units.append(_unit(block, "item", f"{item_number}.", claim_ids))
+                item_number = None
         elif token.type in ("ordered_list_open", "bullet_list_open"):
             # A list from 500 shows 500, 501...: numbers the item's text must then account for, as if written
             # in it ("500. pending"). A list from 1 numbers its items, which states nothing.

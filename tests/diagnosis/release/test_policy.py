@@ -488,6 +488,7 @@ def test_a_marker_glued_to_the_full_stop_grounds_only_its_own_sentence():
         # A list from 500: the item shows a number it must account for as if written in it.
         ("db_pool_pending of payment-service rose [c2]:\n\n500. pending", "uncited_finding"),
         ("db_pool_pending of payment-service rose [c2]:\n\n43. pending [c2]\n44. waiting [c2]", "ungrounded_token"),
+        ("db_pool_pending of payment-service rose [c2]:\n\n500.", "uncited_finding"),
         # Invisible characters other than format ones: "10\u034f36" shows as 1036.
         ("payment-service waited 10\u034f36 ms [c1].", "ungrounded_token"),
         # Other scripts' digits are numbers: ٤٤٠ is 440, ५०० is 500.

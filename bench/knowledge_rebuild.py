@@ -69,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
 
         call_command("migrate", verbosity=0)
         rng = random.Random(args.seed)
-        rows, uploads = [], []
+        rows: list[tuple[object, ...]] = []
+        uploads: list[float] = []  # seconds per upload
         for megabytes in args.megabytes:
             while len(uploads) < megabytes:
                 started = time.perf_counter()

@@ -25,7 +25,8 @@ class AlertGroup(models.Model):
     # When the last run for this group was started; none starts again within ALERT_DEDUP_WINDOW_SECONDS,
     # unless the group resolved after it (``resolved_at``).
     run_started_at = models.DateTimeField(null=True, blank=True)
-    # When a notification last said the whole group resolved: a firing after it is a new incident.
+    # When a notification said the whole group resolved, since its last run started (which clears it): the
+    # next firing notification is a new incident.
     resolved_at = models.DateTimeField(null=True, blank=True)
     run = models.ForeignKey(
         "diagnosis.DiagnosisRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

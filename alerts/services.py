@@ -66,8 +66,8 @@ def _within_window(group: AlertGroup) -> bool:
     """Whether a firing notification repeats the incident the group's run is about."""
     if group.run_started_at is None or (group.run is not None and never_started(group.run)):
         return False
-    if group.resolved_at is not None and group.resolved_at >= group.run_started_at:
-        return False  # it resolved since: this is the next incident
+    if group.resolved_at is not None:
+        return False  # it resolved since its run started (a run's start clears it): this is the next incident
     return timezone.now() - group.run_started_at < timedelta(seconds=settings.ALERT_DEDUP_WINDOW_SECONDS)
 
 
@@ -102,8 +102,10 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
     else:
         action = IntakeAction.STARTED
         run = chat_submit(user=user, message=alert_question(payload))
-        group.run, group.run_started_at = run, timezone.now()
-        group.save(update_fields=["run", "run_started_at"])
+        # Decided in the order of the notifications under the row's lock, not by comparing the clocks of the
+        # web processes that took them: a run's start clears the resolution the next incident waits for.
+        group.run, group.run_started_at, group.resolved_at = run, timezone.now(), None
+        group.save(update_fields=["run", "run_started_at", "resolved_at"])
     return AlertNotification.objects.create(
         group=group,
         status=payload.status,

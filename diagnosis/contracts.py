@@ -55,7 +55,7 @@ class Binding(Contract):
 class Claim(Contract):
     # The answer shows a claim's id as its citation marker ("[c1]"), which the release policy strips before
     # it checks a sentence: an id of words ("[root-cause-redis-oom-on-db-7]") would be released unchecked.
-    claim_id: Annotated[str, Field(pattern=r"^[A-Za-z]?[0-9]{1,3}$")]
+    claim_id: Annotated[str, Field(pattern=r"^[A-Za-z][0-9]{1,3}$")]
     statement: Text
     bindings: Annotated[list[Binding], Field(max_length=10)]
 

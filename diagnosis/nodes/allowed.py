@@ -5,8 +5,8 @@ gatekeeper verified, together with that claim's verified excerpts. With a REJECT
 
 The fact is the verifier's own words, and the release policy lets a cited sentence use them: so a fact
 stating a number or a time that none of its claim's excerpts contains (a model's slip: "at 09:58", "500
-connections") would carry that number into a released answer, its conclusion and its figures. Such a fact
-is replaced by its claim's first excerpt, verified text, and the claim stays allowed.
+connections", quoted or not) would carry that number into a released answer, its conclusion and its
+figures. Such a fact is replaced by its claim's first excerpt, verified text, and the claim stays allowed.
 """
 
 from __future__ import annotations
@@ -15,10 +15,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from diagnosis.graph.status import RELEASABLE_VERIFICATIONS, Verdict
-from diagnosis.release.salient import Evidence, Kind, salient_tokens
+from diagnosis.release.salient import Evidence, Kind, Token, salient_tokens
 
-# The tokens a fact may state only when its own excerpts do: what a reader acts on and a model misremembers.
-CHECKED_KINDS = frozenset({Kind.NUMBER, Kind.TIME})
+# The tokens a fact may state only when its own excerpts do: what a reader acts on and a model misremembers
+# (a number or time, quoted or not, or inside an identifier: "max_connections:500").
+CHECKED_KINDS = frozenset({Kind.NUMBER, Kind.TIME, Kind.QUOTE})
+
+
+def _checked(token: Token) -> bool:
+    return token.kind in CHECKED_KINDS or (token.kind == Kind.IDENTIFIER and any(c.isdigit() for c in token.norm))
 
 
 def allowed_claims(state: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -46,9 +51,10 @@ def allowed_claims(state: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def grounded_fact(fact: str, excerpts: list[str]) -> str:
-    """``fact``, when every number and time it states is in ``excerpts``; else the first excerpt."""
+    """``fact``, when every number, time, quote and identifier with a digit it states is in ``excerpts``;
+    else the first excerpt."""
     own = Evidence(excerpts)
-    checked = [token for token in salient_tokens(fact) if token.kind in CHECKED_KINDS]
+    checked = [token for token in salient_tokens(fact) if _checked(token)]
     if all(own.contains(token) for token in checked) or not excerpts:
         return fact
     return excerpts[0]

@@ -133,6 +133,8 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     block = 0
     list_depth = 0
     numbering: list[int | None] = []  # per open list, the number its next item shows when it must be read
+    numbering_from: list[int] = []  # per open list, its first number
+    next_number = 1  # the number an ordered list that goes on from the last one closed would start at
     item_number: int | None = None
     row: list[str] = []
     for index, token in enumerate(tokens):
@@ -146,12 +148,21 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
                 units.append(_unit(block, "item", f"{item_number}.", claim_ids))
                 item_number = None
         elif token.type in ("ordered_list_open", "bullet_list_open"):
-            # A list from 500 shows 500, 501...: numbers the item's text must then account for, as if written
-            # in it ("500. pending"). A list from 1 numbers its items, which states nothing.
+            if item_number is not None:  # "500. 7. Restart": the outer item shows its number before the list
+                block += 1
+                units.append(_unit(block, "item", f"{item_number}.", claim_ids))
+                item_number = None
+            # A list from 500 shows 500, 501... (where the markdown is rendered as written: the sinks, an API's
+            # reader): numbers the item's text must account for, as if written in it ("500. pending"). A list
+            # from 1, or one that goes on from the list before it (2. after a paragraph), numbers its items.
             start = int(token.attrs.get("start", 1)) if token.type == "ordered_list_open" else 1
-            numbering.append(start if start != 1 else None)
+            numbering.append(start if start not in (1, next_number) else None)
+            numbering_from.append(start)
         elif token.type in ("ordered_list_close", "bullet_list_close"):
             numbering.pop()
+            start = numbering_from.pop()
+            if token.type == "ordered_list_close":
+                next_number = start + items_in(tokens, index)
         elif token.type in ("fence", "code_block"):
             refusals.append(Refusal(RefusedMarkup.CODE_BLOCK, _clip(token.content)))
         elif token.type == "html_block":
@@ -165,7 +176,6 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             refusals.extend(_inline_refusals(token))
             text = normalise_space(token.content)
             refusals.extend(_hidden_splits(text))
-            refusals.extend(_glued_code(text))
             if previous in ("th_open", "td_open"):
                 row.append(text)
                 continue
@@ -179,6 +189,21 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             else:
                 units.extend(_unit(block, "sentence", sentence, claim_ids) for sentence in split_sentences(text))
     return Draft([unit for unit in units if unit.text], refusals)
+
+
+def items_in(tokens: list[Token], close: int) -> int:
+    """The items of the list whose closing token is at ``close`` (its own, not those of nested lists)."""
+    depth, count = 0, 0
+    for token in reversed(tokens[:close]):
+        if token.type in ("ordered_list_close", "bullet_list_close"):
+            depth += 1
+        elif token.type in ("ordered_list_open", "bullet_list_open"):
+            if depth == 0:
+                return count
+            depth -= 1
+        elif token.type == "list_item_open" and depth == 0:
+            count += 1
+    return count
 
 
 def normalise_space(text: str) -> str:
@@ -263,6 +288,8 @@ def _inline_refusals(token: Token) -> list[Refusal]:
         if child.type in _EMPHASIS and _between_word_characters(children, index):
             # ``10**0**`` shows ``100``: the markers vanish and join what the checks read as two tokens.
             refusals.append(Refusal(RefusedMarkup.EMPHASIS_IN_WORD, _clip(token.content)))
+        if child.type == "code_inline" and _joins_digits(children, index):
+            refusals.append(Refusal(RefusedMarkup.CODE_IN_WORD, _clip(token.content)))
         if child.type == "image":
             refusals.append(Refusal(RefusedMarkup.IMAGE, str(child.attrs.get("src", ""))))
         elif child.type == "html_inline":
@@ -278,22 +305,17 @@ def _between_word_characters(children: list[Token], index: int) -> bool:
     return bool(before and after) and before[-1].isalnum() and after[0].isalnum()
 
 
-def _glued_code(text: str) -> list[Refusal]:
-    """A code span outside a quote touching a Latin letter or digit with one of its own: ``30000`1``` shows
-    ``300001``, joined as emphasis inside a word would join it (Chinese around a span joins nothing:
-    ``把`maximumPoolSize`调大``; a quoted log line's backticks are the line's own)."""
-
-    def word(char: str) -> bool:
-        return char.isascii() and char.isalnum()
-
-    refusals = []
-    for low, high in protected_spans(text):
-        if text[low] != "`" or high - low < 3:
-            continue
-        before, after = text[low - 1 : low], text[high : high + 1]
-        if (word(before) and word(text[low + 1])) or (word(after) and word(text[high - 2])):
-            refusals.append(Refusal(RefusedMarkup.CODE_IN_WORD, _clip(text[max(0, low - 20) : high + 20])))
-    return refusals
+def _joins_digits(children: list[Token], index: int) -> bool:
+    """Whether the code span at ``index`` has a digit against a digit of the text beside it: ``30000`1```
+    shows ``300001`` (a double-backtick span, a full-width digit or a quoted span alike), a number no token
+    of the source is. Letters may touch (``HikariPool-1`s``): the page shows them as they are written."""
+    code = children[index].content
+    before = children[index - 1].content if index and children[index - 1].type == "text" else ""
+    after = children[index + 1].content if index + 1 < len(children) and children[index + 1].type == "text" else ""
+    return bool(code) and (
+        (bool(before) and before[-1].isdigit() and code[0].isdigit())
+        or (bool(after) and code[-1].isdigit() and after[0].isdigit())
+    )
 
 
 def _clip(text: str, limit: int = 200) -> str:

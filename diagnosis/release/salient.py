@@ -32,10 +32,11 @@ UNITS = {
     "%": "%", "percent": "%",
     "b": "b", "byte": "b", "bytes": "b", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb",
     "kib": "kib", "mib": "mib", "gib": "gib",
-    # Multipliers: "44 K" and "44万" are not the 44 of the evidence.
+    # Multipliers: "44 K" and "44万" are not the 44 of the evidence, nor its "44k" a bare 44.
     "k": "k", "thousand": "k", "千": "k", "万": "万", "million": "million", "mn": "million", "亿": "亿",
     "billion": "billion", "bn": "billion",
 }  # fmt: skip
+MULTIPLIERS = frozenset({"k", "万", "million", "亿", "billion"})
 _UNIT_PATTERN = "|".join(sorted((re.escape(unit) for unit in UNITS), key=len, reverse=True))
 _NUMBER_BODY = r"\d+(?:,\d{3})*(?:\.\d+)?"
 _NUMBER = re.compile(rf"({_NUMBER_BODY})(?:\s?({_UNIT_PATTERN}))?(?![a-z0-9_])")
@@ -113,7 +114,8 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
     names = {normalise(name) for name in known_names}
     plain = _plain(outside)
     for match in _WORD.finditer(plain):
-        token = _classify(match.group(0).strip(_TRAILING).lstrip("."), names, outside, match.end())
+        # The unit is read after the number in the same text as the number (NFKC changes lengths).
+        token = _classify(match.group(0).strip(_TRAILING).lstrip("."), names, plain, match.end())
         if token is not None and token.kind == Kind.NUMBER and _signed(plain, match.start()):
             token = Token(Kind.NUMBER, "-" + token.text, "-" + token.norm)
         if token is not None:
@@ -219,7 +221,8 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if not sign and (before.isalnum() or before in "_.-/:"):
             continue  # part of an identifier (HikariPool-1, 10/10's second half) or of a version
         numbers.add(sign + _number_form(match.group(1), match.group(2)))
-        values.add(sign + _number_form(match.group(1), None))
+        if match.group(2) is None or UNITS[match.group(2)] not in MULTIPLIERS:  # 44k is no bare 44
+            values.add(sign + _number_form(match.group(1), None))
     return frozenset(numbers), frozenset(values)
 
 

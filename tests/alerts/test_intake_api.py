@@ -267,6 +267,22 @@ def test_a_group_that_resolved_and_fires_again_is_a_new_incident_with_its_own_ru
     assert actions() == ["STARTED", "RESOLVED", "STARTED", "DUPLICATE"]
 
 
+def test_the_next_incident_is_decided_by_the_notifications_order_not_the_web_processes_clocks(
+    intake, dispatched, monkeypatch
+):
+    """The resolution taken by a web process whose clock lags the one that started the run still ends it."""
+    first = intake(alertmanager_payload()).json()
+    late = timezone.now() - timedelta(seconds=5)
+    with monkeypatch.context() as lagging:
+        lagging.setattr("alerts.services.timezone.now", lambda: late)
+        intake(alertmanager_payload(status="resolved"))
+
+    again = intake(alertmanager_payload()).json()
+
+    assert (again["action"], again["run_id"] != first["run_id"]) == ("STARTED", True)
+    assert AlertGroup.objects.get().resolved_at is None  # the new run holds the window again
+
+
 def test_a_resolution_before_the_groups_run_does_not_open_its_window(intake, dispatched):
     intake(alertmanager_payload(status="resolved"))
     first = intake(alertmanager_payload()).json()

@@ -156,7 +156,7 @@ BOUNDS = [
     (ExecutorOutput, REPORT, "claims", REPORT["claims"] * 21, "claims: fails 'too_long'"),
     (ExecutorOutput, REPORT, "claims/0/claim_id", "c999", None),
     (ExecutorOutput, REPORT, "claims/0/claim_id", "K7", None),
-    (ExecutorOutput, REPORT, "claims/0/claim_id", "12", None),
+    (ExecutorOutput, REPORT, "claims/0/claim_id", "500", "claims/0/claim_id: fails 'string_pattern_mismatch'"),
     (ExecutorOutput, REPORT, "claims/0/claim_id", "c1000", "claims/0/claim_id: fails 'string_pattern_mismatch'"),
     # An id is shown as the citation marker and stripped before the release policy checks a sentence.
     (ExecutorOutput, REPORT, "claims/0/claim_id", "db-7-oom", "claims/0/claim_id: fails 'string_pattern_mismatch'"),

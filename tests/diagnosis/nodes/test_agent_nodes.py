@@ -214,6 +214,11 @@ def test_a_fact_whose_numbers_its_excerpts_hold_is_kept_as_written():
     )
     assert grounded_fact("pending rose to 45", excerpts) == excerpts[0]
     assert grounded_fact("waiting reached 36 s", excerpts) == excerpts[0]  # a unit is part of the claim
+    # Quoted, or inside an identifier, a number is still a number the fact states.
+    assert grounded_fact("max_connections is `500`", excerpts) == excerpts[0]
+    assert grounded_fact('the disk filled at "09:58"', excerpts) == excerpts[0]
+    assert grounded_fact("max_connections:500 was reached", excerpts) == excerpts[0]
+    assert grounded_fact('"db_pool_pending 44.0" was logged', excerpts) == '"db_pool_pending 44.0" was logged'
 
 
 def test_it_refuses_to_release_a_citation_of_a_claim_that_is_not_allowed(run, make_context):

@@ -485,10 +485,14 @@ def test_a_marker_glued_to_the_full_stop_grounds_only_its_own_sentence():
         # A code span against a digit: the page shows "300001".
         ("HikariPool-1 timed out after 30000`1` [c1].", "code_in_word"),
         ("HikariPool-1 timed out after `3`0000ms [c1].", "code_in_word"),
+        ("HikariPool-1 timed out after ``30000``1 ms [c1].", "code_in_word"),  # a double-backtick span
+        ("HikariPool-1 timed out after ５`0` ms [c1].", "code_in_word"),  # a full-width digit
+        ('HikariPool-1 logged "timed out after `3000`0ms" [c1].', "code_in_word"),  # inside quotes too
         # A list from 500: the item shows a number it must account for as if written in it.
         ("db_pool_pending of payment-service rose [c2]:\n\n500. pending", "uncited_finding"),
         ("db_pool_pending of payment-service rose [c2]:\n\n43. pending [c2]\n44. waiting [c2]", "ungrounded_token"),
         ("db_pool_pending of payment-service rose [c2]:\n\n500.", "uncited_finding"),
+        ("db_pool_pending of payment-service rose [c2]:\n\n500. 7. pending [c2]", "uncited_finding"),
         # Invisible characters other than format ones: "10\u034f36" shows as 1036.
         ("payment-service waited 10\u034f36 ms [c1].", "ungrounded_token"),
         # Other scripts' digits are numbers: ٤٤٠ is 440, ५०० is 500.
@@ -522,9 +526,19 @@ def test_markup_of_the_evidence_does_not_join_its_numbers():
 
 
 def test_honest_chinese_around_a_code_span_and_numbered_lists_are_released():
-    markdown = "把`maximumPoolSize`调到 40 [c3]。\n\n1. HikariPool-1 timed out [c1]"
+    markdown = (
+        "把`maximumPoolSize`调到 40 [c3]。\n\n1. HikariPool-1 timed out [c1]\n\nThen:\n\n"
+        "2. Several `HikariPool-1`s timed out [c1]"  # a list going on from the one before, a plural of code
+    )
     runbook = _claim("k1", "the runbook's steps", "3. Roll back the deploy.\n4. Raise maximumPoolSize to 40.")
     quoted = "The runbook [k1]:\n\n3. Roll back the deploy. [k1]\n4. Raise maximumPoolSize to 40. [k1]"
 
     assert check(markdown).released
     assert check(quoted, claims=[runbook]).released
+
+
+def test_a_multiplied_number_of_the_evidence_is_not_its_bare_value():
+    rate = _claim("c5", "payment-service served requests", "payment-service rps=44k at 10:04")
+
+    assert rules(check("payment-service served 44 requests a second [c5].", claims=[rate])) == ["ungrounded_token"]
+    assert check("payment-service served 44k requests a second [c5].", claims=[rate]).released

@@ -383,3 +383,8 @@ def test_an_underscore_binds_like_a_letter():
 )
 def test_a_quote_that_cuts_a_number_of_the_evidence_is_not_found(sentence, evidence, expected):
     assert found(sentence, evidence)[0] is expected
+
+
+def test_a_unit_is_read_after_its_number_whatever_came_before():
+    """A superscript is written as two characters (`` 1``): the unit after a later number is still found."""
+    assert [token.norm for token in salient_tokens("¹¹ 30 s")][-1] == "30 s"

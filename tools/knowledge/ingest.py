@@ -5,7 +5,7 @@ the new revision commit together: the next search in any process sees the new re
 index from exactly the committed chunks. That is what makes an upload "indexed at once" and a deletion
 "gone at once" without any message between processes.
 
-A document is chunked and its chunks tokenised before that transaction (about a second a megabyte of
+A document is chunked and its chunks tokenised before that transaction (one to four seconds a megabyte of
 Chinese, which no other writer should wait for), and the terms are stored with the chunks: every process
 then builds its index from them instead of tokenising the knowledge base itself.
 """
@@ -86,6 +86,7 @@ def ingest_documents(
         except DocumentRejected as rejected:
             if len(files) == 1:
                 raise
+            # Each refusal of a request of several starts with the file's name, as ``read_upload``'s do.
             raise DocumentRejected(rejected.code, f"{filename}: {rejected.message}") from rejected
     with transaction.atomic():
         documents = [
@@ -151,13 +152,7 @@ def replace_scenario_documents(scenario_name: str, documents: list[PreparedDocum
 def prepare_documents(documents: list[tuple[str, str]]) -> list[PreparedDocument]:
     """``(filename, markdown)`` documents chunked and tokenised, ready to store; ``DocumentRejected`` (its
     message names the file) for one with nothing to index."""
-    prepared = []
-    for filename, content in documents:
-        try:
-            prepared.append(_prepare(filename, content, ""))
-        except DocumentRejected as rejected:
-            raise DocumentRejected(rejected.code, f"{filename}: {rejected.message}") from rejected
-    return prepared
+    return [_prepare(filename, content, "") for filename, content in documents]
 
 
 def store_current_terms(progress: Callable[[int, int], object] = lambda done, total: None) -> int:

@@ -225,13 +225,16 @@ _KEEP_FINAL_S = ("ss", "us", "is")
 # What a chunk's stored terms were computed with (``KnowledgeChunk.terms_version``): jieba's version, the
 # Unicode tables NFKC reads and this module's own text, so that any change to one of them (a new dictionary,
 # a stopword, a stemming rule) marks every stored term list stale instead of mixing two tokenisers in an index.
+UNDATED_PREFIX = "no-source-"
+
+
 def _source_digest() -> str:
     """This module's text, digested. Without its source (a deployment of bytecode only) this process cannot
     tell its tokeniser from another's: a version of its own, which no other process trusts, and it none."""
     try:
         return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
     except OSError:
-        return f"no-source-{uuid.uuid4().hex}"
+        return f"{UNDATED_PREFIX}{uuid.uuid4().hex}"
 
 
 TERMS_VERSION = f"jieba-{jieba.__version__}:unicode-{unicodedata.unidata_version}:{_source_digest()}"

@@ -36,8 +36,7 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from config.text import is_unicode_text
-from tools.knowledge.errors import DocumentRejected
-from tools.knowledge.ingest import chunked_document
+from tools.knowledge.chunking import chunk_markdown
 from tools.timestamps import parse_timestamp
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
@@ -55,7 +54,6 @@ RESERVED_TABLE_PREFIXES = ("auth_", "django_")
 # VACUUM INTO a file) attaches a database internally, so it is refused as an ATTACH.
 _DENIED_ACTIONS = frozenset({sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH, sqlite3.SQLITE_PRAGMA})
 
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+\S")
 # Whitespace and comments (SQLite's two forms) before the first word of a statement.
 _LEADING_NOISE = re.compile(r"(?:\s+|--[^\n]*|/\*.*?(?:\*/|\Z))*", re.DOTALL)
 
@@ -299,13 +297,12 @@ def _read_documents(folder: Path) -> list[tuple[str, str]]:
     documents = []
     for path in sorted(folder.glob("*.md")):
         text = _read_text(path)
-        lines = text.splitlines()
-        if not any(_HEADING.match(line) for line in lines):
+        # Read by the chunker that will store it: a setext heading is a heading, a "#" line in a fence is not.
+        chunked = chunk_markdown(text, fallback_title="")
+        if not chunked.title:
             raise PackError(path, 1, "no markdown heading (the first heading is the document title)")
-        try:
-            chunked_document(path.name, text)  # as the load will chunk it: setext headings are headings too
-        except DocumentRejected:
-            raise PackError(path, 1, "only headings: there is no text to search") from None
+        if not chunked.chunks:
+            raise PackError(path, 1, "only headings: there is no text to search")
         documents.append((path.name, text))
     if not documents:
         raise PackError(folder, None, "no .md documents")

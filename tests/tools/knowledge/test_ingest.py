@@ -72,7 +72,7 @@ def test_it_replaces_every_previous_scenario_document_and_keeps_uploads(owner):
 def test_a_replacement_with_a_document_it_cannot_index_is_refused_before_anything_changes():
     replace_scenario_documents("pack", prepare_documents([("a.md", DB_POOL_RUNBOOK)]))
     before = set(KnowledgeChunk.objects.values_list("id", flat=True))
-    with pytest.raises(DocumentRejected, match=r"^empty\.md: "):
+    with pytest.raises(DocumentRejected, match=r"^empty\.md has no text to index"):
         prepare_documents([("b.md", CACHE_RUNBOOK), ("empty.md", "# Only a title\n")])
     assert set(KnowledgeChunk.objects.values_list("id", flat=True)) == before
     assert search_knowledge("HikariPool-1", top_k=3)["evidence_status"] == "ok"

@@ -6,7 +6,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import OperationalError, connection
 
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK, CHINESE_RUNBOOK, DB_POOL_RUNBOOK
 from tools.knowledge import index as index_module
@@ -118,9 +118,27 @@ def test_the_command_says_when_interrupted_what_it_kept(ingest, monkeypatch):
     KnowledgeChunk.objects.update(terms_version=STALE)
 
     def interrupted(progress):
+        progress(200, 1000)
         raise KeyboardInterrupt
 
     monkeypatch.setattr("tools.management.commands.store_knowledge_terms.store_current_terms", interrupted)
-    with pytest.raises(CommandError, match="interrupted: the chunks stored so far keep their terms") as raised:
+    with pytest.raises(CommandError, match="interrupted: the 200 chunks stored so far keep their terms") as raised:
         call_command("store_knowledge_terms", stdout=StringIO())
     assert raised.value.returncode == 130
+
+
+def test_the_command_says_when_the_database_failed_what_it_kept(ingest, monkeypatch):
+    def locked(progress):
+        progress(200, 1000)
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr("tools.management.commands.store_knowledge_terms.store_current_terms", locked)
+    with pytest.raises(CommandError, match=r"database failed \(database is locked\): the 200 chunks stored so far"):
+        call_command("store_knowledge_terms", stdout=StringIO())
+
+
+def test_the_command_refuses_to_store_terms_no_other_process_would_trust(monkeypatch):
+    monkeypatch.setattr("tools.management.commands.store_knowledge_terms.TERMS_VERSION", "no-source-abc")
+
+    with pytest.raises(CommandError, match="cannot be read"):
+        call_command("store_knowledge_terms", stdout=StringIO())

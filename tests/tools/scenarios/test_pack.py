@@ -169,6 +169,8 @@ def test_it_names_the_line_of_a_bad_metric_row(tiny_pack, number, row, message):
         ("# Title\n\n## Section\n", "only headings"),
         # A setext heading is a heading to the chunker that will store it, so there is no text either.
         ("# Notes\nSetext only\n===========\n", "only headings"),
+        # A "#" line in a code fence is no heading to it.
+        ("```\n# not a heading\n```\n\nText.\n", "no markdown heading"),
     ],
 )
 def test_it_refuses_a_knowledge_document_without_heading_or_text(tiny_pack, text, message):
@@ -179,6 +181,12 @@ def test_it_refuses_a_knowledge_document_without_heading_or_text(tiny_pack, text
 
     assert (error.file, error.line) == (document, 1)
     assert message in error.message
+
+
+def test_a_setext_title_is_a_heading_as_the_chunker_reads_it(tiny_pack):
+    (tiny_pack / "knowledge" / "setext.md").write_text("Pool runbook\n============\n\nRaise the pool size.\n")
+
+    assert "setext.md" in [name for name, _ in read_pack(tiny_pack).documents]
 
 
 def test_it_refuses_a_pack_without_knowledge_documents(tiny_pack):

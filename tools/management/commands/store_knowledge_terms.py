@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
 from config.commands import require_migrated
 from tools.knowledge.ingest import store_current_terms
+from tools.knowledge.tokenize import TERMS_VERSION, UNDATED_PREFIX
 
 
 class Command(BaseCommand):
@@ -16,11 +18,27 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options) -> None:
+        if TERMS_VERSION.startswith(UNDATED_PREFIX):
+            raise CommandError(
+                "tools/knowledge/tokenize.py cannot be read (a deployment without sources): terms stored by this "
+                "process would be trusted by no other; run the command where the sources are"
+            )
         require_migrated()
+        done = 0
+
+        def progress(stored: int, total: int) -> None:
+            nonlocal done
+            done = stored
+            self.stdout.write(f"{stored}/{total} chunks")
+
         try:
-            stored = store_current_terms(progress=lambda done, total: self.stdout.write(f"{done}/{total} chunks"))
+            stored = store_current_terms(progress=progress)
         except KeyboardInterrupt:
             raise CommandError(
-                "interrupted: the chunks stored so far keep their terms; run again for the rest", returncode=130
+                f"interrupted: the {done} chunks stored so far keep their terms; run again for the rest", returncode=130
+            ) from None
+        except DatabaseError as error:
+            raise CommandError(
+                f"the database failed ({error}): the {done} chunks stored so far keep their terms; run again"
             ) from None
         self.stdout.write(f"stored the terms of {stored} chunks" if stored else "every chunk's terms are current")

@@ -11,6 +11,7 @@ figures. Such a fact is replaced by its claim's first excerpt, verified text, an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,12 +19,14 @@ from diagnosis.graph.status import RELEASABLE_VERIFICATIONS, Verdict
 from diagnosis.release.salient import Evidence, Kind, Token, salient_tokens
 
 # The tokens a fact may state only when its own excerpts do: what a reader acts on and a model misremembers
-# (a number or time, quoted or not, or inside an identifier: "max_connections:500").
+# (a number or time, quoted or not, or a key's value: "max_connections:500"). Names are not checked here
+# ("HikariPool-1" of the record a fragment was cut from): the policy checks a sentence's names.
 CHECKED_KINDS = frozenset({Kind.NUMBER, Kind.TIME, Kind.QUOTE})
+_KEY_VALUE = re.compile(r"[:=]-?\d")
 
 
 def _checked(token: Token) -> bool:
-    return token.kind in CHECKED_KINDS or (token.kind == Kind.IDENTIFIER and any(c.isdigit() for c in token.norm))
+    return token.kind in CHECKED_KINDS or (token.kind == Kind.IDENTIFIER and bool(_KEY_VALUE.search(token.norm)))
 
 
 def allowed_claims(state: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -51,8 +54,8 @@ def allowed_claims(state: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def grounded_fact(fact: str, excerpts: list[str]) -> str:
-    """``fact``, when every number, time, quote and identifier with a digit it states is in ``excerpts``;
-    else the first excerpt."""
+    """``fact``, when every number, time, quote and key's value it states is in ``excerpts``; else the first
+    excerpt."""
     own = Evidence(excerpts)
     checked = [token for token in salient_tokens(fact) if _checked(token)]
     if all(own.contains(token) for token in checked) or not excerpts:

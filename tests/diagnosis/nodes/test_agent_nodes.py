@@ -219,6 +219,8 @@ def test_a_fact_whose_numbers_its_excerpts_hold_is_kept_as_written():
     assert grounded_fact('the disk filled at "09:58"', excerpts) == excerpts[0]
     assert grounded_fact("max_connections:500 was reached", excerpts) == excerpts[0]
     assert grounded_fact('"db_pool_pending 44.0" was logged', excerpts) == '"db_pool_pending 44.0" was logged'
+    # A name the excerpt was cut from is the policy's to check, in the sentences that use it.
+    assert grounded_fact("HikariPool-1 had 36 waiting", excerpts) == "HikariPool-1 had 36 waiting"
 
 
 def test_it_refuses_to_release_a_citation_of_a_claim_that_is_not_allowed(run, make_context):

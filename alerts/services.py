@@ -1,10 +1,10 @@
 """The intake of one Alertmanager notification: record it, and start a run for a new firing group.
 
-A firing group starts a run per incident (and a long incident one more every window): Alertmanager repeats a firing group's notification (every
-``repeat_interval``, and whenever an alert joins or leaves it), and a repeat within
-``ALERT_DEDUP_WINDOW_SECONDS`` of the group's run starts nothing; once the group has resolved, its next
-firing notification is a new incident and starts a run however soon (Alertmanager's ``group_interval``
-spaces them). Concurrent duplicate POSTs start one run too: the group row is upserted under a unique
+A firing group starts a run per incident (and a long incident one more every window): Alertmanager
+repeats a firing group's notification (every ``repeat_interval``, and whenever an alert joins or leaves
+it), and a repeat within ``ALERT_DEDUP_WINDOW_SECONDS`` of the group's run starts nothing; once the group
+has resolved, its next firing notification is a new incident and starts a run however soon
+(Alertmanager's ``group_interval`` spaces them). Concurrent duplicate POSTs start one run too: the group row is upserted under a unique
 constraint (``INSERT ... ON DUPLICATE KEY UPDATE``), which holds the row's exclusive lock until this
 transaction commits, and then read with ``SELECT ... FOR UPDATE``, a locking read that sees the latest
 committed row even under MariaDB's REPEATABLE READ. Every other notification of the group waits for the

@@ -119,6 +119,14 @@ def read_draft(markdown: str, claim_ids: Collection[str] = ()) -> Draft:
     return _read_draft(markdown, frozenset(claim_ids))
 
 
+@dataclass
+class _OpenList:
+    """A list being read: the number its next item shows, and whether the items are read with theirs."""
+
+    next: int
+    read: bool
+
+
 @lru_cache(maxsize=64)
 def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     markdown = visible(markdown)
@@ -132,8 +140,7 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     units: list[Unit] = []
     block = 0
     list_depth = 0
-    numbering: list[int | None] = []  # per open list, the number its next item shows when it must be read
-    numbering_from: list[int] = []  # per open list, its first number
+    lists: list[_OpenList] = []
     next_number = 1  # the number an ordered list that goes on from the last one closed would start at
     item_number: int | None = None
     row: list[str] = []
@@ -141,8 +148,10 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
         previous = tokens[index - 1].type if index else ""
         if token.type in ("list_item_open", "list_item_close"):
             list_depth += 1 if token.type == "list_item_open" else -1
-            if token.type == "list_item_open" and numbering and numbering[-1] is not None:
-                item_number, numbering[-1] = numbering[-1], numbering[-1] + 1
+            if token.type == "list_item_open" and lists:
+                if lists[-1].read:
+                    item_number = lists[-1].next
+                lists[-1].next += 1
             elif token.type == "list_item_close" and item_number is not None:  # an item with no text: "500."
                 block += 1
                 units.append(_unit(block, "item", f"{item_number}.", claim_ids))
@@ -156,13 +165,11 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             # reader): numbers the item's text must account for, as if written in it ("500. pending"). A list
             # from 1, or one that goes on from the list before it (2. after a paragraph), numbers its items.
             start = int(token.attrs.get("start", 1)) if token.type == "ordered_list_open" else 1
-            numbering.append(start if start not in (1, next_number) else None)
-            numbering_from.append(start)
+            lists.append(_OpenList(start, read=start not in (1, next_number)))
         elif token.type in ("ordered_list_close", "bullet_list_close"):
-            numbering.pop()
-            start = numbering_from.pop()
+            closed = lists.pop()
             if token.type == "ordered_list_close":
-                next_number = start + items_in(tokens, index)
+                next_number = closed.next
         elif token.type in ("fence", "code_block"):
             refusals.append(Refusal(RefusedMarkup.CODE_BLOCK, _clip(token.content)))
         elif token.type == "html_block":
@@ -189,21 +196,6 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             else:
                 units.extend(_unit(block, "sentence", sentence, claim_ids) for sentence in split_sentences(text))
     return Draft([unit for unit in units if unit.text], refusals)
-
-
-def items_in(tokens: list[Token], close: int) -> int:
-    """The items of the list whose closing token is at ``close`` (its own, not those of nested lists)."""
-    depth, count = 0, 0
-    for token in reversed(tokens[:close]):
-        if token.type in ("ordered_list_close", "bullet_list_close"):
-            depth += 1
-        elif token.type in ("ordered_list_open", "bullet_list_open"):
-            if depth == 0:
-                return count
-            depth -= 1
-        elif token.type == "list_item_open" and depth == 0:
-            count += 1
-    return count
 
 
 def normalise_space(text: str) -> str:

@@ -148,9 +148,9 @@ def _classify(word: str, names: set[str], text: str, end: int) -> Token | None:
 
 
 def _signed(text: str, start: int) -> bool:
-    """Whether the number at ``start`` carries a minus sign: a ``-`` that does not join two words
-    (``-98.5`` and ``to -98.5``, not ``HikariPool-1`` or ``2-3``)."""
-    if start == 0 or text[start - 1] != "-":
+    """Whether the number at ``start`` carries a minus sign: a ``-`` (or a dash a reader takes for one) that
+    does not join two words (``-98.5`` and ``to -98.5``, not ``HikariPool-1`` or ``2-3``)."""
+    if start == 0 or text[start - 1] not in _MINUS_CHARACTERS:
         return False
     before = text[start - 2] if start >= 2 else " "
     return not (before.isalnum() or before in "_./:-")
@@ -250,5 +250,5 @@ def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool
     if not 0 <= near < len(text):
         return False
     if before and text[near] in _MINUS_CHARACTERS:
-        return not (far >= 0 and (text[far].isalnum() or text[far] in "_./:-"))  # a sign, not a joining hyphen
+        return _signed(text, at)
     return text[near].isdigit() or (text[near] in ".," and 0 <= far < len(text) and text[far].isdigit())

@@ -1,11 +1,11 @@
 """The in-memory BM25 index over every knowledge chunk: one per process, rebuilt when the revision moves.
 
-Rebuilding is cheap (a few thousand chunks index in well under a second; each chunk's terms were stored at
-ingest, and its vector is kept by its text's digest, so only new text is embedded) and happens only after a knowledge
-write, so the index is rebuilt whole instead of being patched: there is no incremental state that could drift
-from the database. Each search first reads the revision tag (``revision.current_tag``, one
-primary-key query); a web process that ingested a document and a Celery worker that searches next therefore
-agree at once, whatever process wrote.
+Rebuilding is cheap (a few thousand chunks index in well under a second; each chunk's terms were stored
+at ingest, and its vector is kept by its text's digest, so only new text is embedded) and happens only
+after a knowledge write, so the index is rebuilt whole instead of being patched: there is no incremental
+state that could drift from the database. Each search first reads the revision tag
+(``revision.current_tag``, one primary-key query); a web process that ingested a document and a Celery
+worker that searches next therefore agree at once, whatever process wrote.
 """
 
 from __future__ import annotations

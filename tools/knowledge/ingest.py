@@ -186,19 +186,12 @@ class PreparedDocument:
     terms: list[str]
 
 
-def chunked_document(filename: str, content: str, title_hint: str = "") -> ChunkedDocument:
-    """The document's title and chunks as they will be stored; ``DocumentRejected("no_content")`` when it has
-    no text to index (only headings, by the CommonMark reading the chunker makes: setext ones included)."""
+def _prepare(filename: str, content: str, title_hint: str) -> PreparedDocument:
     fallback_title = title_hint.strip() or PurePath(filename).stem or "Untitled document"
     chunker = chunk_plain_text if filename.lower().endswith(PLAIN_TEXT_SUFFIX) else chunk_markdown
     chunked = chunker(content, fallback_title=fallback_title)
     if not chunked.chunks:
         raise DocumentRejected("no_content", f"{filename or 'the document'} has no text to index, only headings")
-    return chunked
-
-
-def _prepare(filename: str, content: str, title_hint: str) -> PreparedDocument:
-    chunked = chunked_document(filename, content, title_hint)
     return PreparedDocument(
         filename, content, chunked, [stored_terms(chunk.heading, chunk.text) for chunk in chunked.chunks]
     )

@@ -24,8 +24,7 @@ from django.db import transaction
 from config.files import staging_file
 from tools.backends import http_endpoint
 from tools.errors import ToolError
-from tools.knowledge.errors import DocumentRejected
-from tools.knowledge.ingest import PreparedDocument, prepare_documents, replace_scenario_documents
+from tools.knowledge.ingest import prepare_documents, replace_scenario_documents
 from tools.models import LoadedScenario, LogRecord, MetricPoint
 from tools.scenarios.loki_push import push_logs
 from tools.scenarios.mysql_business import load_business_into_mysql
@@ -62,7 +61,8 @@ def load_scenario(path: Path | str, *, progress: Progress | None = None, mysql_a
         f"{len(pack.documents)} documents, {len(pack.business_schema)} business tables"
     )
     # Tokenised before anything is written, and outside the load's transaction, which every writer waits for.
-    documents = _prepared_knowledge(pack)
+    # ``read_pack`` refused a document the chunker finds no text in, so none is refused here.
+    documents = prepare_documents(pack.documents)
     report(f"tokenised {len(documents)} knowledge documents")
     if mysql_admin_url:
         load_business_into_mysql(pack, mysql_admin_url)
@@ -160,10 +160,3 @@ def _replace_evidence(pack: ScenarioPack) -> None:
         manifest={**pack.manifest, "business_schema": pack.business_schema},
         business_tables=pack.business_tables,
     )
-
-
-def _prepared_knowledge(pack: ScenarioPack) -> list[PreparedDocument]:
-    try:
-        return prepare_documents(pack.documents)
-    except DocumentRejected as error:  # read_pack checks this too (chunked_document): not reached in practice
-        raise PackError(pack.root / "knowledge", None, error.message) from None

@@ -4,8 +4,8 @@ and purge the invocation store's expired entries (also scheduled by Celery beat)
 Exit codes: 0 done; 2 bad arguments; 3 stale runs were failed while Redis was unreachable (each is FAILED
 with its ``failure`` and ``done`` events stored, as always; only the wake-up of open streams was lost: a
 web process that lost Redis too has every open stream read storage once it subscribes again
-(``sse.listener``), and any page reads them when it reconnects or reloads); 1 the database failed (runs not reached stay
-RUNNING for the next pass). No traceback in any of these cases.
+(``sse.listener``), and any page reads them when it reconnects or reloads); 1 the database failed (runs
+not reached stay RUNNING for the next pass). No traceback in any of these cases.
 """
 
 from __future__ import annotations

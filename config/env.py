@@ -8,6 +8,7 @@ the variable's name; ``manage.py``, the ASGI module and the Celery app turn it i
 from __future__ import annotations
 
 import os
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -17,6 +18,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 _env = environ.Env()
 _UNSET: Any = object()
+HEADER_TOKEN = re.compile(r"[\x21-\x7e]+")
 
 
 class ConfigError(ImproperlyConfigured):
@@ -107,12 +109,17 @@ def string_list(name: str, default: list[str]) -> list[str]:
 
 
 def redacted(url: str) -> str:
-    """``url`` without its password, fit for an error message or a log line."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    """``url`` without its password or its query's values, fit for an error message or a log line (a
+    webhook's ``?access_token=`` is as secret as a password); a URL too broken to split is not quoted."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "(a malformed URL)"
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
+    query = "&".join(f"{field.partition('=')[0]}=***" for field in parts.query.split("&")) if parts.query else ""
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def database(name: str, default: str) -> dict[str, Any]:
@@ -145,9 +152,32 @@ def redis_url(name: str) -> str | None:
 
 
 def url(name: str, default: str | None = None) -> str | None:
+    """An http(s) URL naming a host (its port, if any, a valid one). Credentials have variables of their own
+    (``*_BEARER_TOKEN``, ``*_USERNAME``/``*_PASSWORD``, ``LLM_API_KEY``) and are refused in the URL, which
+    error messages and httpx's log lines quote, and from which httpx would send them as Basic auth in place
+    of the token."""
     value = _raw(name)
     if value is None:
         return default
-    if not value.startswith(("http://", "https://")):
-        raise ConfigError(f"{name}: {value!r} is not an http(s) URL")
+    try:
+        parts = urlsplit(value)
+        port_valid = parts.port != 0  # reading the port raises ValueError when it is out of range or no number
+    except ValueError:
+        port_valid = False
+    if not port_valid:
+        raise ConfigError(f"{name}: {redacted(value)!r} is not a valid URL")
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"{name}: {redacted(value)!r} is not an http(s) URL")
+    if "@" in parts.netloc:
+        raise ConfigError(f"{name}: put credentials in their own variables, not in the URL")
     return value.rstrip("/")
+
+
+def token(name: str, default: str = "") -> str:
+    """A credential or identifier sent in an HTTP header (a bearer token, a tenant id, an API key): visible
+    ASCII without spaces, or no HTTP client could send it, and a call would fail at every request instead of
+    once at start-up."""
+    value = string(name, default)
+    if not HEADER_TOKEN.fullmatch(value or "x"):
+        raise ConfigError(f"{name}: must be printable ASCII without spaces (it is sent in an HTTP header)")
+    return value

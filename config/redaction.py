@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterator
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from django.conf import settings
 
@@ -21,6 +21,15 @@ REDACTED = "[redacted]"
 MIN_SECRET_CHARS = 6
 BEARER = re.compile(r"(?i)\b(bearer\s+)[\w.~+/=-]+")
 SECRET_URL_SETTINGS = ("BUSINESS_DATABASE_URL", "BUSINESS_ADMIN_DATABASE_URL", "REDIS_URL")
+SECRET_SETTINGS = (
+    "LLM_API_KEY",
+    "SECRET_KEY",
+    "PROMETHEUS_BEARER_TOKEN",
+    "PROMETHEUS_PASSWORD",
+    "LOKI_BEARER_TOKEN",
+    "LOKI_PASSWORD",
+    "ALERT_INTAKE_TOKEN",
+)
 
 
 def error_summary(error: BaseException) -> str:
@@ -32,8 +41,12 @@ def error_summary(error: BaseException) -> str:
 
 def _secrets() -> Iterator[str]:
     """The secret values of this process's settings, read at each call (tests and reloads change them)."""
-    yield settings.LLM_API_KEY
-    yield settings.SECRET_KEY
+    for name in SECRET_SETTINGS:
+        yield getattr(settings, name, "") or ""
+    # A chat-ops webhook's URL is its credential (a token in its path or its query), and httpx logs it.
+    for sink_url in getattr(settings, "ALERT_SINK_URLS", {}).values():
+        yield sink_url
+        yield from (value for _, value in parse_qsl(urlsplit(sink_url).query))
     for database in settings.DATABASES.values():
         yield database.get("PASSWORD") or ""
     for name in SECRET_URL_SETTINGS:

@@ -233,7 +233,7 @@ RUN_EVENT_LINGER_MS = env.integer("RUN_EVENT_LINGER_MS", 50, maximum=1000)
 # --- Model provider -------------------------------------------------------------------------------
 LLM_PROVIDER = env.choice("LLM_PROVIDER", ("offline", "openai", "scripted"), "offline")
 LLM_BASE_URL = env.url("LLM_BASE_URL")
-LLM_API_KEY = env.string("LLM_API_KEY", "")
+LLM_API_KEY = env.token("LLM_API_KEY")
 LLM_MODEL = env.string("LLM_MODEL", "")
 LLM_TIMEOUT_SECONDS = env.number("LLM_TIMEOUT_SECONDS", 60.0, minimum=0.1)
 LLM_MAX_RETRIES = env.integer("LLM_MAX_RETRIES", 2, maximum=10)
@@ -292,11 +292,11 @@ if EMBEDDING_MODEL and not LLM_BASE_URL:
 # HTTP API (Prometheus, Mimir, Grafana Cloud, VictoriaMetrics). See docs/observability-backends.md.
 METRICS_BACKEND = env.choice("METRICS_BACKEND", ("embedded", "prometheus"), "embedded")
 PROMETHEUS_URL = env.url("PROMETHEUS_URL")
-PROMETHEUS_BEARER_TOKEN = env.string("PROMETHEUS_BEARER_TOKEN", "")
+PROMETHEUS_BEARER_TOKEN = env.token("PROMETHEUS_BEARER_TOKEN")
 PROMETHEUS_USERNAME = env.string("PROMETHEUS_USERNAME", "")
 PROMETHEUS_PASSWORD = env.string("PROMETHEUS_PASSWORD", "")
 # Mimir's (and Cortex's) tenant, sent as X-Scope-OrgID; empty sends no tenant header.
-PROMETHEUS_TENANT_ID = env.string("PROMETHEUS_TENANT_ID", "")
+PROMETHEUS_TENANT_ID = env.token("PROMETHEUS_TENANT_ID")
 PROMETHEUS_TLS_VERIFY = env.boolean("PROMETHEUS_TLS_VERIFY", True)
 # The label that names a service on your series (a pack's service column is written under it too).
 PROMETHEUS_SERVICE_LABEL = env.string("PROMETHEUS_SERVICE_LABEL", "service")
@@ -306,10 +306,10 @@ PROMETHEUS_BACKFILL_DIR = env.string("PROMETHEUS_BACKFILL_DIR", "")
 # Where query_logs reads: the embedded log_record table or a Loki HTTP API (same variables as Prometheus').
 LOGS_BACKEND = env.choice("LOGS_BACKEND", ("embedded", "loki"), "embedded")
 LOKI_URL = env.url("LOKI_URL")
-LOKI_BEARER_TOKEN = env.string("LOKI_BEARER_TOKEN", "")
+LOKI_BEARER_TOKEN = env.token("LOKI_BEARER_TOKEN")
 LOKI_USERNAME = env.string("LOKI_USERNAME", "")
 LOKI_PASSWORD = env.string("LOKI_PASSWORD", "")
-LOKI_TENANT_ID = env.string("LOKI_TENANT_ID", "")
+LOKI_TENANT_ID = env.token("LOKI_TENANT_ID")
 LOKI_TLS_VERIFY = env.boolean("LOKI_TLS_VERIFY", True)
 LOKI_SERVICE_LABEL = env.string("LOKI_SERVICE_LABEL", "service")
 
@@ -336,7 +336,7 @@ _check_http_backend("LOKI", LOGS_BACKEND == "loki", LOKI_URL, LOKI_BEARER_TOKEN,
 
 # --- Alert intake and chat-ops notifications (the alerts app) -------------------------------------
 # The bearer token Alertmanager sends to POST /api/alerts/alertmanager; empty: that endpoint answers 404.
-ALERT_INTAKE_TOKEN = env.string("ALERT_INTAKE_TOKEN", "")
+ALERT_INTAKE_TOKEN = env.token("ALERT_INTAKE_TOKEN")
 if ALERT_INTAKE_TOKEN and len(ALERT_INTAKE_TOKEN) < 16:
     raise env.ConfigError("ALERT_INTAKE_TOKEN: must be at least 16 characters")
 # A repeated notification of an alert group (same groupKey) within this many seconds of the run it started

@@ -8,6 +8,7 @@ import logging
 import pytest
 from celery import signals
 
+from config.env import redacted
 from config.redaction import REDACTED, RedactSecrets, error_summary, redact
 from diagnosis.models import ChatSession, DiagnosisRun
 from tracing.models import AgentReasoningAudit, AgentStep
@@ -31,6 +32,32 @@ def test_it_blanks_the_password_of_a_configured_url(settings):
     settings.REDIS_URL = "redis://:r3dis-pa55@cache.internal:6379/0"
 
     assert "r3dis-pa55" not in redact("connect failed: redis://:r3dis-pa55@cache.internal:6379/0")
+
+
+def test_it_blanks_the_backends_credentials_and_the_chat_ops_webhooks(settings):
+    settings.PROMETHEUS_PASSWORD = "pr0m-pa55word"
+    settings.LOKI_BEARER_TOKEN = "glc_l0ki-token"
+    settings.ALERT_SINK_URLS = {
+        "slack": "https://hooks.slack.com/services/T0/B0/sl4ck-secret-path",
+        "dingtalk": "https://oapi.dingtalk.com/robot/send?access_token=d1ngtalk-token",
+    }
+    text = (
+        "pr0m-pa55word glc_l0ki-token POST https://hooks.slack.com/services/T0/B0/sl4ck-secret-path "
+        "POST https://oapi.dingtalk.com/robot/send?access_token=d1ngtalk-token&timestamp=1"
+    )
+
+    redacted_text = redact(text)
+
+    for secret in ("pr0m-pa55word", "glc_l0ki-token", "sl4ck-secret-path", "d1ngtalk-token"):
+        assert secret not in redacted_text
+
+
+def test_a_quoted_url_keeps_neither_its_password_nor_its_query_values():
+    assert redacted("mysql://app:s3cret@db/app") == "mysql://app:***@db/app"
+    assert redacted("https://oapi.dingtalk.com/robot/send?access_token=t0ken&x") == (
+        "https://oapi.dingtalk.com/robot/send?access_token=***&x=***"
+    )
+    assert redacted("http://[::1") == "(a malformed URL)"
 
 
 def test_it_leaves_ordinary_text_and_too_short_values_alone(settings):

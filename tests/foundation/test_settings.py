@@ -43,6 +43,12 @@ BAD_VALUES = [
     ({"ALERT_SINK_WECOM_URL": "https://qyapi.weixin.qq.com/x", "PUBLIC_BASE_URL": None}, "PUBLIC_BASE_URL"),
     ({"PUBLIC_BASE_URL": "superbiz.example.com"}, "PUBLIC_BASE_URL"),
     ({"ALERT_DELIVERY_MAX_RETRIES": "50"}, "ALERT_DELIVERY_MAX_RETRIES"),
+    # Credentials have variables of their own: httpx would log them and send them as Basic auth instead.
+    ({"LLM_BASE_URL": "http://svc:s3cret@127.0.0.1:8000/v1"}, "LLM_BASE_URL"),
+    ({"PROMETHEUS_URL": "http://127.0.0.1:99999"}, "PROMETHEUS_URL"),
+    ({"LOKI_URL": "http://[::1"}, "LOKI_URL"),
+    ({"LLM_API_KEY": "sk-clé"}, "LLM_API_KEY"),
+    ({"PROMETHEUS_TENANT_ID": "team a"}, "PROMETHEUS_TENANT_ID"),
 ]
 
 
@@ -63,6 +69,14 @@ def test_it_never_prints_a_password_from_a_bad_url(manage_py):
     assert result.returncode != 0
     assert "s3cret-pw" not in result.stderr
     assert "postgres://app:***@db.internal/app" in result.stderr
+
+
+def test_a_url_with_credentials_is_refused_without_quoting_them(manage_py):
+    result = manage_py("check", env={"LOKI_URL": "https://user:l0ki-pw@loki.internal"})
+
+    assert result.returncode != 0
+    assert "l0ki-pw" not in result.stderr
+    assert "LOKI_URL: put credentials in their own variables" in result.stderr
 
 
 def test_it_accepts_the_defaults(manage_py):

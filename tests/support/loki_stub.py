@@ -1,4 +1,5 @@
-"""A loopback HTTP server answering Loki's documented JSON, recording every request it gets.
+"""A loopback HTTP server answering Loki's documented JSON, recording every request it gets (the Prometheus
+client's tests use it too, for answers no real Prometheus gives).
 
 No Loki server can be installed on these machines (docs/decisions.md), so the Loki client is tested against
 the shapes Loki's HTTP API reference documents: ``streams`` and ``vector`` results, its error JSON, and the
@@ -49,6 +50,15 @@ def count(total: int | None) -> dict[str, Any]:
     return {"status": "success", "data": {"resultType": "vector", "result": result}}
 
 
+def _body(raw: bytes, content_type: str) -> Any:
+    """A JSON body (Loki's push) as JSON, a form (a Prometheus-style POST query) as its fields."""
+    if not raw:
+        return None
+    if content_type.startswith("application/x-www-form-urlencoded"):
+        return {key: values[-1] for key, values in parse_qs(raw.decode()).items()}
+    return json.loads(raw)
+
+
 @contextmanager
 def running_loki_stub() -> Iterator[LokiStub]:
     stub = LokiStub()
@@ -64,7 +74,7 @@ def running_loki_stub() -> Iterator[LokiStub]:
                     parts.path,
                     {key: values[-1] for key, values in parse_qs(parts.query).items()},
                     {key.lower(): value for key, value in self.headers.items()},
-                    json.loads(raw) if raw else None,
+                    _body(raw, self.headers.get("Content-Type") or ""),
                 )
             )
             status, body = stub.answers.get(parts.path, (404, {"status": "error", "error": "not found"}))

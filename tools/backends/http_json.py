@@ -70,17 +70,17 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
         return {}
     try:
         body = response.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: a body nested deeper than json can read
         body = None
     if response.is_error:
-        detail = _error_detail(body) or response.text[:300].strip() or response.reason_phrase
+        detail = error_detail(body) or response.text[:300].strip() or response.reason_phrase
         raise ToolBackendError("backend_error", f"{endpoint.name} answered HTTP {response.status_code}: {detail}")
     if not isinstance(body, dict):
         raise ToolBackendError("backend_bad_response", f"{endpoint.name} answered something that is not a JSON object")
     return body
 
 
-def _error_detail(body: Any) -> str:
+def error_detail(body: Any) -> str:
     """The ``errorType: error`` of Prometheus' and Loki's JSON error shape, when the body has it."""
     if not isinstance(body, dict) or not isinstance(body.get("error"), str):
         return ""

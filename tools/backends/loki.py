@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tools.backends.http_json import HttpEndpoint, request_json
+from tools.backends.http_json import HttpEndpoint, error_detail, request_json
 from tools.backends.logql import LEVEL_LABEL, log_query
 from tools.backends.protocols import FORWARD, log_record_payload
 from tools.errors import ToolBackendError
@@ -60,12 +60,14 @@ class LokiLogBackend:
         )
         records = self._records(_result(self.endpoint.name, body, "streams"))
         span = (end - start) // timedelta(milliseconds=1)
+        # Loki's range ``[span]`` evaluated at ``time`` is ``(time - span, time]``: evaluated a nanosecond
+        # before ``end`` it is ``[start, end)``, the listing's window (an entry at ``end`` is in neither).
         counted = request_json(
             self.endpoint,
             "GET",
             "/loki/api/v1/query",
             deadline=self.deadline,
-            params={"query": f"sum(count_over_time({query} [{span}ms]))", "time": str(nanoseconds(end))},
+            params={"query": f"sum(count_over_time({query} [{span}ms]))", "time": str(nanoseconds(end) - 1)},
         )
         # The count and the listing are two reads; never report fewer matches than the records listed.
         total = max(_vector_total(self.endpoint.name, counted), len(records))
@@ -80,17 +82,18 @@ class LokiLogBackend:
                 raise ToolBackendError("backend_bad_response", f"{self.endpoint.name} answered a malformed stream")
             for value in values:
                 try:
-                    entries.append((int(value[0]), str(value[1]), labels))
-                except (TypeError, ValueError, IndexError):
+                    stamp = int(value[0])
+                    entries.append((stamp, EPOCH + timedelta(microseconds=stamp // 1000), str(value[1]), labels))
+                except (TypeError, ValueError, IndexError, KeyError, OverflowError):
                     raise ToolBackendError(
-                        "backend_bad_response", f"{self.endpoint.name} answered a malformed entry {value!r}"
+                        "backend_bad_response", f"{self.endpoint.name} answered a malformed entry {value!r:.200}"
                     ) from None
         entries.sort(key=lambda entry: entry[0])
-        return [self._record(*entry) for entry in entries]
+        return [self._record(*entry[1:]) for entry in entries]
 
-    def _record(self, stamp: int, line: str, labels: dict[str, Any]) -> dict[str, Any]:
+    def _record(self, moment: datetime, line: str, labels: dict[str, Any]) -> dict[str, Any]:
         return log_record_payload(
-            EPOCH + timedelta(microseconds=stamp // 1000),
+            moment,
             str(labels.get(self.service_label, "")),
             str(labels.get(LEVEL_LABEL, "")).upper(),
             line,
@@ -101,7 +104,10 @@ class LokiLogBackend:
 def _result(name: str, body: dict[str, Any], kind: str) -> list[Any]:
     data = body.get("data")
     if body.get("status") != "success" or not isinstance(data, dict) or data.get("resultType") != kind:
-        raise ToolBackendError("backend_bad_response", f"{name} did not answer successful {kind}")
+        detail = error_detail(body)
+        raise ToolBackendError(
+            "backend_bad_response", f"{name} did not answer successful {kind}{detail and ': '}{detail}"
+        )
     result = data.get("result")
     if not isinstance(result, list):
         raise ToolBackendError("backend_bad_response", f"{name} answered {kind} without a result list")

@@ -6,7 +6,10 @@ Prometheus evaluates ``sum(sum_over_time(s[step])) / sum(count_over_time(s[step]
 each step's end: the mean of every sample of every matching series in the step. Prometheus 3 ranges are
 left-open, so that range is exactly the step; Prometheus 2 ranges are closed, so there a sample lying exactly
 one millisecond before a step's start is counted in it too. A last partial step (a window that is not a
-whole number of steps) covers a whole step on Prometheus. Steps without samples are left out, as embedded.
+whole number of steps) covers a whole step on Prometheus. Steps without samples are left out, as embedded;
+so is, from its step, a series whose samples there include a NaN (the other series' samples still count).
+The series is selected by ``__name__`` (``promql.selector``), and Prometheus' ``warnings`` (a partial answer
+from Thanos or Mimir) come with the payload.
 """
 
 from __future__ import annotations
@@ -16,12 +19,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from tools.backends.embedded import VALUE_DECIMALS
-from tools.backends.http_json import HttpEndpoint, request_json
+from tools.backends.http_json import HttpEndpoint, error_detail, request_json
 from tools.backends.promql import selector
 from tools.errors import ToolBackendError
 from tools.timestamps import format_timestamp
 
 MILLISECOND = timedelta(milliseconds=1)
+MAX_WARNINGS = 5
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -34,7 +38,11 @@ class PrometheusMetricBackend:
     def query(self, *, service: str, metric: str, start: datetime, end: datetime, step: int) -> dict[str, Any]:
         series = selector(metric, self.service_label, service)
         width = f"{step}s"
-        expression = f"sum(sum_over_time({series}[{width}])) / sum(count_over_time({series}[{width}]))"
+        total = f"sum_over_time({series}[{width}])"
+        # A series whose step holds a NaN (a summary's quantile with nothing observed) sums to NaN: it is left
+        # out of that step (``unless`` it is not equal to itself), not allowed to make the whole step NaN.
+        finite = f"unless ({total} != {total})"
+        expression = f"sum({total} {finite}) / sum(count_over_time({series}[{width}]) {finite})"
         steps = math.ceil((end - start).total_seconds() / step)
         first = start + timedelta(seconds=step) - MILLISECOND
         body = request_json(
@@ -53,9 +61,15 @@ class PrometheusMetricBackend:
             {"ts": format_timestamp(evaluated + MILLISECOND - timedelta(seconds=step)), "value": value}
             for evaluated, value in _matrix_points(self.endpoint.name, body)
         ]
-        if not points:
-            return {"series": []}
-        return {"series": [{"service": service, "metric": metric, "points": points}]}
+        payload: dict[str, Any] = {
+            "series": [{"service": service, "metric": metric, "points": points}] if points else []
+        }
+        listed = body.get("warnings")
+        warnings = [str(warning) for warning in listed if warning] if isinstance(listed, list) else []
+        if warnings:
+            # A partial answer (Thanos, Mimir: a store did not answer) must not read as the whole truth.
+            payload["warnings"] = warnings[:MAX_WARNINGS]
+        return payload
 
 
 def _seconds(moment: datetime) -> str:
@@ -68,18 +82,26 @@ def _matrix_points(name: str, body: dict[str, Any]) -> list[tuple[datetime, floa
     """The ``(time, value)`` pairs of the one series a ``matrix`` answer holds (none when nothing matched)."""
     data = body.get("data")
     if body.get("status") != "success" or not isinstance(data, dict) or data.get("resultType") != "matrix":
-        raise ToolBackendError("backend_bad_response", f"{name} did not answer a successful matrix")
+        detail = error_detail(body)
+        raise ToolBackendError(
+            "backend_bad_response", f"{name} did not answer a successful matrix{detail and ': '}{detail}"
+        )
     result = data.get("result")
     if not isinstance(result, list) or len(result) > 1:
         raise ToolBackendError("backend_bad_response", f"{name} answered an unexpected matrix result")
     points = []
     for series in result:
-        for pair in series.get("values", []) if isinstance(series, dict) else []:
+        values = series.get("values") if isinstance(series, dict) else None
+        if not isinstance(values, list):
+            raise ToolBackendError("backend_bad_response", f"{name} answered a series without a list of values")
+        for pair in values:
             try:
                 moment = EPOCH + timedelta(milliseconds=round(float(pair[0]) * 1000))
                 value = float(pair[1])
-            except (TypeError, ValueError, IndexError):
-                raise ToolBackendError("backend_bad_response", f"{name} answered a malformed point {pair!r}") from None
+            except (TypeError, ValueError, IndexError, KeyError, OverflowError):
+                raise ToolBackendError(
+                    "backend_bad_response", f"{name} answered a malformed point {pair!r:.200}"
+                ) from None
             if math.isfinite(value):
                 points.append((moment, round(value, VALUE_DECIMALS)))
     return points

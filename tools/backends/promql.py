@@ -13,12 +13,16 @@ from tools.errors import ToolInputError
 
 METRIC_NAME = re.compile(r"[a-zA-Z_:][a-zA-Z0-9_:]*")
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f]")
+SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 def label_value(value: str, *, argument: str) -> str:
-    """``value`` as a PromQL (and LogQL) double-quoted string, or ``ToolInputError`` for control characters."""
+    """``value`` as a PromQL (and LogQL) double-quoted string, or ``ToolInputError`` for control characters
+    and for a lone surrogate (a ``\\ud800`` escape in the model's JSON), which no UTF-8 request can carry."""
     if CONTROL_CHARACTERS.search(value):
         raise ToolInputError("invalid_arguments", f"{argument} must not contain control characters such as newlines")
+    if SURROGATES.search(value):
+        raise ToolInputError("invalid_arguments", f"{argument} must not contain unpaired surrogate code points")
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -31,5 +35,9 @@ def metric_name(value: str) -> str:
 
 
 def selector(metric: str, service_label: str, service: str) -> str:
-    """``metric{service_label="service"}``; the label name comes from settings (validated there)."""
-    return f"{metric_name(metric)}{{{service_label}={label_value(service, argument='service')}}}"
+    """``{__name__="metric", service_label="service"}``; the label name comes from settings (validated there).
+
+    The name is a matcher, not the selector's head: a metric named like a PromQL keyword or number (``inf``,
+    ``nan``, ``bool``, ``on``) is a parse error written as ``inf{...}``."""
+    name = label_value(metric_name(metric), argument="metric")
+    return f"{{__name__={name}, {service_label}={label_value(service, argument='service')}}}"

@@ -47,11 +47,13 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
 
 
 def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
+    # The backend's warnings (a partial answer) come first: the model must read the points knowing it.
+    warnings = {"warnings": payload["warnings"]} if payload.get("warnings") else {}
     share = budget // max(len(payload["series"]), 1)
     views = [_series_view(index, series, share) for index, series in enumerate(payload["series"])]
     if not views:
-        return {"series": [], "note": "no samples of this metric for this service in the window"}
-    return {"series": views}
+        return {**warnings, "series": [], "note": "no samples of this metric for this service in the window"}
+    return {**warnings, "series": views}
 
 
 def _series_view(index: int, series: dict[str, Any], budget: int) -> dict[str, Any]:

@@ -100,7 +100,7 @@ def test_the_request_carries_the_window_limit_direction_and_tenant(loki):
     sent = loki.received[0]
     assert (sent.method, sent.path) == ("GET", RANGE)
     assert sent.params == {
-        "query": '{service="api", level="WARN"}',
+        "query": '{service="api", level=~"(?i)warn"}',
         "start": str(nanoseconds(START)),
         "end": str(nanoseconds(END)),
         "limit": "5",
@@ -108,9 +108,17 @@ def test_the_request_carries_the_window_limit_direction_and_tenant(loki):
     }
     assert sent.headers["x-scope-orgid"] == "team-a"
     assert loki.received[1].params == {
-        "query": 'sum(count_over_time({service="api", level="WARN"} [3600000ms]))',
-        "time": str(nanoseconds(END)),
+        "query": 'sum(count_over_time({service="api", level=~"(?i)warn"} [3600000ms]))',
+        # (time - 3600000ms, time]: a nanosecond before END it is the listing's [START, END).
+        "time": str(nanoseconds(END) - 1),
     }
+
+
+def test_a_level_matches_in_any_case_and_only_as_text(loki):
+    # promtail and OpenTelemetry pipelines label "error", a pack pushed by load_scenario "ERROR".
+    query(loki.url, level="Error.*")
+
+    assert loki.queries()[0] == r'{service="api", level=~"(?i)Error\\.\\*"}'
 
 
 def test_nothing_matched_is_an_empty_untruncated_payload(loki):
@@ -137,6 +145,13 @@ def test_control_characters_are_refused_before_anything_is_sent(loki, field):
     assert loki.received == []
 
 
+def test_a_lone_surrogate_is_refused_before_anything_is_sent(loki):
+    # Valid JSON from the model ("\\ud800"), but no UTF-8 request can carry it.
+    with pytest.raises(ToolInputError, match="surrogate"):
+        query(loki.url, contains="x\ud800")
+    assert loki.received == []
+
+
 @pytest.mark.parametrize(
     ("answer", "message"),
     [
@@ -151,6 +166,13 @@ def test_control_characters_are_refused_before_anything_is_sent(loki, field):
             "did not answer successful streams",
         ),
         ((200, streams(({"service": "api"}, [("not-a-time", "line")]))), "malformed entry"),
+        ((200, streams(({"service": "api"}, [(10**30, "line")]))), "malformed entry"),
+        (
+            (200, {"status": "success", "data": {"resultType": "streams", "result": [{"stream": {}, "values": [{}]}]}}),
+            "malformed entry",
+        ),
+        ((200, {"status": "error", "errorType": "execution", "error": "boom"}), "successful streams: execution: boom"),
+        ((200, b"[" * 100_000 + b"]" * 100_000), "not a JSON object"),
     ],
 )
 def test_error_shapes_are_backend_errors_with_a_clear_message(loki, answer, message):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import subprocess
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -10,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from tests.services import require
+from tests.support.loki_stub import LokiStub, running_loki_stub
 from tests.support.prometheus import free_port, running_prometheus
 from tests.support.silent_server import running_silent_server, running_trickling_server
 from tools.backends import metric_backend
@@ -17,6 +19,7 @@ from tools.backends.embedded import EmbeddedMetricBackend
 from tools.backends.http_json import HttpEndpoint
 from tools.backends.prometheus import PrometheusMetricBackend
 from tools.backends.promql import selector
+from tools.definitions.metrics import project
 from tools.errors import ToolBackendError, ToolInputError, ToolTimeout
 from tools.harness import ToolHarness
 from tools.models import InvocationStatus, MetricPoint
@@ -27,13 +30,35 @@ PACK = read_pack(resolve_pack("payment-db-pool"))
 START = datetime(2026, 10, 14, 9, 30, tzinfo=UTC)
 END = datetime(2026, 10, 14, 10, 46, tzinfo=UTC)
 INJECTION = 'x"} or vector(1) #'
+RANGE = "/api/v1/query_range"
+
+
+# Series a pack cannot hold: two pods of one service, one of them exporting a NaN (a summary's quantile with
+# nothing observed), and a metric named like a PromQL keyword.
+EXTRA = datetime(2026, 10, 15, 10, 0, tzinfo=UTC)
+EXTRA_SERIES = f"""# TYPE queue_wait_seconds gauge
+queue_wait_seconds{{service="worker",pod="a"}} NaN {EXTRA.timestamp():.3f}
+queue_wait_seconds{{service="worker",pod="a"}} 4 {EXTRA.timestamp() + 10:.3f}
+queue_wait_seconds{{service="worker",pod="b"}} 2 {EXTRA.timestamp() + 5:.3f}
+queue_wait_seconds{{service="worker",pod="b"}} 6 {EXTRA.timestamp() + 65:.3f}
+# TYPE inf gauge
+inf{{service="worker"}} 3 {EXTRA.timestamp() + 5:.3f}
+# EOF
+"""
 
 
 @pytest.fixture(scope="module")
 def prometheus_url(tmp_path_factory) -> Iterator[str]:
     require("prometheus")
-    data = tmp_path_factory.mktemp("prometheus") / "tsdb"
+    folder = tmp_path_factory.mktemp("prometheus")
+    data = folder / "tsdb"
     backfill(PACK.metrics, data, service_label="service")
+    (folder / "extra.om").write_text(EXTRA_SERIES)
+    subprocess.run(
+        ["promtool", "tsdb", "create-blocks-from", "openmetrics", str(folder / "extra.om"), str(data)],
+        check=True,
+        capture_output=True,
+    )
     with running_prometheus(data) as url:
         yield url
 
@@ -74,7 +99,66 @@ def test_a_quote_in_the_service_is_escaped_so_the_injected_vector_matches_nothin
     # Unescaped, `or vector(1)` would answer a point at every step.
     payload = backend(prometheus_url).query(service=INJECTION, metric="cpu_percent", start=START, end=END, step=60)
     assert payload == {"series": []}
-    assert selector("cpu_percent", "service", INJECTION) == 'cpu_percent{service="x\\"} or vector(1) #"}'
+    assert selector("cpu_percent", "service", INJECTION) == '{__name__="cpu_percent", service="x\\"} or vector(1) #"}'
+
+
+def test_a_nan_sample_leaves_out_its_series_step_not_the_other_series(prometheus_url):
+    payload = backend(prometheus_url).query(
+        service="worker", metric="queue_wait_seconds", start=EXTRA, end=EXTRA + timedelta(minutes=2), step=60
+    )
+
+    # Pod a's first minute averages to NaN and is left out of it; pod b's samples still make the point.
+    assert payload["series"][0]["points"] == [
+        {"ts": "2026-10-15T10:00:00Z", "value": 2.0},
+        {"ts": "2026-10-15T10:01:00Z", "value": 6.0},
+    ]
+
+
+def test_a_metric_named_like_a_promql_keyword_is_queried_by_its_name(prometheus_url):
+    payload = backend(prometheus_url).query(
+        service="worker", metric="inf", start=EXTRA, end=EXTRA + timedelta(minutes=1), step=60
+    )
+
+    assert payload["series"][0]["points"] == [{"ts": "2026-10-15T10:00:00Z", "value": 3.0}]
+
+
+@pytest.fixture
+def stub() -> Iterator[LokiStub]:
+    with running_loki_stub() as server:
+        yield server
+
+
+def matrix(*values: list) -> dict:
+    return {"status": "success", "data": {"resultType": "matrix", "result": [{"metric": {}, "values": list(values)}]}}
+
+
+@pytest.mark.parametrize(
+    ("answer", "message"),
+    [
+        (
+            {"status": "success", "data": {"resultType": "matrix", "result": [{"metric": {}, "values": None}]}},
+            "without a list",
+        ),
+        (matrix(["+Inf", "1"]), "malformed point"),
+        (matrix([1e20, "1"]), "malformed point"),
+        ({"status": "error", "errorType": "execution", "error": "boom"}, "successful matrix: execution: boom"),
+    ],
+)
+def test_answers_no_prometheus_should_give_are_backend_errors(stub, answer, message):
+    stub.answers[RANGE] = (200, answer)
+    with pytest.raises(ToolBackendError, match=message) as raised:
+        backend(stub.url).query(service="api", metric="up", start=START, end=END, step=60)
+    assert raised.value.code == "backend_bad_response"
+
+
+def test_a_partial_answer_carries_its_warnings_to_the_model(stub):
+    stub.answers[RANGE] = (200, {**matrix([1760436060, "2"]), "warnings": ["partial response: store b down"]})
+
+    payload = backend(stub.url).query(service="api", metric="up", start=START, end=END, step=60)
+
+    assert payload["warnings"] == ["partial response: store b down"]
+    assert project(payload, 2000)["warnings"] == ["partial response: store b down"]
+    assert stub.received[0].body["query"].startswith('sum(sum_over_time({__name__="up", service="api"}[60s]) unless')
 
 
 @pytest.mark.parametrize("service", ["api\n} or vector(1)", "api\r", "api\x00"])

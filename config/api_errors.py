@@ -4,10 +4,10 @@ DRF's default bodies differ per exception (``detail`` strings, field dicts); cli
 single shape whatever failed: a validation error (``invalid_input`` with ``field: reason``), a missing
 login (``not_authenticated``), a 404 (``not_found``), a wrong method (``method_not_allowed``)...
 
-Two kinds of 4xx never pass DRF's handler as API errors, and get the shape here too: Django's request
-limits (a body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, too many files or fields), which Django answers with
-its HTML 400 page; and anything Django answers before a view runs, such as an unknown path under ``/api/``
-(``ApiErrorMiddleware``).
+Some errors never pass DRF's handler as API errors, and get the shape here too: Django's request limits (a
+body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, too many files or fields), which Django answers with its HTML 400
+page; anything Django answers before a view runs, such as an unknown path under ``/api/``; and the 500 of
+an exception no view handled (``ApiErrorMiddleware``).
 """
 
 from __future__ import annotations
@@ -98,16 +98,18 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 
 
 class ApiErrorMiddleware(MiddlewareMixin):
-    """A 4xx under ``/api/`` that is not JSON (Django's own page: an unknown path, a bad host) gets the shape.
+    """An error under ``/api/`` that is not JSON (Django's own page: an unknown path, a bad host, the 500 of an
+    unhandled exception) gets the shape.
 
     Django renders these itself — with ``DEBUG`` its technical pages, which ``handler404`` cannot replace —
-    so the response is reshaped on its way out, keeping its status and headers such as ``Allow``.
+    so the response is reshaped on its way out, keeping its status and headers such as ``Allow``. A 500 says
+    no more than its status: the exception is in the server's log (``django.request``), never in the body.
     """
 
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if (
             not request.path.startswith(API_PREFIX)
-            or not 400 <= response.status_code < 500
+            or not 400 <= response.status_code < 600
             or "json" in response.get("Content-Type", "")
         ):
             return response

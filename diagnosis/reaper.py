@@ -74,21 +74,34 @@ def stale_runs(
 def reap_stale_runs(
     *, now: datetime | None = None, stale_after_seconds: int | None = None, queue_timeout_seconds: int | None = None
 ) -> list[DiagnosisRun]:
-    """Fail every stale run; returns those this call ended."""
+    """Fail every stale run; returns those this call ended. A run that cannot be ended is logged and left for
+    the next pass, the others ended all the same; the first such error is then raised."""
     now = now or timezone.now()
     limits = _Limits.at(now, stale_after_seconds, queue_timeout_seconds)
     reaped = []
+    errors: list[Exception] = []
     runs = stale_runs(now=now, stale_after_seconds=stale_after_seconds, queue_timeout_seconds=queue_timeout_seconds)
     for run in runs:
-        if run.claimed_at is not None:
-            ended = fail_with_partial_trace(run, reason=REASON, message=LOST_MESSAGE, still=limits.lost)
-        elif run.cancel_requested_at is not None:
-            ended = run_fail(run, reason=CANCELLED, message=CANCELLED_MESSAGE, still=limits.cancelled)
-        else:
-            ended = run_fail(run, reason=QUEUE_REASON, message=QUEUE_MESSAGE, still=limits.queued)
+        try:
+            ended = _end(run, limits)
+        except Exception as error:  # reported below, once every other run had its turn
+            # Runs are taken oldest first: one that cannot be ended must not keep every later one RUNNING.
+            logger.exception("could not end stale run %s; the others are still reaped", run.pk)
+            errors.append(error)
+            continue
         if ended:
             reaped.append(run)
+    if errors:
+        raise errors[0]
     return reaped
+
+
+def _end(run: DiagnosisRun, limits: _Limits) -> bool:
+    if run.claimed_at is not None:
+        return fail_with_partial_trace(run, reason=REASON, message=LOST_MESSAGE, still=limits.lost)
+    if run.cancel_requested_at is not None:
+        return run_fail(run, reason=CANCELLED, message=CANCELLED_MESSAGE, still=limits.cancelled)
+    return run_fail(run, reason=QUEUE_REASON, message=QUEUE_MESSAGE, still=limits.queued)
 
 
 def fail_with_partial_trace(run: DiagnosisRun, *, reason: str, message: str, still: Q | None = None) -> bool:
@@ -104,9 +117,12 @@ def fail_with_partial_trace(run: DiagnosisRun, *, reason: str, message: str, sti
 def scheduled_pass(
     *, stale_after_seconds: int | None = None, queue_timeout_seconds: int | None = None
 ) -> list[DiagnosisRun]:
-    """Fail every stale run, then purge the invocation store's expired entries; returns the runs ended."""
-    reaped = reap_stale_runs(stale_after_seconds=stale_after_seconds, queue_timeout_seconds=queue_timeout_seconds)
-    purged = purge_expired()
+    """Fail every stale run, then purge the invocation store's expired entries (even when a run could not be
+    ended); returns the runs ended."""
+    try:
+        reaped = reap_stale_runs(stale_after_seconds=stale_after_seconds, queue_timeout_seconds=queue_timeout_seconds)
+    finally:
+        purged = purge_expired()
     if purged:
         logger.info("purged %d expired invocation-store entries", purged)
     return reaped

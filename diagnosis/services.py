@@ -50,6 +50,8 @@ class RunResult:
 #: The failure reason, and orchestration ``termination_reason``, of a run that was cancelled.
 CANCELLED = "cancelled"
 CANCELLED_MESSAGE = "The run was cancelled."
+# The largest duration diagnosis_run.duration_ms holds on every backend (24.8 days of milliseconds).
+MAX_DURATION_MS = 2**31 - 1
 
 
 def run_claim(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
@@ -99,7 +101,9 @@ def _usage_totals(prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
 def _finish(run: DiagnosisRun, status: RunStatus, *, still: Q | None = None, **fields: Any) -> bool:
     """End a RUNNING run (of which ``still`` holds, checked in the same UPDATE); False when it was not."""
     now = timezone.now()
-    duration_ms = max(0, int((now - run.started_at).total_seconds() * 1000))
+    # Capped where the column ends: a run reaped after weeks without a reaper must still end, not fail its
+    # UPDATE out of range.
+    duration_ms = min(MAX_DURATION_MS, max(0, int((now - run.started_at).total_seconds() * 1000)))
     values = {"status": status, "finished_at": now, "duration_ms": duration_ms, **_totals(run), **fields}
     running = DiagnosisRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING)
     updated = (running if still is None else running.filter(still)).update(**values)

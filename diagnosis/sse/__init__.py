@@ -101,8 +101,9 @@ def publish_on_commit(
     run_id: uuid.UUID | str, event: EventName, data: dict[str, Any], *, timeline: TimelineEntry | None = None
 ) -> None:
     """``publish`` once the current transaction commits (at once outside one), so readers never see an event
-    about rows that could still roll back."""
-    transaction.on_commit(lambda: publish(run_id, event, data, timeline=timeline))
+    about rows that could still roll back. Robust: an event that cannot be stored (the database lost just
+    after the commit) is logged, and the callbacks after it, such as the run's hand-off to a worker, still run."""
+    transaction.on_commit(lambda: publish(run_id, event, data, timeline=timeline), robust=True)
 
 
 def released_evidence(run_ids: Collection[uuid.UUID]) -> dict[uuid.UUID, list[dict[str, Any]]]:

@@ -10,10 +10,13 @@ only when there is one to fill or could be one:
 - once per connection, at its first keep-alive: by then the process's Redis subscription is active, so
   this one read catches whatever was announced before it (a missed last event included).
 
-Every later keep-alive is bytes only. The library sends one per stream every 20 s, so a fill at each of
-them made the cost of a process grow with its open pages, not with its events (issue 19: 2,000 idle
-pages saturated a process). A missed announcement of an open stream is still recovered when the next
-event of its run arrives, or when the client reconnects.
+Later keep-alives are bytes only, but for one in ``RECHECK_KEEP_ALIVES`` in a row without an event (five
+minutes). The library sends one per stream every 20 s, so a fill at each of them made the cost of a process
+grow with its open pages, not with its events (issue 19: 2,000 idle pages saturated a process). A missed
+announcement of an open stream is recovered when the next event of its run arrives, when the client
+reconnects, or at that quiet recheck: a run's last event, ``done``, has no next event, and a ``done``
+stored but never announced (the worker's PUBLISH failed, or it died between its commit and its
+announcement, while this process's subscription stayed up) would otherwise leave the page waiting for ever.
 
 The stored events a connection asks for are read while its view checks the reader, on the same thread
 (``read_opening``), and sent with the stream's opening as soon as the response starts: a new run's
@@ -44,6 +47,8 @@ from diagnosis.sse.reads import stream_reads
 BLOCK_END = "\n\n"
 FILL_LIMIT = 1000
 KEEP_ALIVE = "event: keep-alive"
+# Keep-alives in a row without an event after which storage is read again (20 s apart: five minutes).
+RECHECK_KEEP_ALIVES = 15
 # django-eventstream's opening of a stream (``views.stream``): padding for buffering proxies, then ``stream-open``.
 PADDING = ":" + " " * 2048
 STREAM_OPEN = "event: stream-open\ndata:"
@@ -104,12 +109,14 @@ def _block_id(block: str, channel: str) -> int | None:
 
 
 class _Cursor:
-    """What one connection has sent: the last event id, whether the connect-time fill ran, whether ``done``
-    went out, and the opening the wrapper sends itself (``read_opening``), if any."""
+    """What one connection has sent: the last event id, whether the connect-time fill ran, the keep-alives
+    since the last event, whether ``done`` went out, and the opening the wrapper sends itself
+    (``read_opening``), if any."""
 
     def __init__(self, channel: str, last: int | None, *, finished: bool = False) -> None:
         self.channel, self.last = channel, last
         self.reconciled = False
+        self.quiet = 0  # keep-alives since the last event or read of storage
         self.finished = finished
         self.opening = ""
 
@@ -151,11 +158,14 @@ class _Cursor:
         if event_id is None:
             if self.opening and block in (PADDING, STREAM_OPEN):  # the wrapper sent the opening
                 return ""
-            if block.startswith(KEEP_ALIVE) and not self.reconciled:
-                self.reconciled = True
-                body = await self.missing()
-                return body if self.finished else body + block + BLOCK_END
+            if block.startswith(KEEP_ALIVE):
+                self.quiet += 1
+                if not self.reconciled or self.quiet >= RECHECK_KEEP_ALIVES:
+                    self.reconciled, self.quiet = True, 0
+                    body = await self.missing()
+                    return body if self.finished else body + block + BLOCK_END
             return block + BLOCK_END
+        self.quiet = 0
         if self.last is not None and event_id <= self.last:
             return ""
         body = await self.missing(upto=event_id)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from django.db import OperationalError
 from rest_framework.test import APIClient
 
-from diagnosis import submission
+from diagnosis import sse, submission
 from diagnosis.models import ChatSession, DiagnosisRun, Intent
 from tracing.models import DiagnosisTraceEvent
 
@@ -49,6 +50,18 @@ def test_it_accepts_a_message_and_dispatches_after_commit(
     assert body["events_url"] == f"/events/run-{run.id}/?lastEventId=run-{run.id}:0"
     assert dispatched == [str(run.id)]
     assert DiagnosisTraceEvent.objects.filter(run=run, name="intent_routed").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_metadata_event_that_cannot_be_stored_does_not_keep_the_run_from_its_worker(owner, dispatched, monkeypatch):
+    def lost(*args, **kwargs):
+        raise OperationalError("connection lost just after the commit")
+
+    monkeypatch.setattr(sse, "publish", lost)
+
+    run = submission.chat_submit(user=owner, message="why is payment slow?")
+
+    assert dispatched == [str(run.id)]
 
 
 def test_it_does_not_dispatch_before_commit(client_for, owner, dispatched, django_capture_on_commit_callbacks):

@@ -8,13 +8,14 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import DatabaseError
 from django.utils import timezone
 
 from diagnosis import reaper
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.progress import RunProgress
 from diagnosis.reaper import reap_stale_runs, stale_runs
-from diagnosis.services import run_claim
+from diagnosis.services import MAX_DURATION_MS, run_claim
 from tests.support.stored_events import stored_names
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -161,6 +162,36 @@ def test_it_ends_a_run_only_once(make_run):
     reap_stale_runs(stale_after_seconds=600)
 
     assert stream_names(run).count("done") == 1
+
+
+def test_a_run_older_than_its_duration_column_still_ends(make_run):
+    # A reaper down for two months: the run's duration in milliseconds is past what the column holds.
+    run = make_run(age_seconds=60 * 24 * 3600, heartbeat_age=60 * 24 * 3600)
+
+    assert reap_stale_runs(stale_after_seconds=600) == [run]
+    run.refresh_from_db()
+    assert (run.status, run.duration_ms) == (RunStatus.FAILED, MAX_DURATION_MS)
+
+
+def test_a_run_that_cannot_be_ended_does_not_keep_the_later_ones_running(make_run, monkeypatch):
+    poison, later = make_run(age_seconds=900, heartbeat_age=700), make_run(age_seconds=800, heartbeat_age=700)
+    ending = reaper.fail_with_partial_trace
+
+    def fail_the_first(run, **kwargs):
+        if run.pk == poison.pk:
+            raise DatabaseError("Out of range value for column 'duration_ms'")
+        return ending(run, **kwargs)
+
+    monkeypatch.setattr(reaper, "fail_with_partial_trace", fail_the_first)
+    purged = []
+    monkeypatch.setattr(reaper, "purge_expired", lambda: purged.append(True) or 0)
+
+    with pytest.raises(DatabaseError):
+        reaper.scheduled_pass(stale_after_seconds=600)
+
+    assert DiagnosisRun.objects.get(pk=later.pk).status == RunStatus.FAILED
+    assert DiagnosisRun.objects.get(pk=poison.pk).status == RunStatus.RUNNING  # left for the next pass
+    assert purged == [True]  # the store is purged all the same
 
 
 def test_the_command_reports_what_it_reaped(make_run):

@@ -18,7 +18,8 @@ from django.test.utils import CaptureQueriesContext
 from django_eventstream.utils import sse_encode_event
 
 from diagnosis import sse
-from diagnosis.sse.ordering import _Cursor, _ordered, resumes_after_done
+from diagnosis.sse.ordering import RECHECK_KEEP_ALIVES, _Cursor, _ordered, resumes_after_done
+from tracing.timeline import RunLog, StreamEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -51,16 +52,42 @@ def admit_counting(cursor: _Cursor, blocks: list[str]) -> tuple[str, int]:
     return out, len(queries)
 
 
-def test_keep_alives_after_the_first_of_a_connection_do_no_database_work():
+def test_keep_alives_after_the_first_of_a_connection_do_no_database_work_until_a_quiet_recheck():
     channel = publish_run("metadata", "status")
     cursor = _Cursor(channel, last=2)
     _, first = admit_counting(cursor, [KEEP_ALIVE])
 
-    out, later = admit_counting(cursor, [KEEP_ALIVE] * 50)
+    out, later = admit_counting(cursor, [KEEP_ALIVE] * (RECHECK_KEEP_ALIVES - 1))
+    _, recheck = admit_counting(cursor, [KEEP_ALIVE])
 
     assert first > 0, "the first keep-alive of a connection is its one reconciliation with storage"
     assert later == 0
-    assert out == (KEEP_ALIVE + "\n\n") * 50
+    assert out == (KEEP_ALIVE + "\n\n") * (RECHECK_KEEP_ALIVES - 1)
+    assert recheck > 0, "five quiet minutes: storage is read once more"
+
+
+def test_an_event_puts_off_the_quiet_recheck():
+    channel = publish_run("metadata", "status", "status")
+    cursor = _Cursor(channel, last=2)
+    admit_counting(cursor, [KEEP_ALIVE] * (RECHECK_KEEP_ALIVES - 1))
+
+    _, queries = admit_counting(cursor, [block(channel, 3), *[KEEP_ALIVE] * (RECHECK_KEEP_ALIVES - 1)])
+
+    assert queries == 0
+
+
+def test_a_done_stored_but_never_announced_reaches_the_page_at_the_quiet_recheck():
+    run_id = uuid.uuid4()
+    sse.publish(run_id, "metadata", {"n": 1})
+    cursor = _Cursor(sse.channel_for(run_id), last=1)
+    admit_counting(cursor, [KEEP_ALIVE])
+    # The run ends while the page is open: its events are stored, their announcement is lost.
+    RunLog(run_id).append_streams([StreamEvent("failure", '{"code": "worker_lost"}'), StreamEvent("done", "{}")])
+
+    out, _ = admit_counting(cursor, [KEEP_ALIVE] * RECHECK_KEEP_ALIVES)
+
+    assert names(out)[-2:] == ["failure", "done"]
+    assert cursor.finished
 
 
 def test_an_event_right_after_the_last_one_sent_does_no_database_work():

@@ -20,6 +20,9 @@ Status = Literal["firing", "resolved"]
 #: Bounds on what one notification may carry (Alertmanager's own defaults send far less).
 MAX_ALERTS = 1000
 MAX_GROUP_KEY_CHARS = 10_000
+# No group truncates more alerts than this; a larger count is no Alertmanager's, and its digits alone could
+# push the question past the chat limit.
+MAX_TRUNCATED_ALERTS = 1_000_000_000
 
 
 def _storable(text: str) -> str:
@@ -67,7 +70,7 @@ class Alert(_Model):
 class AlertmanagerPayload(_Model):
     version: Literal["4"]
     group_key: Text = Field(alias="groupKey", min_length=1, max_length=MAX_GROUP_KEY_CHARS)
-    truncated_alerts: int = Field(default=0, alias="truncatedAlerts", ge=0)
+    truncated_alerts: int = Field(default=0, alias="truncatedAlerts", ge=0, le=MAX_TRUNCATED_ALERTS)
     status: Status
     receiver: Text = ""
     group_labels: Labels = Field(default_factory=dict, alias="groupLabels")

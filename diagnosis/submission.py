@@ -91,8 +91,10 @@ def unavailable() -> SubmissionError:
 
 
 def never_started(run: DiagnosisRun) -> bool:
-    """Whether ``run`` was failed because the broker refused its hand-off (``_start``): it never ran."""
-    return run.status == RunStatus.FAILED and run.failure_reason == BROKER_FAILURE_REASON
+    """Whether ``run`` failed before any worker claimed it: the broker refused its hand-off (``_start``), its
+    task was lost or waited past the queue timeout (the reaper's ``not_started``), or it was cancelled in
+    the queue. It never ran: an alert group's next notification starts a run instead of waiting for it."""
+    return run.status == RunStatus.FAILED and run.claimed_at is None
 
 
 def _start(run: DiagnosisRun) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.utils import timezone
 from django.test import Client
 
 from alerts import delivery, receivers
@@ -29,8 +30,9 @@ OK_BODIES = {"webhook": {}, "slack": {}, "wecom": {"errcode": 0}, "dingtalk": {"
 
 @pytest.fixture
 def alert_run(intake, dispatched) -> DiagnosisRun:
-    """A RUNNING run an alert started (not executed)."""
+    """A RUNNING run an alert started, claimed by a worker (not executed)."""
     run_id = intake(alertmanager_payload()).json()["run_id"]
+    DiagnosisRun.objects.filter(pk=run_id).update(claimed_at=timezone.now())
     return DiagnosisRun.objects.select_related("session").get(pk=run_id)
 
 
@@ -330,6 +332,8 @@ def test_every_sink_kind_a_setting_names_has_a_format(settings):
 def test_a_run_the_broker_refused_is_not_announced(settings, alert_run, handed_on, django_capture_on_commit_callbacks):
     """It never ran: the intake answered 503, and Alertmanager's retry starts the run that will be announced."""
     settings.ALERT_SINK_URLS = {"webhook": "http://127.0.0.1:9/a"}
+    DiagnosisRun.objects.filter(pk=alert_run.pk).update(claimed_at=None)  # refused before any worker had it
+    alert_run.refresh_from_db()
 
     with django_capture_on_commit_callbacks(execute=True):
         run_fail(alert_run, reason=BROKER_FAILURE_REASON, message="The run could not be started.")

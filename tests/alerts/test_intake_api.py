@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 
 from alerts.models import AlertGroup, AlertNotification, IntakeAction
 from diagnosis import submission
+from diagnosis.reaper import reap_stale_runs
 from diagnosis.dispatch import BrokerUnavailable
 from diagnosis.models import ChatSession, DiagnosisRun, Intent
 from tests.alerts.conftest import TOKEN, URL, alertmanager_payload
@@ -122,6 +123,7 @@ def _alert_changed(**changes) -> dict:
         (_alert_changed(labels=None), "alerts[1].labels"),
         (_alert_changed(status="firing!"), "alerts[1].status"),
         (["not", "an", "object"], "body"),
+        (alertmanager_payload(truncatedAlerts=10**12), "truncatedAlerts"),
     ],
 )
 def test_a_bad_payload_is_a_400_naming_the_field_and_writes_nothing(intake, dispatched, payload, field):
@@ -222,6 +224,19 @@ def test_the_group_starts_a_new_run_once_its_window_has_passed(intake, dispatche
     assert again.status_code == 202
     assert again.json()["run_id"] != first["run_id"]
     assert DiagnosisRun.objects.count() == 2
+
+
+def test_a_run_no_worker_ever_started_does_not_hold_the_groups_window(intake, dispatched):
+    first = intake(alertmanager_payload()).json()
+    # Its task was lost with a broker restarted without persistence: the reaper ends it as not started.
+    DiagnosisRun.objects.update(started_at=timezone.now() - timedelta(hours=1))
+    assert [run.failure_reason for run in reap_stale_runs(queue_timeout_seconds=600)] == ["not_started"]
+
+    again = intake(alertmanager_payload())
+
+    assert again.status_code == 202
+    assert again.json()["run_id"] != first["run_id"]
+    assert actions() == ["STARTED", "STARTED"]
 
 
 def test_a_resolved_only_notification_is_recorded_and_starts_nothing(intake, dispatched):

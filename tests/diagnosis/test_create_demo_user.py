@@ -30,6 +30,10 @@ def test_it_creates_a_login_that_signs_in_and_resets_it_on_a_second_call(setting
         ("x" * 151, "--username must be 1 to 150 characters"),
         ("bad name!/", "--username may hold letters, digits and @ . + - _ only"),
         ("cli", "--username 'cli' is the account the diagnose command runs as"),
+        (
+            "alertmanager",
+            "--username 'alertmanager' is the account that owns the runs alerts start (ALERT_SERVICE_USERNAME)",
+        ),
     ],
 )
 def test_it_refuses_a_name_no_one_could_sign_in_with(username, message):
@@ -39,3 +43,12 @@ def test_it_refuses_a_name_no_one_could_sign_in_with(username, message):
     assert raised.value.returncode == 2
     assert str(raised.value) == message
     assert not get_user_model().objects.filter(is_superuser=True).exists()
+
+
+def test_it_says_so_when_it_makes_an_existing_user_an_administrator():
+    get_user_model().objects.create_user(username="bob", password="old-pass-1")
+    err = StringIO()
+
+    call_command("create_demo_user", "--username", "bob", "--password", "new-pass-2", stdout=StringIO(), stderr=err)
+
+    assert err.getvalue().strip() == "note: the existing user 'bob' is now an administrator with this password"

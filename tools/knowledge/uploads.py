@@ -19,7 +19,7 @@ from tools.knowledge.errors import DocumentRejected
 
 ALLOWED_SUFFIXES = (".md", ".markdown", ".txt")
 # C0 controls other than tab, line feed, form feed and carriage return, and DEL: never in a text document.
-_CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
 def read_upload(upload: UploadedFile, *, max_bytes: int) -> str:
@@ -41,7 +41,7 @@ def read_upload(upload: UploadedFile, *, max_bytes: int) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise DocumentRejected("not_utf8", f"the file is not UTF-8 (invalid byte at offset {error.start})") from error
-    if _CONTROL_CHARACTERS.search(text):
+    if CONTROL_CHARACTERS.search(text):
         raise DocumentRejected("binary_file", "the file contains control characters; it is not a text document")
     if not text.strip():
         raise DocumentRejected("empty_file", "the file contains only whitespace")

@@ -37,6 +37,7 @@ from sqlglot.errors import ParseError, TokenError
 
 from config.text import is_unicode_text
 from tools.knowledge.chunking import chunk_markdown
+from tools.knowledge.uploads import CONTROL_CHARACTERS
 from tools.timestamps import parse_timestamp
 
 PACKS_DIR = Path(__file__).resolve().parent / "packs"
@@ -180,9 +181,15 @@ def _read_text(path: Path) -> str:
         raise PackError(path, None, "missing file")
     raw = path.read_bytes()
     try:
-        return raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise PackError(path, raw[: error.start].count(b"\n") + 1, "not valid UTF-8") from None
+    # As an upload refuses them: a NUL or another control character is no text (and a NUL stops SQLite's
+    # tokenizer with a ValueError).
+    control = CONTROL_CHARACTERS.search(text)
+    if control:
+        raise PackError(path, text.count("\n", 0, control.start()) + 1, f"control character {control.group()!r}")
+    return text
 
 
 def _refuse_constant(name: str) -> Any:
@@ -394,6 +401,8 @@ def _parse_statement(path: Path, statement: SqlStatement) -> exp.Expr:
     except (ParseError, TokenError) as error:
         first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise PackError(path, statement.line, f"cannot read the statement: {first_line}") from None
+    except RecursionError:
+        raise PackError(path, statement.line, "cannot read the statement: it is nested too deeply") from None
     if len(expressions) != 1:
         # SQLite cut it as one statement; a parser that sees another count cannot vouch for what runs.
         raise PackError(path, statement.line, f"expected one statement, sqlglot reads {len(expressions)}")

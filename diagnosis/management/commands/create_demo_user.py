@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
@@ -24,7 +25,9 @@ class Command(BaseCommand):
         _check_username(username)
         require_migrated()
         password = password or secrets.token_urlsafe(9)
-        user, _ = get_user_model().objects.get_or_create(username=username)
+        user, created = get_user_model().objects.get_or_create(username=username)
+        if not created and not user.is_superuser:
+            self.stderr.write(f"note: the existing user {username!r} is now an administrator with this password")
         # The demo user is an administrator so that the admin's audit pages can be opened as well.
         user.is_staff = True
         user.is_superuser = True
@@ -34,7 +37,8 @@ class Command(BaseCommand):
 
 
 def _check_username(username: str) -> None:
-    """A name the login form accepts, and not the inactive account ``diagnose`` runs its questions as."""
+    """A name the login form accepts, and not one of the service accounts that must never sign in: the one
+    ``diagnose`` runs its questions as, the one that owns the runs alerts start."""
     longest = get_user_model()._meta.get_field("username").max_length or 150
     if not username or len(username) > longest:
         raise CommandError(f"--username must be 1 to {longest} characters", returncode=2)
@@ -44,3 +48,8 @@ def _check_username(username: str) -> None:
         raise CommandError("--username may hold letters, digits and @ . + - _ only", returncode=2) from None
     if username == CLI_USERNAME:
         raise CommandError(f"--username {CLI_USERNAME!r} is the account the diagnose command runs as", returncode=2)
+    if username == settings.ALERT_SERVICE_USERNAME:
+        raise CommandError(
+            f"--username {username!r} is the account that owns the runs alerts start (ALERT_SERVICE_USERNAME)",
+            returncode=2,
+        )

@@ -215,6 +215,27 @@ def test_it_names_the_line_of_bytes_that_are_not_utf8(tiny_pack):
     assert (error.line, error.message) == (2, "not valid UTF-8")
 
 
+@pytest.mark.parametrize("name", ["business.sql", "logs.jsonl"])
+def test_it_names_the_line_of_a_control_character(tiny_pack, name):
+    path = tiny_pack / name
+    path.write_text(path.read_text() + "\n-- \x00\n")
+    line = path.read_text().count("\n")  # the NUL's line, the last but the empty one after it
+
+    error = refusal(tiny_pack)
+
+    assert (error.file, error.line, error.message) == (path, line, "control character '\\x00'")
+
+
+def test_a_statement_nested_deeper_than_the_parser_reads_is_named(tiny_pack):
+    sql = tiny_pack / "business.sql"
+    sql.write_text(sql.read_text() + "\nINSERT INTO deploys VALUES (" + "(" * 5000 + "1" + ")" * 5000 + ");\n")
+
+    error = refusal(tiny_pack)
+
+    assert error.file == sql
+    assert error.message == "cannot read the statement: it is nested too deeply"
+
+
 def test_it_names_the_first_line_of_a_failing_sql_statement(tiny_pack):
     sql = tiny_pack / "business.sql"
     sql.write_text(sql.read_text() + "\n-- a typo\nINSERT INTO deploys\n  VALUES ('v3', 'checkout-service');\n")

@@ -28,7 +28,9 @@ class ChatSession(models.Model):
         db_table = "chat_session"
         indexes = [
             # The chat page's sidebar: a user's sessions, most recently used first.
-            models.Index(fields=["owner", "-updated_at"], name="chat_session_owner_updated")
+            models.Index(fields=["owner", "-updated_at"], name="chat_session_owner_updated"),
+            # The admin's list, most recently used first, over every user's sessions.
+            models.Index(fields=["updated_at"], name="chat_session_updated"),
         ]
 
     def __str__(self) -> str:
@@ -193,7 +195,9 @@ class RunFeedback(models.Model):
         ]
         indexes = [
             # The admin's rating filter, newest first, and export_feedback --wrong: WHERE rating=? ORDER BY updated_at.
-            models.Index(fields=["rating", "-updated_at"], name="run_feedback_rating_updated")
+            models.Index(fields=["rating", "-updated_at"], name="run_feedback_rating_updated"),
+            # The admin's list without a filter, newest first.
+            models.Index(fields=["updated_at"], name="run_feedback_updated"),
         ]
 
     def __str__(self) -> str:

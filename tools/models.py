@@ -66,7 +66,9 @@ class ToolInvocation(models.Model):
         ]
         indexes = [
             # Admin filter and tool usage reports: WHERE tool_name=? ORDER BY created_at.
-            models.Index(fields=["tool_name", "created_at"], name="tool_invocation_tool_created")
+            models.Index(fields=["tool_name", "created_at"], name="tool_invocation_tool_created"),
+            # The admin's list, newest first, without a sort of the whole table.
+            models.Index(fields=["created_at"], name="tool_invocation_created"),
         ]
 
     def __str__(self) -> str:

@@ -13,8 +13,10 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import tenacity
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.db import DatabaseError, close_old_connections
 
 from config.run_scope import run_scope
 from diagnosis.models import DiagnosisRun, Intent
@@ -27,6 +29,8 @@ from diagnosis.services import RunResult, run_claim, run_fail, run_finish
 from tracing.timeline import owned_log
 
 logger = logging.getLogger(__name__)
+# Tries at ending a run whose database fails (1 s, then 2 s apart).
+FAIL_ATTEMPTS = 3
 
 
 # Each loader imports its path module on first use, so a greeting loads neither LangGraph nor the providers.
@@ -78,7 +82,26 @@ def _fail(
         progress.flush()
     except Exception:
         logger.warning("run %s: its last progress reports could not be written", run.pk, exc_info=True)
-    return run_fail(run, reason=reason, message=message, orchestration_trace=trace)
+    return _fail_retrying(run, reason=reason, message=message, orchestration_trace=trace)
+
+
+def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
+    logger.warning("run %s could not be ended (attempt %d); retrying", state.args[0].pk, state.attempt_number)
+    close_old_connections()  # a connection the error broke is closed, so the retry opens a new one
+
+
+@tenacity.retry(
+    retry=tenacity.retry_if_exception_type(DatabaseError),
+    stop=tenacity.stop_after_attempt(FAIL_ATTEMPTS),
+    wait=tenacity.wait_exponential(multiplier=1, max=4),
+    before_sleep=_reconnect_after_error,
+    reraise=True,
+)
+def _fail_retrying(run: DiagnosisRun, **fields: Any) -> bool:
+    """``run_fail``, again after a database error: a run's end is the one write that explains it, and the
+    database may have failed for a moment (the very error that ended the run). A few seconds, well within the
+    hard time limit, before the run is left to the reaper, which can only say that its worker stopped."""
+    return run_fail(run, **fields)
 
 
 def run_execute(

@@ -12,7 +12,7 @@ from django.db import OperationalError
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from diagnosis import sse
+from diagnosis import execution, sse
 from diagnosis.execution import run_execute
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import planner, verifier
@@ -94,6 +94,7 @@ def test_a_run_never_ends_without_its_done(run, monkeypatch):
         real_insert(rows)
 
     monkeypatch.setattr(timeline, "_insert", unstorable)
+    monkeypatch.setattr(execution._fail_retrying.retry, "sleep", lambda seconds: None)
     with pytest.raises(OperationalError):
         run_execute(run.pk, worker="test")
     monkeypatch.setattr(timeline, "_insert", real_insert)
@@ -102,6 +103,29 @@ def test_a_run_never_ends_without_its_done(run, monkeypatch):
     assert run.status == RunStatus.RUNNING and "done" not in stream(run)
     reaped = reap_stale_runs(now=timezone.now() + timedelta(days=1))
     assert [ended.pk for ended in reaped] == [run.pk]
+    assert stream(run).count("done") == 1 and stream(run)[-1] == "done"
+
+
+def test_a_database_that_fails_for_a_moment_at_the_end_still_lets_the_run_explain_itself(run, monkeypatch):
+    """The end could not be stored (the database went away as the answer was written), nor the failure at
+    once; the failure's retry, on a new connection, ends the run with its reason instead of the reaper's
+    "worker lost" ten minutes later."""
+    real_insert = timeline._insert
+    failures = iter([OperationalError("server has gone away")] * 2)
+
+    def blip(rows):
+        if any(row.stream_event in ("content", "failure", "done") for row in rows):
+            error = next(failures, None)
+            if error is not None:
+                raise error
+        real_insert(rows)
+
+    monkeypatch.setattr(timeline, "_insert", blip)
+    monkeypatch.setattr(execution._fail_retrying.retry, "sleep", lambda seconds: None)
+
+    run = run_execute(run.pk, worker="test")
+
+    assert (run.status, run.failure_reason) == (RunStatus.FAILED, "internal_error")
     assert stream(run).count("done") == 1 and stream(run)[-1] == "done"
 
 

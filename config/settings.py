@@ -418,6 +418,8 @@ LANGUAGE_CODE = "en"
 # catalogues are shipped compiled under locale/ (`make messages` regenerates them, docs/interface.md).
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language switch's choice outlives the browser session (Django's default cookie ends with it).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -6,6 +6,8 @@ Each app's routes are included by dotted-path string, so this lowest layer impor
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.vary import vary_on_cookie
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
@@ -17,7 +19,12 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # The language switch (set_language) and the static/js strings in the reader's language.
     path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(packages=["diagnosis"]), name="javascript-catalog"),
+    # In the language of the reader's cookie: no shared cache may hand it to a reader of another language.
+    path(
+        "jsi18n/",
+        cache_control(private=True)(vary_on_cookie(JavaScriptCatalog.as_view(packages=["diagnosis"]))),
+        name="javascript-catalog",
+    ),
     path("api/", include("diagnosis.urls")),
     path("api/", include("diagnosis.trace.urls")),
     path("api/", include("tools.urls")),

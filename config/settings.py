@@ -207,7 +207,10 @@ CELERY_TASK_DEFAULT_QUEUE = env.string("CELERY_QUEUE", "superbiz")
 RUN_EXECUTION = env.choice("RUN_EXECUTION", ("embedded", "celery"), "celery" if REDIS_URL else "embedded")
 if RUN_EXECUTION == "celery" and not REDIS_URL:
     raise env.ConfigError("RUN_EXECUTION: celery needs REDIS_URL (the broker)")
-CELERY_BEAT_SCHEDULE = {"reap-stale-runs": {"task": "diagnosis.reap_stale_runs", "schedule": 60.0}}
+# A pass queued behind a backlog (or while no worker runs) expires when the next is due: passes do not pile up.
+CELERY_BEAT_SCHEDULE = {
+    "reap-stale-runs": {"task": "diagnosis.reap_stale_runs", "schedule": 60.0, "options": {"expires": 60.0}}
+}
 # Embedded mode: runs execute in-process on this many worker threads.
 EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, maximum=32)
 # Called by config/asgi.py once the app is ready (a dotted path, so config imports no app): in embedded mode
@@ -270,7 +273,9 @@ if (LLM_PRICE_INPUT_PER_MTOK is None) != (LLM_PRICE_OUTPUT_PER_MTOK is None):
 
 # --- Tools ----------------------------------------------------------------------------------------
 TOOL_MAX_CALLS_PER_RUN = env.integer("TOOL_MAX_CALLS_PER_RUN", 24, minimum=1)
-TOOL_MAX_ROWS = env.integer("TOOL_MAX_ROWS", 200, minimum=1)
+# At most Prometheus' own limit of points per series in one query_range (11,000): past it, every
+# query_metrics call that asks for that many points would be refused by the server, not by the tool.
+TOOL_MAX_ROWS = env.integer("TOOL_MAX_ROWS", 200, minimum=1, maximum=11_000)
 TOOL_MAX_PAYLOAD_BYTES = env.integer("TOOL_MAX_PAYLOAD_BYTES", 262144, minimum=1024)
 TOOL_TIMEOUT_SECONDS = env.number("TOOL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 INVOCATION_STORE_TTL_SECONDS = env.integer("INVOCATION_STORE_TTL_SECONDS", 86400, minimum=60)

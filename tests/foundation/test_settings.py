@@ -17,6 +17,7 @@ BAD_VALUES = [
     ({"LLM_BASE_URL": "ftp://models"}, "LLM_BASE_URL"),
     ({"TOOL_MAX_ROWS": "many"}, "TOOL_MAX_ROWS"),
     ({"TOOL_MAX_ROWS": "0"}, "TOOL_MAX_ROWS"),
+    ({"TOOL_MAX_ROWS": "20000"}, "TOOL_MAX_ROWS"),
     ({"INVOCATION_STORE_TTL_SECONDS": "-5"}, "INVOCATION_STORE_TTL_SECONDS"),
     ({"DEBUG": "maybe"}, "DEBUG"),
     ({"DEBUG": "false", "SECRET_KEY": None}, "SECRET_KEY"),

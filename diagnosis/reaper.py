@@ -4,8 +4,9 @@ A claimed run is stale when its heartbeat is older than RUN_STALE_AFTER_SECONDS 
 refresh the heartbeat as they report, so a slow but alive run is not reaped. A run no worker has claimed is
 not a lost worker's: it waits in the queue, and is ended only once it has waited RUN_QUEUE_TIMEOUT_SECONDS
 (``not_started``; a backlog that long is no answer to anyone, and a task message lost with the broker would
-otherwise leave it RUNNING for ever); one whose cancellation was asked for but not carried out is ended at
-once, as cancelled. Each run is ended by an UPDATE that checks its reason again, so a worker that finishes,
+otherwise leave it RUNNING for ever); one whose cancellation was asked for but not carried out is ended as
+cancelled: at once when no worker claimed it, and once a hard time limit has passed since the request when
+one did (its worker would have stopped it by then: it is gone). Each run is ended by an UPDATE that checks its reason again, so a worker that finishes,
 claims it or writes a heartbeat at the same moment keeps it.
 
 ``scheduled_pass`` is what runs on the reaper's schedule (Celery beat, the embedded timer, the command): it
@@ -56,8 +57,11 @@ class _Limits:
             lost=Q(claimed_at__isnull=False)
             & (Q(heartbeat_at__lt=stale_cutoff) | Q(heartbeat_at__isnull=True, started_at__lt=stale_cutoff)),
             queued=unclaimed & Q(cancel_requested_at__isnull=True, started_at__lt=queue_cutoff),
-            # Marked by ``run_cancel``, which then ends it itself; if that failed, no worker ever will.
-            cancelled=unclaimed & Q(cancel_requested_at__isnull=False),
+            # Marked by ``run_cancel``, which then ends it itself; if that failed, no worker ever will. A
+            # claimed run's worker stops it at its next node boundary, before its hard time limit: one still
+            # running that long after the request has no worker left to do it.
+            cancelled=Q(cancel_requested_at__isnull=False)
+            & (unclaimed | Q(cancel_requested_at__lt=now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT))),
         )
 
 
@@ -65,7 +69,8 @@ def stale_runs(
     *, now: datetime | None = None, stale_after_seconds: int | None = None, queue_timeout_seconds: int | None = None
 ) -> list[DiagnosisRun]:
     """Claimed runs whose heartbeat is older than the stale age, unclaimed ones queued for longer than the
-    queue timeout, and unclaimed ones whose cancellation was asked for, oldest first."""
+    queue timeout, and those whose cancellation was asked for and not carried out (``_Limits``), oldest
+    first."""
     limits = _Limits.at(now or timezone.now(), stale_after_seconds, queue_timeout_seconds)
     ended = limits.lost | limits.queued | limits.cancelled
     return list(DiagnosisRun.objects.filter(ended, status=RunStatus.RUNNING).order_by("started_at"))
@@ -97,10 +102,14 @@ def reap_stale_runs(
 
 
 def _end(run: DiagnosisRun, limits: _Limits) -> bool:
+    """End ``run`` for the first of its reasons that its row, read again in the UPDATE, still has: asked to
+    stop (the user's reason before a lost worker's), its worker lost, or never claimed in time."""
+    if run.cancel_requested_at is not None and fail_with_partial_trace(
+        run, reason=CANCELLED, message=CANCELLED_MESSAGE, still=limits.cancelled
+    ):
+        return True
     if run.claimed_at is not None:
         return fail_with_partial_trace(run, reason=REASON, message=LOST_MESSAGE, still=limits.lost)
-    if run.cancel_requested_at is not None:
-        return run_fail(run, reason=CANCELLED, message=CANCELLED_MESSAGE, still=limits.cancelled)
     return run_fail(run, reason=QUEUE_REASON, message=QUEUE_MESSAGE, still=limits.queued)
 
 

@@ -155,6 +155,20 @@ def test_a_queued_run_whose_cancellation_was_not_carried_out_ends_at_once_as_can
     assert stream_names(run) == ["failure", "done"]
 
 
+def test_a_claimed_run_asked_to_stop_a_time_limit_ago_ends_as_cancelled_not_lost(make_run, settings):
+    """Its worker would have stopped it at a node boundary before its hard time limit: it is gone."""
+    run = make_run(age_seconds=400, heartbeat_age=350)
+    asked = timezone.now() - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + 1)
+    DiagnosisRun.objects.filter(pk=run.pk).update(cancel_requested_at=asked)
+    recent = make_run(age_seconds=400, heartbeat_age=350)
+    DiagnosisRun.objects.filter(pk=recent.pk).update(cancel_requested_at=timezone.now() - timedelta(seconds=30))
+
+    reaped = reap_stale_runs(stale_after_seconds=600)
+
+    assert [(ended.pk, ended.failure_reason) for ended in reaped] == [(run.pk, "cancelled")]
+    assert DiagnosisRun.objects.get(pk=recent.pk).status == RunStatus.RUNNING  # its worker may still stop it
+
+
 def test_it_ends_a_run_only_once(make_run):
     run = make_run(age_seconds=900, heartbeat_age=900)
 

@@ -2,17 +2,20 @@
 
 httpx's timeouts bound each connect, write and read: a peer (or a proxy) trickling its answer a byte at a
 time trips none of them and holds the caller for as long as it likes. The exchange runs instead on an event
-loop of its own under ``asyncio.timeout``, as the OpenAI-compatible provider's requests do. Used by the
-observability backends (``tools.backends.http_json``) and the alert sinks (``alerts.delivery``).
+loop of its own under ``asyncio.timeout``, as the OpenAI-compatible provider's requests and the embedder's
+do (``run_on_own_loop``). Used by the observability backends (``tools.backends.http_json``) and the alert
+sinks (``alerts.delivery``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Coroutine, Mapping
+from typing import Any, TypeVar
 
 import httpx
+
+T = TypeVar("T")
 
 
 def request_within(
@@ -20,8 +23,38 @@ def request_within(
 ) -> httpx.Response:
     """The response to ``method url`` (``request`` as for ``httpx.request``, ``client`` as for
     ``httpx.AsyncClient``), its body read; ``TimeoutError`` when that takes more than ``seconds`` in all, and
-    httpx's errors as they come. Not for a thread running an event loop (``asyncio.run`` starts one)."""
-    return asyncio.run(_exchange(seconds, method, url, dict(client or {}), request))
+    httpx's errors as they come. Not for a thread running an event loop (``run_on_own_loop`` starts one)."""
+    return run_on_own_loop(_exchange(seconds, method, url, dict(client or {}), request))
+
+
+def run_on_own_loop(main: Coroutine[Any, Any, T]) -> T:
+    """``main``'s result on a new event loop, like ``asyncio.run`` but never waiting for the loop's threads.
+
+    ``asyncio.run`` ends by joining the threads of the loop's default executor, where the loop resolves host
+    names (``getaddrinfo`` blocks, and cannot be cancelled): a resolver that does not answer (glibc waits 5 s
+    a try) would hold the caller well past a deadline that had already cancelled the exchange. Closing the
+    loop instead shuts the executor down without waiting; the thread ends alone when the resolver answers,
+    and its result, for a cancelled future, is dropped.
+    """
+    loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(main)
+    finally:
+        try:
+            _cancel_leftover_tasks(loop)
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+
+
+def _cancel_leftover_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel the tasks ``main`` left behind and let them unwind, so none is destroyed while pending."""
+    tasks = asyncio.all_tasks(loop)
+    if not tasks:
+        return  # gather() of nothing would make its future on another loop
+    for task in tasks:
+        task.cancel()
+    loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
 
 
 async def _exchange(

@@ -105,7 +105,8 @@ def token_budget_spent(needed: int, left: int) -> ProviderError:
     """The failure of a model call that would not fit in the run's token budget (``token_budget.py``).
 
     Non-retryable: the same call would not fit a second time, so its stage goes straight to the fallback,
-    whose ``termination_reason`` then names the budget (``fallback_<node>_model_token_budget``).
+    whose ``termination_reason`` then names the budget (``fallback_<node>_model_token_budget``). ``attempts``
+    is 0: a provider refusing a retry sets the requests it already sent.
     """
     return ProviderError(
         ErrorCode.TOKEN_BUDGET,

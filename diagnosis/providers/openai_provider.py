@@ -13,17 +13,21 @@ with every chunk, so an endpoint that sends its headers and then a byte a second
 request therefore runs on the SDK's async client inside ``asyncio.timeout``, which cancels it wherever it
 is (connecting, waiting for headers, reading the body), as httpx's maintainers advise for a total timeout
 (encode/httpx#1450). The node calling ``complete`` stays synchronous: each request gets its own event
-loop, and its own client, since an async client's connections belong to the loop that opened them.
+loop (``config.bounded_http.run_on_own_loop``, which does not wait for a host name still resolving), and
+its own client, since an async client's connections belong to the loop that opened them.
 
 Every request carries its role's output cap (``max_tokens``, or ``max_completion_tokens`` where the endpoint
 wants that, ``LLM_MAX_TOKENS_PARAM``), so a degenerate reply cannot run until the server's context is full;
 a reply the server cut there comes back ``truncated`` and its node treats it as INVALID_OUTPUT. Before a
 request is sent its prompt is fitted into the room it has (``prompt_fit.py``: the largest prompt
 ``LLM_MAX_PROMPT_TOKENS`` allows and the run's token budget can still pay for with the full cap) and the
-run's ``TokenBudget`` admits it or fails it as ``token_budget``; the reply's usage is then spent.
+run's ``TokenBudget`` admits it or fails it as ``token_budget``; the reply's usage is then spent, and a
+request the server may have computed without answering (``_maybe_computed``) is charged whole.
 
 A failure is described by the SDK error's class and HTTP status only (``config.redaction.error_summary``),
 never by the server's text: an endpoint may echo the request, key and prompt included, in its error body.
+A base URL or key no request can be built from (start-up refuses them, ``config.env``; an in-process caller
+may not have) is ``bad_request`` too, so ``complete`` raises nothing but ``ProviderError``.
 """
 
 from __future__ import annotations
@@ -37,8 +41,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import httpx2
 import openai
 
+from config.bounded_http import run_on_own_loop
 from config.redaction import error_summary
 from config.run_scope import waiting
 from diagnosis.providers.base import (
@@ -66,6 +72,13 @@ logger = logging.getLogger(__name__)
 
 ClientFactory = Callable[[], openai.AsyncOpenAI]
 """Opens a new SDK client for one request (``build_models`` binds the endpoint, the key and ``max_retries=0``)."""
+
+NOT_SENT = (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.UnsupportedProtocol, httpx2.LocalProtocolError)
+"""Transport failures before the request left (no connection; a scheme or a header no request can carry), so
+no server saw it. ``httpx2`` is the SDK's HTTP client: its error is the ``__cause__`` of ``APIConnectionError``."""
+
+UNBUILDABLE = (httpx2.InvalidURL, UnicodeEncodeError)
+"""What building the client or the request raises for a base URL that does not parse or a key no header can carry."""
 
 
 class OpenAIChatModel:
@@ -121,8 +134,7 @@ class OpenAIChatModel:
         for attempt in self._retry.retrying(sleep=self._sleep, rng=self._rng, within=budget):
             with attempt:
                 attempts = attempt.retry_state.attempt_number
-                if self._token_budget is not None:  # every request, retries included, must fit whole
-                    self._token_budget.admit(estimate, cap)
+                self._admit(estimate, cap, sent=attempts - 1, started=started)
                 content = self._charged(request, attempts=attempts, started=started, estimate=estimate, cap=cap)
         try:
             reply = parse_completion(content, configured_model=self._model)
@@ -136,12 +148,26 @@ class OpenAIChatModel:
             self._token_budget.spend(reply.usage, estimated_prompt=estimate, max_output=cap)
         return dataclasses.replace(reply, attempts=attempts, latency_ms=elapsed_ms(started))
 
+    def _admit(self, estimate: int, cap: int, *, sent: int, started: float) -> None:
+        """Let the token budget refuse the next request (every one, retries included, must fit whole).
+
+        A refusal after ``sent`` requests carries them and the time they took, as any failure does, so the
+        node's meter counts the calls a retry ran out of budget after.
+        """
+        if self._token_budget is None:
+            return
+        try:
+            self._token_budget.admit(estimate, cap)
+        except ProviderError as refusal:
+            refusal.attempts, refusal.latency_ms = sent, elapsed_ms(started)
+            raise
+
     def _charged(self, request: dict[str, Any], *, attempts: int, started: float, estimate: int, cap: int) -> bytes:
-        """``_send``; a request given up at its deadline is charged whole: the server may have computed it."""
+        """``_send``; a request the server may have computed but not answered is charged whole."""
         try:
             return self._send(request, attempts=attempts, started=started)
         except ProviderError as error:
-            if error.code is ErrorCode.TIMEOUT and self._token_budget is not None:
+            if self._token_budget is not None and _maybe_computed(error):
                 self._token_budget.spend_unanswered(estimated_prompt=estimate, max_output=cap)
             raise
 
@@ -178,7 +204,7 @@ class OpenAIChatModel:
             seconds = min(seconds, self._deadline.remaining())
         waiting()
         try:
-            return asyncio.run(self._post(request, seconds))
+            return run_on_own_loop(self._post(request, seconds))
         except TimeoutError as exc:
             raise ProviderError(
                 ErrorCode.TIMEOUT,
@@ -191,12 +217,34 @@ class OpenAIChatModel:
             raise ProviderError(
                 code, error_summary(exc), attempts=attempts, latency_ms=elapsed_ms(started), retry_after=retry_after
             ) from exc
+        except UNBUILDABLE as exc:
+            raise ProviderError(
+                ErrorCode.BAD_REQUEST,
+                f"the request cannot be built from LLM_BASE_URL and LLM_API_KEY: {error_summary(exc)}",
+                attempts=attempts - 1,  # this one never left
+                latency_ms=elapsed_ms(started),
+            ) from exc
 
     async def _post(self, request: dict[str, Any], seconds: float) -> bytes:
         """The request, from connecting to the body's last byte, cancelled when ``seconds`` have passed."""
         async with self._new_client() as client, asyncio.timeout(seconds):
             response = await client.chat.completions.with_raw_response.create(**request)
             return response.content
+
+
+def _maybe_computed(error: ProviderError) -> bool:
+    """Whether the server may have computed a request that brought no usage back, so it must be charged.
+
+    It may have when the request was given up at its deadline, answered with a 5xx (a gateway's 502 or 504
+    in front of a model that went on), or lost after it was sent (a body cut half-way). A request that never
+    connected, or that a 4xx or 429 refused, cost the server nothing.
+    """
+    cause = error.__cause__
+    if isinstance(cause, openai.APIStatusError):
+        return cause.status_code >= 500
+    if isinstance(cause, openai.APIConnectionError):
+        return not isinstance(cause.__cause__, NOT_SENT)
+    return isinstance(cause, TimeoutError)
 
 
 def _classify(exc: openai.APIConnectionError | openai.APIStatusError) -> tuple[ErrorCode, float | None]:

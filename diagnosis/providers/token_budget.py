@@ -3,16 +3,26 @@
 One ``TokenBudget`` is made when the run starts and shared by its models, as the run's ``Deadline`` is. Each
 request (a retry is another request) is admitted only if its estimated prompt plus its whole output cap fits
 in what is left, and each request sent is charged: a reply what it reports, and what it does not report
-at its bound (the estimated prompt, the whole output cap); a request given up at its deadline, or answered
-with a body that cannot be read, the whole of both, since the server may have computed it all. So the run
-can never spend past its limit whatever the model writes or the server reports. A request that does not
-fit fails as ``token_budget`` before it is sent, which the graph routes to the fallback like any
-non-retryable model failure. Runs are executed by one thread, so no lock is needed.
+at its bound (the estimated prompt, the whole output cap); a request the server may have computed without
+answering it (given up at its deadline, a 5xx, a connection lost after it was sent, a body that cannot be
+read) the whole of both. A request that does not fit fails as ``token_budget`` before it is sent, which the
+graph routes to the fallback like any non-retryable model failure. Runs are executed by one thread, so no
+lock is needed.
+
+The prompt's estimate (``token_estimate.py``) is only an estimate: a served model's tokenizer may split a
+text finer (a llama tokenizer gives every digit a token), and the server then reports more prompt tokens
+than were admitted. So the budget learns: once a reply reports a prompt above its estimate, every later
+estimate is scaled by the worst such ratio seen. The run can still spend past its limit, but only by how
+far one call's real prompt exceeds its scaled estimate: the first call by its whole misestimate, a later
+one only when its text tokenises worse than any before. The output needs no learning: the server stops it
+at the cap, which is charged whole.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 from diagnosis.providers.base import Usage, token_budget_spent
 
@@ -21,23 +31,35 @@ from diagnosis.providers.base import Usage, token_budget_spent
 class TokenBudget:
     limit: int
     spent: int = 0
+    prompt_scale: Fraction = Fraction(1)
+    """The worst ratio yet of a reported prompt to its estimate, never below 1 (exact, so that what
+    ``prompt_room`` allows ``admit`` admits)."""
 
     def remaining(self) -> int:
         return max(0, self.limit - self.spent)
 
     def prompt_room(self, max_output: int) -> int:
-        """The largest prompt a call with this output cap may still send (0 when not even the cap fits)."""
-        return max(0, self.remaining() - max_output)
+        """The largest prompt, as ``token_estimate`` counts it, that a call with this output cap may still send
+        (0 when not even the cap fits)."""
+        return max(0, math.floor((self.remaining() - max_output) / self.prompt_scale))
 
     def admit(self, prompt_tokens: int, max_output: int) -> None:
-        """Raise the ``token_budget`` failure unless the call fits whole: its prompt and its full output."""
-        if prompt_tokens + max_output > self.remaining():
-            raise token_budget_spent(prompt_tokens + max_output, self.remaining())
+        """Raise the ``token_budget`` failure unless the call fits whole: its (scaled) prompt and its full output."""
+        needed = self._scaled(prompt_tokens) + max_output
+        if needed > self.remaining():
+            raise token_budget_spent(needed, self.remaining())
 
     def spend(self, usage: Usage, *, estimated_prompt: int, max_output: int) -> None:
-        """Count a reply: what it reports, and what it does not at its bound (the estimated prompt, the cap)."""
-        self.spent += (usage.prompt_tokens or estimated_prompt) + (usage.completion_tokens or max_output)
+        """Count a reply: what it reports, and what it does not at its bound (the scaled estimate, the cap);
+        learn from a reported prompt larger than its estimate."""
+        if usage.prompt_tokens > 0 and estimated_prompt > 0:
+            self.prompt_scale = max(self.prompt_scale, Fraction(usage.prompt_tokens, estimated_prompt))
+        self.spent += (usage.prompt_tokens or self._scaled(estimated_prompt)) + (usage.completion_tokens or max_output)
 
     def spend_unanswered(self, *, estimated_prompt: int, max_output: int) -> None:
-        """Count a request sent whose usage is unknown (given up at its deadline, an unreadable body)."""
-        self.spent += estimated_prompt + max_output
+        """Count a request sent whose usage is unknown (given up at its deadline, a 5xx, a cut or unreadable body)."""
+        self.spent += self._scaled(estimated_prompt) + max_output
+
+    def _scaled(self, estimated_prompt: int) -> int:
+        """An estimate corrected by what the served tokenizer has shown so far."""
+        return math.ceil(estimated_prompt * self.prompt_scale)

@@ -8,7 +8,10 @@ one token per ``BYTES_PER_TOKEN`` bytes of UTF-8. English prose and JSON average
 token in BPE vocabularies, so they are over-counted by about a quarter; a CJK character is three bytes and
 counted as one token, which is what the larger vocabularies (o200k, Qwen's) give it. Each message adds the
 few tokens of its chat-template framing, and the tool schemas are counted like text, since the server puts
-them into the prompt too. Over-counting only makes the budget end a run a little early; never late.
+them into the prompt too. Over-counting only makes the budget end a run a little early. It is no bound,
+though: a tokenizer that splits a text finer than three bytes a token (a llama tokenizer gives every digit
+a token) is under-counted, so the run's budget scales later estimates by what replies report
+(``token_budget.py``).
 """
 
 from __future__ import annotations

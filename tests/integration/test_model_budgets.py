@@ -20,7 +20,7 @@ from rest_framework.test import APIClient
 
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.providers.token_estimate import prompt_tokens
-from tests.support.fake_openai import FakeOpenAIServer, runaway
+from tests.support.fake_openai import FakeOpenAIServer, FakeResponse, runaway
 from tests.support.openai_diagnosis import (
     ANSWER,
     LOGS_ARGS,
@@ -172,3 +172,24 @@ def test_a_prompt_over_the_budget_is_trimmed_and_the_run_still_succeeds(fake_mod
     assert prompt_tokens(sent, untrimmed["tools"]) < full_prompt
     run = DiagnosisRun.objects.get(pk=result["run_id"])
     assert (run.status, run.degraded, result["released_claim_ids"]) == (RunStatus.SUCCESS, False, ["c1"])
+
+
+def test_a_retry_the_budget_refuses_still_counts_the_call_sent_before_it(fake_model, settings):
+    """The planner's request times out, charged whole (the server may have computed it); its retry no
+    longer fits, and the step still records the one call that was made and the time it took."""
+    fake_model.enqueue(FakeResponse(status=400))
+    diagnose()  # calibration: the planner's prompt, refused at once
+    [refused] = fake_model.requests
+    whole = prompt_tokens(refused.json["messages"]) + CAPS["planner"]
+    settings.LLM_MAX_TOKENS_PER_RUN = whole + whole // 2  # one planner request, not two
+    fake_model.requests.clear()
+    settings.LLM_TIMEOUT_SECONDS = 0.3
+    fake_model.enqueue(FakeResponse(body={}, delay_seconds=2))
+
+    result = diagnose()
+
+    assert len(fake_model.requests) == 1, "the retry was never sent"
+    run = DiagnosisRun.objects.get(pk=result["run_id"])
+    assert run.orchestration_trace["termination_reason"] == "fallback_planner_model_token_budget"
+    planner_step = AgentStep.objects.get(run=run, node="planner")
+    assert planner_step.model_calls == 1 and planner_step.latency_ms >= 300

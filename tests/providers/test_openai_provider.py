@@ -374,3 +374,20 @@ def test_built_models_retry_only_through_the_policy_not_the_sdk(fake_openai):
 def test_build_refuses_a_config_without_url_or_model(base_url, model, missing):
     with pytest.raises(ProviderConfigError, match=missing):
         build_models(ProviderConfig(name="openai", base_url=base_url, model=model), resolve_invocation=no_invocations)
+
+
+@pytest.mark.parametrize(
+    ("base_url", "api_key"),
+    [("http://127.0.0.1:80a/v1", TEST_API_KEY), (None, "sk-test\u2013key")],
+    ids=["port-not-a-number", "key-not-ascii"],
+)
+def test_settings_no_request_can_be_built_from_fail_as_a_provider_error(fake_openai, base_url, api_key):
+    """Start-up refuses them (config/env.py); an in-process caller still gets the one error ``complete`` raises."""
+    config = ProviderConfig(name="openai", base_url=base_url or fake_openai.base_url, model=TEST_MODEL, api_key=api_key)
+
+    with pytest.raises(ProviderError) as caught:
+        build_models(config, resolve_invocation=no_invocations).planner.complete(MESSAGES)
+
+    assert (caught.value.code, caught.value.kind) == (ErrorCode.BAD_REQUEST, FailureKind.NON_RETRYABLE_FAILED)
+    assert caught.value.attempts == 0 and fake_openai.requests == []
+    assert api_key not in caught.value.message

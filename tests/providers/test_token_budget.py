@@ -53,6 +53,56 @@ def test_a_call_is_admitted_only_if_its_prompt_and_whole_cap_fit():
     assert caught.value.kind is FailureKind.NON_RETRYABLE_FAILED and caught.value.attempts == 0
 
 
+def test_a_prompt_reported_above_its_estimate_scales_every_later_estimate():
+    budget = TokenBudget(1000)
+    budget.spend(Usage(prompt_tokens=300, completion_tokens=50), estimated_prompt=100, max_output=100)
+    assert (budget.spent, budget.prompt_scale) == (350, 3)
+
+    assert budget.prompt_room(100) == 183  # 183 x 3 + 100 fits in the 650 left, 184 x 3 + 100 does not
+    budget.admit(183, 100)
+    with pytest.raises(ProviderError) as caught:
+        budget.admit(184, 100)
+    assert "needs up to 652 tokens" in caught.value.message
+
+    budget.spend(Usage(prompt_tokens=10, completion_tokens=1), estimated_prompt=100, max_output=100)
+    assert budget.prompt_scale == 3, "the worst ratio stays: a text may tokenise either way"
+    budget.spend_unanswered(estimated_prompt=10, max_output=100)
+    budget.spend(Usage(completion_tokens=1), estimated_prompt=10, max_output=100)
+    assert budget.spent == 361 + 130 + 31  # an unreported prompt is charged at its scaled estimate
+
+
+DIGITS = [{"role": "user", "content": " ".join(str(1_000_000 + i) for i in range(100))}]
+"""Three bytes a token by the estimate; a llama tokenizer gives every digit a token: three times as many."""
+
+
+def reporting(prompt: int) -> FakeResponse:
+    return FakeResponse(body=chat_completion(content="{}", prompt_tokens=prompt, completion_tokens=100))
+
+
+def test_after_a_reply_reports_a_larger_prompt_a_call_that_would_overspend_is_refused(fake_openai, make_model):
+    estimate = prompt_tokens(DIGITS)
+    fake_openai.enqueue(reporting(3 * estimate), reporting(3 * estimate))
+    budget = TokenBudget(5 * estimate + 200)  # by the bare estimate, room for a second call
+    model = make_model(max_retries=0, max_output_tokens=100, token_budget=budget)
+
+    model.complete(DIGITS)
+    with pytest.raises(ProviderError) as caught:
+        model.complete(DIGITS)  # it would have spent 6 x estimate + 200
+
+    assert caught.value.code is ErrorCode.TOKEN_BUDGET and len(fake_openai.requests) == 1
+    assert budget.spent == 3 * estimate + 100 <= budget.limit
+
+
+def test_the_first_call_overshoots_by_no_more_than_its_misestimate(fake_openai, make_model):
+    estimate = prompt_tokens(DIGITS)
+    fake_openai.enqueue(reporting(3 * estimate))
+    budget = TokenBudget(estimate + 100)
+
+    make_model(max_output_tokens=100, token_budget=budget).complete(DIGITS)
+
+    assert budget.spent - budget.limit == 3 * estimate - estimate
+
+
 def test_what_a_reply_does_not_report_is_spent_at_its_bound():
     budget = TokenBudget(1000)
     budget.spend(Usage(), estimated_prompt=120, max_output=100)
@@ -74,6 +124,21 @@ def test_every_request_sent_is_admitted_and_a_timed_out_one_is_charged_whole(fak
     assert caught.value.code is ErrorCode.TOKEN_BUDGET  # the third request did not fit: it was not sent
     assert len(fake_openai.requests) == 2
     assert budget.spent == 2 * (estimate + 100)
+    assert caught.value.attempts == 2, "the refusal counts the requests sent before it"
+
+
+def test_a_retry_refused_by_the_budget_reports_the_requests_and_time_before_it(fake_openai, make_model):
+    messages = conversation(10)
+    estimate = prompt_tokens(messages)
+    fake_openai.enqueue(FakeResponse(body=chat_completion(content="{}"), delay_seconds=1))
+    budget = TokenBudget(2 * (estimate + 100) - 1)  # the timed-out request is charged whole: no room for a retry
+
+    with pytest.raises(ProviderError) as caught:
+        make_model(max_retries=2, timeout=0.2, max_output_tokens=100, token_budget=budget).complete(messages)
+
+    assert caught.value.code is ErrorCode.TOKEN_BUDGET
+    assert len(fake_openai.requests) == caught.value.attempts == 1  # what the node's StepMeter adds up
+    assert caught.value.latency_ms >= 200
 
 
 def test_an_unreadable_reply_is_charged_whole(fake_openai, make_model):

@@ -12,8 +12,10 @@ byte, its one retry included, as the chat provider has (``diagnosis/providers/op
 own ``timeout`` bounds each attempt's connect and read waits and its ``max_retries`` does the retry, but httpx
 restarts the read timeout with every chunk, so an endpoint that trickles its body would hold a knowledge
 search for as long as it likes; the request therefore runs on the SDK's async client inside
-``asyncio.timeout``, which cancels it wherever it is. A search is a tool call with its own, short deadline
-(``TOOL_TIMEOUT_SECONDS``): an embedder sized for chat replies (``LLM_TIMEOUT_SECONDS``) would outlast it.
+``asyncio.timeout``, which cancels it wherever it is, on an event loop of its own that does not wait for a
+host name still resolving (``config.bounded_http.run_on_own_loop``). A search is a tool call with its own,
+short deadline (``TOOL_TIMEOUT_SECONDS``): an embedder sized for chat replies (``LLM_TIMEOUT_SECONDS``)
+would outlast it.
 
 RRF ranks rather than scores: ``score(d) = Σ 1 / (k + rank_r(d))`` over the rankings ``r`` that contain ``d``.
 BM25 scores and cosine similarities live on different scales; ranks do not, so no weight needs tuning.
@@ -32,6 +34,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from openai.types import CreateEmbeddingResponse
 
+from config.bounded_http import run_on_own_loop
 from config.redaction import error_summary
 from config.run_scope import waiting
 
@@ -75,7 +78,7 @@ class OpenAICompatibleEmbedder:
         for start in range(0, len(texts), EMBED_BATCH_SIZE):
             batch = list(texts[start : start + EMBED_BATCH_SIZE])
             try:
-                response = asyncio.run(self._create(batch))
+                response = run_on_own_loop(self._create(batch))
             except (TimeoutError, openai.APITimeoutError) as error:
                 raise EmbeddingUnavailable(
                     f"EMBEDDING_MODEL: {self.name} cannot embed: no whole response within {self._timeout:.3g} s"

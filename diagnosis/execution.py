@@ -25,6 +25,7 @@ from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.providers.deadline import Deadline
+from diagnosis.reaper import fail_with_partial_trace
 from diagnosis.services import RunResult, run_claim, run_fail, run_finish
 from tracing.timeline import owned_log
 
@@ -82,7 +83,7 @@ def _fail(
         progress.flush()
     except Exception:
         logger.warning("run %s: its last progress reports could not be written", run.pk, exc_info=True)
-    return _fail_retrying(run, reason=reason, message=message, orchestration_trace=trace)
+    return _fail_retrying(run, reason=reason, message=message, trace=trace)
 
 
 def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
@@ -97,11 +98,18 @@ def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
     before_sleep=_reconnect_after_error,
     reraise=True,
 )
-def _fail_retrying(run: DiagnosisRun, **fields: Any) -> bool:
+def _fail_retrying(run: DiagnosisRun, *, reason: str, message: str, trace: dict[str, Any] | None) -> bool:
     """``run_fail``, again after a database error: a run's end is the one write that explains it, and the
     database may have failed for a moment (the very error that ended the run). A few seconds, well within the
-    hard time limit, before the run is left to the reaper, which can only say that its worker stopped."""
-    return run_fail(run, **fields)
+    hard time limit, before the run is left to the reaper, which can only say that its worker stopped.
+
+    A run its path did not fail with a trace (the answer's rendering or the finish's transaction broke after
+    the graph ended, a time limit then) gets the partial trace its log shows, as a reaped run does: every
+    graph run keeps one. The run is read again first: a finish that rolled back left its values on it."""
+    run.refresh_from_db()
+    if trace is None:
+        return fail_with_partial_trace(run, reason=reason, message=message)
+    return run_fail(run, reason=reason, message=message, orchestration_trace=trace)
 
 
 def run_execute(

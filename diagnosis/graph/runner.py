@@ -58,16 +58,22 @@ class GraphStopped(GraphRunError):
         return f"diagnosis run {run_id} was stopped at a node boundary after {attempts} node attempts"
 
 
-def run_config(run_id: str, config_extra: Mapping[str, Any] | None = None) -> RunnableConfig:
-    """The config of one run: the step bound, ``thread_id=run_id`` and the actions' ``configurable``."""
+def run_config(
+    run_id: str, config_extra: Mapping[str, Any] | None = None, *, session_id: str | None = None
+) -> RunnableConfig:
+    """The config of one run: the step bound, ``thread_id=run_id``, the actions' ``configurable``, and the
+    run's and its session's ids as metadata (seed 004 §5: what LangGraph hands to callbacks and tracers)."""
     if not isinstance(run_id, str) or not run_id.strip():
         raise ValueError(f"run_id must be a non-blank string, got {run_id!r}")
     extra = dict(config_extra or {})
     clash = sorted(RESERVED_CONFIG_KEYS & set(extra))
     if clash:
         raise ValueError(f"config_extra must not set {', '.join(clash)}: the runner sets them to the run id")
+    metadata = {"run_id": run_id} | ({"session_id": session_id} if session_id else {})
     return RunnableConfig(
-        recursion_limit=RECURSION_LIMIT, configurable={**extra, "thread_id": run_id, "run_id": run_id}
+        recursion_limit=RECURSION_LIMIT,
+        configurable={**extra, "thread_id": run_id, "run_id": run_id},
+        metadata=metadata,
     )
 
 
@@ -76,6 +82,7 @@ def run_graph(
     initial_state: DiagnosisState,
     *,
     run_id: str,
+    session_id: str | None = None,
     config_extra: Mapping[str, Any] | None = None,
     on_event: Callable[[dict[str, Any]], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
@@ -92,7 +99,7 @@ def run_graph(
     was reported, and before END. When it answers true no further attempt starts and ``GraphStopped`` is
     raised with the events so far; an attempt that is running is never interrupted.
     """
-    config = run_config(run_id, config_extra)
+    config = run_config(run_id, config_extra, session_id=session_id)
     latest: Mapping[str, Any] = initial_state
     reported = len(read_events(initial_state))
     running: str | None = None

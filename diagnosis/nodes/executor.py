@@ -69,6 +69,11 @@ def _execute(context: NodeContext, state: DiagnosisState) -> dict[str, Any]:
         for call in reply.tool_calls[MAX_CALLS_PER_TURN:]:
             refusal = {"error": f"at most {MAX_CALLS_PER_TURN} tool calls per turn; this one was not run"}
             messages.append({"role": "tool", "tool_call_id": call.id, "content": json.dumps(refusal)})
+    if blocked:
+        # No report, and the tool layer refused calls on the way: the seed's TOOL_BLOCKED (000 §4), as a report
+        # that does not parse after a refusal is.
+        meter.record(ExecutorStatus.TOOL_BLOCKED, f"no report after {MAX_TURNS} turns; {blocked} call(s) refused")
+        return {"executor_status": ExecutorStatus.TOOL_BLOCKED}
     meter.record(ExecutorStatus.INVALID_OUTPUT, f"no report after {MAX_TURNS} turns")
     return {"executor_status": ExecutorStatus.INVALID_OUTPUT, "failure_reason": "turns_exhausted"}
 

@@ -163,6 +163,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
             diagnosis_graph(),
             initial_state(diagnosis_context),
             run_id=str(run.pk),
+            session_id=str(run.session_id),
             context=context,
             on_event=lambda event: progress.node_finished(**event),
             should_stop=progress.stop_requested,

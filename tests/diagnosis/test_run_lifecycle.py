@@ -62,6 +62,12 @@ def test_it_fails_a_run_whose_finishing_step_breaks(run, monkeypatch):
 
     assert (run.status, run.failure_reason) == (RunStatus.FAILED, "internal_error")
     assert stream(run).count("done") == 1
+    # The graph had ended: its trace is kept (every graph run has one), and not the answer that rolled back.
+    assert run.orchestration_trace["termination_reason"] == "internal_error"
+    assert run.orchestration_trace["transitions"]
+    assert (run.final_answer, run.degraded) == (DiagnosisRun().final_answer, DiagnosisRun().degraded)
+    run.refresh_from_db()
+    assert run.orchestration_trace["termination_reason"] == "internal_error"
 
 
 def test_it_still_announces_done_when_the_terminal_event_cannot_be_announced(run, monkeypatch):

@@ -51,6 +51,19 @@ def test_it_gives_every_action_the_run_id_as_thread_id_and_the_extra_config():
         }
 
 
+def test_it_names_the_run_and_its_session_in_the_configs_metadata():
+    """Seed 004 §5: ``threadId = runId``, metadata with the session and the run, for callbacks and tracers."""
+    actions = ScriptedActions()
+
+    run_graph(build_graph(actions.port()), initial_state({"query": "q"}), run_id="run-42", session_id="session-7")
+
+    for call in actions.calls:
+        assert {key: call.config["metadata"][key] for key in ("run_id", "session_id")} == {
+            "run_id": "run-42",
+            "session_id": "session-7",
+        }
+
+
 def test_it_returns_the_same_final_state_as_a_plain_invoke():
     streamed = run_scripted(verifier=[low_confid_with_gap()]).state
     actions = ScriptedActions(verifier=[low_confid_with_gap()])

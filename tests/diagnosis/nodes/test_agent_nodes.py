@@ -135,9 +135,22 @@ def test_it_runs_no_tool_once_the_run_model_budget_is_spent(run, make_context):
     [
         (["{}"], ExecutorStatus.INVALID_OUTPUT),
         ([ProviderError(ErrorCode.SERVER_ERROR, "boom")], ExecutorStatus.FAILED),
-        ([tool_call_reply(("query_logs", {}))] * executor.MAX_TURNS, ExecutorStatus.INVALID_OUTPUT),
+        # Every call refused by the harness (no service), then no report: the tool layer blocked the attempt.
+        ([tool_call_reply(("query_logs", {}))] * executor.MAX_TURNS, ExecutorStatus.TOOL_BLOCKED),
+        (
+            [
+                tool_call_reply(
+                    (
+                        "query_logs",
+                        {"service": "x", "start": "2026-10-14T09:30:00Z", "end": "2026-10-14T10:00:00Z", "limit": 10},
+                    )
+                )
+            ]
+            * executor.MAX_TURNS,
+            ExecutorStatus.INVALID_OUTPUT,
+        ),
     ],
-    ids=["invalid", "model-error", "turns-exhausted"],
+    ids=["invalid", "model-error", "turns-exhausted-blocked", "turns-exhausted"],
 )
 def test_it_maps_executor_failures(run, make_context, replies, status):
     update = executor.execute(make_context(run, executor=FakeModel(list(replies))), {"planner_plan": PLAN}, {})

@@ -1,6 +1,22 @@
 """Live progress of a run: each report is one row of the run's event log, a timeline event that is also
 the SSE ``status`` event.
 
+A ``status`` event is ``{node, phase, detail, args}``: ``detail`` is the line as the worker writes it (English,
+for logs and old readers), ``args`` the values it was written from, by phase, which the chat page formats in
+its reader's language (``static/js/chat.js``) — node and tool names, codes and numbers stay as they are:
+
+=============== ============================================================================
+phase           args
+=============== ============================================================================
+started,        ``attempt`` (int) and the planner's ``mode`` (``normal``, ``evidence_gap_only``) when the
+completed       node says them (``normal attempt 1``), ``excerpts`` (int, ``3 cited excerpts``); else ``{}``
+finished        ``outcome`` (the node attempt's status), ``reason_code``, ``attempt``
+tool            ``tool`` (a known tool name or ``unknown_tool``), ``status`` (READY, FAILED, BLOCKED)
+evidence        ``passed``, ``total`` (claims)
+semantic_guard  ``verdict`` (RELEASE, BLOCK, FAILED), ``attempt``
+release         ``decision`` (released, blocked), ``rule``, ``attempt``
+=============== ============================================================================
+
 Reports are held back by the run's log for at most ``RUN_EVENT_LINGER_MS`` and written together, one
 INSERT for all of them, then announced (``tracing.timeline``); ``flush`` writes them at once, and the run
 calls it before every wait outside its process (``config.run_scope``) and before it ends.
@@ -31,6 +47,15 @@ from tools.names import TOOL_NAMES, UNKNOWN_TOOL
 from tracing.events import TimelineEvent
 from tracing.models import DiagnosisTraceEvent, TraceEventKind
 from tracing.timeline import RunLog
+
+
+def status_detail(*, attempt: int | None = None, mode: str = "", excerpts: int | None = None) -> str:
+    """A node's ``status`` line in English, from the values the page formats itself (``args``)."""
+    if excerpts is not None:
+        return f"{excerpts} cited excerpt{'' if excerpts == 1 else 's'}"
+    if attempt is not None:
+        return f"{mode} attempt {attempt}" if mode else f"attempt {attempt}"
+    return ""
 
 
 class RunEnded(Exception):
@@ -87,10 +112,15 @@ class RunProgress:
         # Written inside a transaction (a report or a flush made inside one): announced after its commit.
         transaction.on_commit(lambda: sse.announce(rows))
 
-    def status(self, node: str, phase: str, detail: str = "") -> None:
-        """A node started or ended (``phase``: started|completed|retrying|failed...)."""
-        details = {"node": node, "phase": phase, "detail": detail}
-        self._report(TraceEventKind.NODE, f"{node}_{phase}", details, details)
+    def status(
+        self, node: str, phase: str, *, attempt: int | None = None, mode: str = "", excerpts: int | None = None
+    ) -> None:
+        """A node started or ended (``phase``: started|completed|retrying|failed...), with the attempt (and the
+        planner's mode) or the knowledge path's count of cited excerpts when it has them."""
+        values = {"attempt": attempt, "mode": mode, "excerpts": excerpts}
+        args = {key: value for key, value in values.items() if value not in (None, "")}
+        details = {"node": node, "phase": phase, "detail": status_detail(attempt=attempt, mode=mode, excerpts=excerpts)}
+        self._report(TraceEventKind.NODE, f"{node}_{phase}", details, {**details, "args": args})
 
     def node_finished(self, *, node: str, outcome: str, reason_code: str, attempt: int) -> None:
         """One graph node attempt ended: the orchestration event, kept in the timeline as well.
@@ -102,25 +132,36 @@ class RunProgress:
             TraceEventKind.NODE,
             TimelineEvent.NODE_FINISHED,
             details,
-            {"node": node, "phase": "finished", "detail": outcome},
+            {"node": node, "phase": "finished", "detail": outcome, "args": dict(details)},
         )
 
     def tool(self, tool_name: str, status: str) -> None:
         """A tool call finished; its name is reported with its status (a name no tool has is not echoed)."""
         name = tool_name if tool_name in TOOL_NAMES else UNKNOWN_TOOL
-        stream = {"node": "executor", "phase": "tool", "detail": f"{name} {status}"}
-        self._report(TraceEventKind.TOOL, TimelineEvent.TOOL_CALLED, {"tool": name, "status": status}, stream)
+        args = {"tool": name, "status": status}
+        stream = {"node": "executor", "phase": "tool", "detail": f"{name} {status}", "args": dict(args)}
+        self._report(TraceEventKind.TOOL, TimelineEvent.TOOL_CALLED, args, stream)
 
     def evidence(self, *, node: str, status: str, claims: list[str], passed: int) -> None:
         """The EvidenceGuard's verdict on each claim (``c1 verified``, ``c2 excerpt_not_found``)."""
         details = {"status": status, "claims": claims, "passed": passed, "failed": len(claims) - passed}
-        stream = {"node": node, "phase": "evidence", "detail": f"{passed} of {len(claims)} claims verified"}
+        stream = {
+            "node": node,
+            "phase": "evidence",
+            "detail": f"{passed} of {len(claims)} claims verified",
+            "args": {"passed": passed, "total": len(claims)},
+        }
         self._report(TraceEventKind.EVIDENCE, TimelineEvent.EVIDENCE_CHECKED, details, stream)
 
     def semantic(self, *, attempt: int, verdict: str, unsupported: int, guard_version: str) -> None:
         """The SemanticGuard's verdict on one draft: counts only, the sentences stay in the restricted audit."""
         details = {"attempt": attempt, "verdict": verdict, "unsupported": unsupported, "guard_version": guard_version}
-        stream = {"node": "composer", "phase": "semantic_guard", "detail": verdict}
+        stream = {
+            "node": "composer",
+            "phase": "semantic_guard",
+            "detail": verdict,
+            "args": {"verdict": verdict, "attempt": attempt},
+        }
         self._report(TraceEventKind.SEMANTIC, TimelineEvent.SEMANTIC_GUARD_REVIEWED, details, stream)
 
     def release(
@@ -134,7 +175,12 @@ class RunProgress:
             "rules": rules,
             "policy_version": policy_version,
         }
-        stream = {"node": node, "phase": "release", "detail": f"{decision} ({rule})"}
+        stream = {
+            "node": node,
+            "phase": "release",
+            "detail": f"{decision} ({rule})",
+            "args": {"decision": decision, "rule": rule, "attempt": attempt},
+        }
         self._report(TraceEventKind.RELEASE, TimelineEvent.RELEASE_DECIDED, details, stream)
 
     def _check_running(self) -> None:
@@ -148,12 +194,14 @@ class RunProgress:
         if self._reporting == threading.get_ident():
             self._check_running()
 
-    def _report(self, kind: TraceEventKind, name: str, details: Mapping[str, object], stream: dict[str, str]) -> None:
+    def _report(
+        self, kind: TraceEventKind, name: str, details: Mapping[str, object], stream: Mapping[str, object]
+    ) -> None:
         if self._heartbeat_at is None or time.monotonic() - self._heartbeat_at >= settings.RUN_HEARTBEAT_SECONDS:
             self._check_running()
         self._reporting = threading.get_ident()
         try:
             # The row is the report itself, not news about other rows to commit: announced once stored.
-            sse.hold(self.log, "status", stream, timeline=TimelineEntry(kind, name, details))
+            sse.hold(self.log, "status", dict(stream), timeline=TimelineEntry(kind, name, details))
         finally:
             self._reporting = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,11 +12,16 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.views.generic import TemplateView
 
 from diagnosis.figures.render import render_figures
+from diagnosis.graph.status import Verdict
 from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, RunStatus, run_outcome
+from diagnosis.reaper import QUEUE_REASON
+from diagnosis.reaper import REASON as WORKER_LOST_REASON
 from diagnosis.rendering import render_answer
 from diagnosis.selectors import (
     parse_id,
@@ -26,7 +32,9 @@ from diagnosis.selectors import (
     session_owned_by,
     sidebar_sessions,
 )
+from diagnosis.services import CANCELLED
 from diagnosis.sse import events_url, released_evidence
+from diagnosis.submission import BROKER_FAILURE_REASON, MAX_MESSAGE_CHARS
 
 SIDEBAR_SESSIONS = 30
 #: Runs of a session on one page of the chat: each is rendered (its answer's markdown, its figures), so a
@@ -37,6 +45,52 @@ TRANSCRIPT_RUNS = 20
 def outcome_label(outcome: str) -> str:
     """The outcome in the reader's language (a running run's status as it is)."""
     return str(RunOutcome(outcome).label) if outcome in RunOutcome.values else outcome
+
+
+# The page's one catalogue of why a run failed and of its verdict, for the history's cards (``RunCard``) and,
+# through ``run_texts`` on the page, for the cards chat.js ends live: both say the same, in the reader's
+# language. The ``failure`` event's ``message`` is the worker's, in English, for logs and the API; the page
+# shows the sentence of its ``code`` (a run's ``failure_reason``), or ``UNKNOWN_FAILURE`` naming a code missing here.
+FAILURE_TEXTS: Mapping[str, Promise] = {
+    CANCELLED: gettext_lazy("The run was cancelled."),
+    "time_limit": gettext_lazy("The run exceeded its time limit."),
+    "run_ended": gettext_lazy("The run was ended while it was still working."),
+    "graph_error": gettext_lazy("The diagnosis failed unexpectedly; see its trace."),
+    "internal_error": gettext_lazy("The run failed unexpectedly; see its trace."),
+    BROKER_FAILURE_REASON: gettext_lazy("The run could not be started: the broker is unreachable."),
+    WORKER_LOST_REASON: gettext_lazy("The worker running this diagnosis stopped; the run was ended."),
+    QUEUE_REASON: gettext_lazy("No worker started this diagnosis in time; the run was ended."),
+    # ``manage.py diagnose`` interrupted by Ctrl-C.
+    "interrupted": gettext_lazy("The diagnosis was interrupted."),
+}
+UNKNOWN_FAILURE = gettext_lazy("The run failed (%(code)s).")
+VERDICT_LABELS: Mapping[str, Promise] = {
+    Verdict.PASS: pgettext_lazy("verdict", "pass"),
+    Verdict.LOW_CONFID: pgettext_lazy("verdict", "low confidence"),
+    Verdict.REJECT: pgettext_lazy("verdict", "reject"),
+}
+
+
+def failure_text(code: str) -> str:
+    """Why a run failed, from its failure code, in the reader's language."""
+    text = FAILURE_TEXTS.get(code)
+    return str(text) if text is not None else str(UNKNOWN_FAILURE) % {"code": code or "?"}
+
+
+def verdict_badge(verdict: str) -> str:
+    """The verdict badge's text (``verdict: pass``); a verdict missing from ``VERDICT_LABELS`` as it is."""
+    label = VERDICT_LABELS.get(verdict)
+    return gettext("verdict: %(verdict)s") % {"verdict": str(label) if label is not None else verdict}
+
+
+def run_texts() -> dict[str, Any]:
+    """What chat.js says of a run's end, from the same catalogue as the cards (``json_script`` on the page)."""
+    return {
+        "failures": {code: str(text) for code, text in FAILURE_TEXTS.items()},
+        "unknown_failure": str(UNKNOWN_FAILURE),
+        "verdicts": {verdict: verdict_badge(verdict) for verdict in VERDICT_LABELS},
+        "verdict_labels": {verdict: str(label) for verdict, label in VERDICT_LABELS.items()},
+    }
 
 
 @dataclass(frozen=True)
@@ -76,9 +130,12 @@ class RunCard:
     status: str
     degraded: bool
     failure_reason: str
+    # ``failure_text(failure_reason)`` and ``verdict_badge(effective_verdict)``: in the reader's language.
+    failure_text: str
     outcome: str
     outcome_label: str
     effective_verdict: str
+    verdict_badge: str
     answer_html: str
     figures_html: SafeString
     events_url: str
@@ -96,9 +153,11 @@ class RunCard:
             status=run.status,
             degraded=run.degraded,
             failure_reason=run.failure_reason,
+            failure_text=failure_text(run.failure_reason),
             outcome=run.outcome,
             outcome_label=outcome_label(run.outcome),
             effective_verdict=run.effective_verdict,
+            verdict_badge=verdict_badge(run.effective_verdict) if run.effective_verdict else "",
             answer_html=render_answer(run.final_answer),
             figures_html=render_figures(run.figures, run_id=run.pk),
             events_url=events_url(run.pk),
@@ -116,7 +175,9 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
         # LoginRequiredMixin answers anonymous requests before this runs; the assert narrows the type.
         assert user.is_authenticated
         current = session_owned_by(user, self.request.GET["session"]) if self.request.GET.get("session") else None
-        context.update(_sidebar(self.request, current), runs=[])
+        context.update(
+            _sidebar(self.request, current), runs=[], run_texts=run_texts(), max_message_chars=MAX_MESSAGE_CHARS
+        )
         if current is not None:
             context.update(self._transcript(current, self.request.GET.get("before")))
         return context

@@ -27,7 +27,7 @@ NODE = "composer"
 
 def compose(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
     attempt = read_count(state, "composer_retry_count") + 1
-    context.progress.status(NODE, "started", f"attempt {attempt}")
+    context.progress.status(NODE, "started", attempt=attempt)
     meter = StepMeter(context, NODE, attempt)
     allowed = allowed_claims(state)
     lists = verifier_lists(state)

@@ -20,7 +20,7 @@ NODE = "planner"
 def plan(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
     attempt = read_count(state, "planner_retry_count") + 1
     mode = read_planner_mode(state)
-    context.progress.status(NODE, "started", f"{mode.value.lower()} attempt {attempt}")
+    context.progress.status(NODE, "started", attempt=attempt, mode=mode.value.lower())
     meter = StepMeter(context, NODE, attempt)
     messages = planner_messages(
         question=context.question,

@@ -19,7 +19,7 @@ NODE = "verifier"
 
 def verify(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
     attempt = read_count(state, "verifier_retry_count") + 1
-    context.progress.status(NODE, "started", f"attempt {attempt}")
+    context.progress.status(NODE, "started", attempt=attempt)
     meter = StepMeter(context, NODE, attempt)
     ceiling = read_enum(state, "verifier_verdict_ceiling", Verdict) or Verdict.LOW_CONFID
     claims = list(read_mapping(state, "verified_executor_output").get("claims") or [])

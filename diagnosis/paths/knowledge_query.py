@@ -85,7 +85,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         node=NODE, status=checked.status, claims=checked.claim_outcomes(), passed=len(checked.verified_claim_ids)
     )
     verified = [claim for claim in claims if claim["claim_id"] in checked.verified_claim_ids]
-    progress.status(NODE, "completed", f"{len(verified)} cited excerpts")
+    progress.status(NODE, "completed", excerpts=len(verified))
     if not verified:
         return RunResult(
             final_answer=text["none"],

@@ -1,7 +1,9 @@
 // The chat page's session list, kept current without a reload: the server renders it (/sessions/), and the
 // page asks again when a run starts (a new session appears with the title of its first question), when
 // one ends (its outcome), and every few seconds while a session shows the running spinner (runs started
-// in another tab, or followed by no open stream).
+// in another tab, or followed by no open stream). Once the sign-in has expired the fragment's address answers
+// with the login page (a redirect, which fetch follows): the list is kept, a note says to sign in again, and
+// nothing more is asked. Its texts go through Django's JavaScript catalogue (gettext from /jsi18n/).
 (function () {
   "use strict";
 
@@ -10,21 +12,46 @@
   if (!box) return;
   let current = new URLSearchParams(box.dataset.url.split("?")[1] || "").get("session") || "";
   let timer = null;
+  let signedOut = false;
 
   function schedule() {
     window.clearTimeout(timer);
     if (box.querySelector(".spinner")) timer = window.setTimeout(refresh, POLL_MS);
   }
 
+  // Shown once, above the list, with a link that signs in again and comes back to this page.
+  function showSignedOut() {
+    signedOut = true;
+    window.clearTimeout(timer);
+    if (box.querySelector(".session-note")) return;
+    const note = document.createElement("p");
+    note.className = "session-note error";
+    note.setAttribute("role", "alert");
+    note.textContent = gettext("You have been signed out.") + " ";
+    const again = document.createElement("a");
+    again.href = window.location.pathname + window.location.search;
+    again.textContent = gettext("Reload the page to sign in again.");
+    note.appendChild(again);
+    box.prepend(note);
+  }
+
   function refresh() {
     window.clearTimeout(timer);
+    if (signedOut) return;
     const url = box.dataset.url.split("?")[0] + (current ? "?session=" + encodeURIComponent(current) : "");
     fetch(url, { credentials: "same-origin" })
       .then(function (response) {
+        // Redirected: to the login page, whatever its answer (never put into the list). 401 and 403 say
+        // the same without a redirect.
+        if (response.redirected || response.status === 401 || response.status === 403) return null;
         if (!response.ok) throw new Error(String(response.status));
         return response.text();
       })
       .then(function (html) {
+        if (html === null) {
+          showSignedOut();
+          return;
+        }
         box.innerHTML = html;
         schedule();
       })
@@ -39,5 +66,7 @@
     refresh();
   });
   document.addEventListener("superbiz:run-finished", refresh);
+  // A card whose stream ended before the run (static/js/chat.js): the list says where the run is.
+  document.addEventListener("superbiz:run-interrupted", refresh);
   schedule();
 })();

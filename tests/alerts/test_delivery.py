@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.utils import timezone
 from django.test import Client
+from django.utils import timezone
 
 from alerts import delivery, receivers
 from alerts.models import DeliveryStatus, NotificationDelivery

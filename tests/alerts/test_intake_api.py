@@ -16,9 +16,9 @@ from rest_framework.test import APIClient
 
 from alerts.models import AlertGroup, AlertNotification, IntakeAction
 from diagnosis import submission
-from diagnosis.reaper import reap_stale_runs
 from diagnosis.dispatch import BrokerUnavailable
 from diagnosis.models import ChatSession, DiagnosisRun, Intent
+from diagnosis.reaper import reap_stale_runs
 from tests.alerts.conftest import TOKEN, URL, alertmanager_payload
 
 pytestmark = pytest.mark.django_db

@@ -65,7 +65,12 @@ def test_reports_are_held_then_written_in_one_insert_serving_the_timeline_and_th
     assert (row.kind, row.details) == (TraceEventKind.TOOL, {"tool": "query_logs", "status": "READY"})
     started, tool = stored_events(run.pk)
     assert (started.id, tool.id, tool.type) == (1, row.stream_id, "status")
-    assert payload(tool) == {"node": "executor", "phase": "tool", "detail": "query_logs READY"}
+    assert payload(tool) == {
+        "node": "executor",
+        "phase": "tool",
+        "detail": "query_logs READY",
+        "args": {"tool": "query_logs", "status": "READY"},
+    }
 
 
 def test_held_reports_are_written_once_the_oldest_has_lingered(run, settings):

@@ -41,13 +41,14 @@ def test_it_cancels_a_running_diagnosis_from_its_card(demo_user, slow_stack, bro
     page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=60_000)
 
     assert page.inner_text(".run .run-meta .badge") == "FAILED"
-    assert "The run failed: The run was cancelled. (cancelled)" in page.inner_text(".run .answer")
+    assert page.inner_text(".run .answer .failure") == "The run was cancelled."
+    assert page.get_attribute(".run .answer .failure", "data-code") == "cancelled"
     assert "executor" not in page.text_content(".run .progress")  # it stopped after the planner
     assert page.query_selector("button.cancel-run") is None
 
     page.reload()  # the server renders the cancelled run like any failure, with nothing to cancel
     assert page.inner_text(".run .run-meta .badge") == "FAILED"
-    assert "The run failed (cancelled)." in page.inner_text(".run .answer")
+    assert page.inner_text(".run .answer .failure") == "The run was cancelled."  # as the live card said
     assert page.query_selector("button.cancel-run") is None
 
 

@@ -29,6 +29,14 @@ def test_it_speaks_chinese_to_a_chinese_browser(demo_user, live_stack, browser):
 
     assert page.inner_text(f"{FINISHED}") == "成功"
     assert page.inner_text(".run .progress-done summary").startswith("进度：")
+    # The progress lines in Chinese; node and tool names and numbers as they are (diagnosis/progress.py).
+    progress = page.text_content(".run .progress")
+    assert "planner · 开始 · 完整计划，第 1 次尝试" in progress
+    assert "executor · 工具 · query_logs 就绪" in progress
+    assert "gatekeeper · 证据 · 已验证" in progress
+    assert "started" not in progress and "claims verified" not in progress and "READY" not in progress
+    verdict = page.inner_text(".run .badge-verdict")  # what a reloaded card says (diagnosis/views.py)
+    assert verdict in {"结论：通过", "结论：低置信度", "结论：驳回"}, verdict
     assert page.inner_text(".run details.evidence summary").startswith("证据（")
     assert "首个错误" in page.inner_text(".run .incident-timeline")
     # The feedback form a finished answer gets, and what static/js/feedback.js says once it is saved.
@@ -38,6 +46,9 @@ def test_it_speaks_chinese_to_a_chinese_browser(demo_user, live_stack, browser):
     page.click(f"{feedback} .feedback-rate[value=UP]")
     page.wait_for_selector(f"{feedback} .feedback-status:has-text('谢谢，你的反馈已保存。')", timeout=10_000)
     assert page.get_attribute(f"{feedback} textarea", "placeholder") == "哪里错了或缺了什么？（可选）"
+
+    page.reload()
+    assert page.inner_text(".run .badge-verdict") == verdict
 
     page.select_option("select[name=language]", "en")  # the header's switch, over the browser's language
     page.wait_for_selector("html[lang=en]")

@@ -284,6 +284,10 @@ KNOWLEDGE_MAX_UPLOAD_BYTES = env.integer("KNOWLEDGE_MAX_UPLOAD_BYTES", 1048576, 
 FILE_UPLOAD_HANDLERS = ["tools.knowledge.upload_limit.LimitedMemoryUploadHandler"]
 # POST /api/upload takes several documents at once, each held in memory up to KNOWLEDGE_MAX_UPLOAD_BYTES.
 KNOWLEDGE_MAX_UPLOAD_FILES = env.integer("KNOWLEDGE_MAX_UPLOAD_FILES", 10, minimum=1, maximum=100)
+# Sections (chunks) an uploaded document may have, and active ones the base may hold: every process rebuilds
+# its search index from all of them after a change, within a search's deadline (50,000: about 3 s).
+KNOWLEDGE_MAX_DOCUMENT_CHUNKS = env.integer("KNOWLEDGE_MAX_DOCUMENT_CHUNKS", 5000, minimum=1)
+KNOWLEDGE_MAX_CHUNKS = env.integer("KNOWLEDGE_MAX_CHUNKS", 50_000, minimum=1)
 DATA_UPLOAD_MAX_NUMBER_FILES = KNOWLEDGE_MAX_UPLOAD_FILES
 EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
 # Wall-clock limit of one embeddings request, retry included (tools/knowledge/dense.py). A search runs inside a

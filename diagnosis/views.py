@@ -20,6 +20,7 @@ from django.views.generic import TemplateView
 from diagnosis.figures.render import render_figures
 from diagnosis.graph.status import Verdict
 from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, RunStatus, run_outcome
+from diagnosis.paths.errors import KNOWLEDGE_SEARCH_FAILED
 from diagnosis.reaper import QUEUE_REASON
 from diagnosis.reaper import REASON as WORKER_LOST_REASON
 from diagnosis.rendering import render_answer
@@ -60,6 +61,7 @@ FAILURE_TEXTS: Mapping[str, Promise] = {
     BROKER_FAILURE_REASON: gettext_lazy("The run could not be started: the broker is unreachable."),
     WORKER_LOST_REASON: gettext_lazy("The worker running this diagnosis stopped; the run was ended."),
     QUEUE_REASON: gettext_lazy("No worker started this diagnosis in time; the run was ended."),
+    KNOWLEDGE_SEARCH_FAILED: gettext_lazy("The knowledge base could not be searched; try again later."),
     # ``manage.py diagnose`` interrupted by Ctrl-C.
     "interrupted": gettext_lazy("The diagnosis was interrupted."),
 }

@@ -44,9 +44,11 @@ from tools.serializers import (
 REJECTION_STATUS = {
     "file_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "unsupported_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+    "knowledge_base_full": status.HTTP_409_CONFLICT,
 }
-#: What an upload may answer besides 201: a bad request or file, a read-only caller, a file too large, a wrong type.
-UPLOAD_ERRORS = {status_code: ErrorSerializer for status_code in (400, 403, 413, 415)}
+#: What an upload may answer besides 201: a bad request or file, a read-only caller, a full knowledge base, a
+#: file too large, a wrong type.
+UPLOAD_ERRORS = {status_code: ErrorSerializer for status_code in (400, 403, 409, 413, 415)}
 DOCUMENT_ID = OpenApiParameter("document_id", OpenApiTypes.UUID, OpenApiParameter.PATH)
 
 

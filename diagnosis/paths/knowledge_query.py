@@ -13,12 +13,14 @@ from typing import Any
 from diagnosis.contracts import EXECUTOR_SCHEMA_NAME
 from diagnosis.language import Language, language_of
 from diagnosis.models import DiagnosisRun
-from diagnosis.nodes.gatekeeper import check_output, summary
+from diagnosis.nodes.gatekeeper import EXCERPT_MIN_CHARS, check_output, summary
 from diagnosis.nodes.release_review import known_names
+from diagnosis.paths.errors import KNOWLEDGE_SEARCH_FAILED, RunFailure
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunProgress
 from diagnosis.release.draft import visible
 from diagnosis.release.policy import POLICY_VERSION, check_draft
+from diagnosis.release.salient import occurs_whole
 from diagnosis.services import RunResult
 from tools.catalog import environment
 from tools.harness import ToolHarness
@@ -49,19 +51,30 @@ TOOL = ToolName.LOOKUP_KNOWLEDGE.value
 
 
 def _excerpt(text: str) -> str:
-    """One line, cut at a word boundary: the gatekeeper compares whitespace-normalised text anyway."""
+    """One line of at most ``EXCERPT_CHARS`` (the gatekeeper compares whitespace-normalised text anyway), cut
+    at a space when one leaves half of that or more, else where the gatekeeper finds no number cut (Chinese
+    runs on without spaces: ``…步骤1|234`` would be refused as a number cut short)."""
     flat = " ".join(text.split())
     if len(flat) <= EXCERPT_CHARS:
         return flat
-    return flat[:EXCERPT_CHARS].rsplit(" ", 1)[0]
+    space = flat.rfind(" ", 0, EXCERPT_CHARS + 1)
+    if space >= EXCERPT_CHARS // 2:
+        return flat[:space]
+    cut = EXCERPT_CHARS
+    while cut > EXCERPT_MIN_CHARS and not occurs_whole(flat[:cut], flat):
+        cut -= 1
+    return flat[:cut]
 
 
 def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions) -> RunResult:
     progress.status(NODE, "started")
     text = TEXTS[language_of(run.query)]
     result = ToolHarness(run.pk, on_call=progress.tool, empty=True).call(TOOL, {"query": run.query, "top_k": TOP_K})
-    lookup = load_verified_payload(run.pk, result.invocation_id) if result.status == InvocationStatus.READY else None
-    chunks = (lookup.payload or {}).get("chunks", []) if lookup and lookup.ok else []
+    if result.status != InvocationStatus.READY:
+        # No answer can say the base has nothing when it could not be searched (an embedder down, a timeout).
+        raise RunFailure(KNOWLEDGE_SEARCH_FAILED, f"The knowledge base could not be searched ({result.error_code}).")
+    lookup = load_verified_payload(run.pk, result.invocation_id)
+    chunks = (lookup.payload or {}).get("chunks", []) if lookup.ok else []
     claims = [
         {
             "claim_id": f"k{index + 1}",
@@ -76,6 +89,8 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
             ],
         }
         for index, chunk in enumerate(chunks)
+        # A section of a word or two ("DB") is too short to quote as evidence: it is no answer either.
+        if len(_excerpt(chunk["text"])) >= EXCERPT_MIN_CHARS
     ]
     checked = check_output(
         {"schema": EXECUTOR_SCHEMA_NAME, "claims": claims, "no_evidence_reason": None, "completed_queries": []},

@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from diagnosis.execution import run_execute
 from diagnosis.models import Intent
-from diagnosis.paths.knowledge_query import NO_KNOWLEDGE_ZH
+from diagnosis.paths.knowledge_query import NO_KNOWLEDGE, NO_KNOWLEDGE_ZH
 from diagnosis.rendering import render_answer
 from diagnosis.submission import run_create
 from tools.knowledge.ingest import ingest_document
@@ -101,3 +101,34 @@ def test_a_chinese_question_nothing_answers_gets_the_chinese_no_knowledge_text(o
 
     assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"] == []
     assert run.final_answer == NO_KNOWLEDGE_ZH
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "1. " + "重启连接池并确认" * 60,  # one space, near the start: a cut there would quote "1."
+        "步骤" * 199 + "1234567" + "确认" * 40,  # no space at all, a number across the window's end
+    ],
+    ids=["one-early-space", "number-at-the-cut"],
+)
+def test_a_long_chinese_section_is_quoted_where_the_gatekeeper_finds_it_whole(owner, body):
+    ingest_document(
+        title_hint="", filename="pool.md", content=f"# 如何重启连接池\n\n{body}\n", source=DocumentSource.UPLOAD
+    )
+
+    run = ask(owner, "如何重启连接池")
+
+    assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"] == ["k1"]
+
+
+def test_a_search_that_failed_is_no_answer_that_the_base_has_nothing(owner, settings):
+    # An embedder configured without its endpoint: the search cannot run.
+    settings.EMBEDDING_MODEL, settings.LLM_BASE_URL = "text-embedding-3-small", None
+    ingest_document(
+        title_hint="", filename="pool.md", content="# Pool\n\nRestore the pool size.\n", source=DocumentSource.UPLOAD
+    )
+
+    run = ask(owner)
+
+    assert (run.status, run.failure_reason) == ("FAILED", "knowledge_search_failed")
+    assert run.final_answer != NO_KNOWLEDGE

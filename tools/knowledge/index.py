@@ -92,7 +92,9 @@ class Snapshot:
         self._idf = {term: _idf(count, frequency) for term, frequency in chunk_frequency.items()}
         self._unseen_idf = _idf(count, 0)
         self._bm25 = bm25s.BM25(method="lucene")
-        if chunks:
+        # bm25s cannot index a corpus without a term (documents in a script the tokeniser drops): with no term
+        # to match, every search finds nothing anyway (``lexical``).
+        if chunk_frequency:
             self._bm25.index(chunk_terms, show_progress=False)
 
     def lexical(self, terms: list[str]) -> LexicalMatch:

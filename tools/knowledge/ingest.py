@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Sum
 
 from tools.knowledge import revision
 from tools.knowledge.chunking import ChunkedDocument, chunk_markdown, chunk_plain_text
@@ -89,6 +91,8 @@ def ingest_documents(
             # Each refusal of a request of several starts with the file's name, as ``read_upload``'s do.
             raise DocumentRejected(rejected.code, f"{filename}: {rejected.message}") from rejected
     with transaction.atomic():
+        if source == DocumentSource.UPLOAD:
+            _check_room(prepared)
         documents = [
             _store(
                 document,
@@ -102,6 +106,29 @@ def ingest_documents(
         ]
         revision.bump()
     return documents
+
+
+def _check_room(prepared: list[PreparedDocument]) -> None:
+    """Refuse an upload past the base's bounds: every process rebuilds its index from all active chunks after
+    a change, within a search's deadline, so a base of a million one-line sections would make every search
+    time out. A document has at most ``KNOWLEDGE_MAX_DOCUMENT_CHUNKS`` sections, the base at most
+    ``KNOWLEDGE_MAX_CHUNKS`` active ones (shipped packs, loaded by operators, are not counted against it)."""
+    for document in prepared:
+        sections = len(document.chunked.chunks)
+        if sections > settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS:
+            raise DocumentRejected(
+                "too_many_sections",
+                f"{document.filename or 'the document'} has {sections} sections; a document may have at most "
+                f"{settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS}",
+            )
+    active = KnowledgeDocument.objects.filter(status=DocumentStatus.ACTIVE).aggregate(total=Sum("chunk_count"))
+    added = sum(len(document.chunked.chunks) for document in prepared)
+    if (active["total"] or 0) + added > settings.KNOWLEDGE_MAX_CHUNKS:
+        raise DocumentRejected(
+            "knowledge_base_full",
+            f"the knowledge base holds {active['total'] or 0} sections and may hold {settings.KNOWLEDGE_MAX_CHUNKS}; "
+            "archive or delete documents first",
+        )
 
 
 @transaction.atomic

@@ -45,7 +45,7 @@ def test_it_describes_the_upload_as_a_multipart_file():
     form = schema["components"]["schemas"]["DocumentUploadInput"]
     assert (form["properties"]["file"]["type"], form["properties"]["file"]["format"]) == ("string", "binary")
     assert form["required"] == ["file"]
-    assert set(upload["responses"]) == {"201", "400", "403", "413", "415"}
+    assert set(upload["responses"]) == {"201", "400", "403", "409", "413", "415"}
 
 
 def test_it_describes_errors_and_path_ids():

@@ -123,3 +123,11 @@ def test_it_reads_only_the_revision_when_the_index_is_fresh(corpus, django_asser
     search_knowledge("connection pool", top_k=3)
     with django_assert_num_queries(1):
         search_knowledge("redis eviction", top_k=3)
+
+
+@pytest.mark.parametrize("content", ["# Сервер упал\n\nПерезапустите сервер.\n", "# 🚀\n\n😀 😀\n"])
+def test_a_base_whose_chunks_have_no_terms_answers_no_evidence(ingest, content):
+    # The tokeniser keeps Chinese and Latin-script words: a base of only other scripts has no term to index.
+    ingest(content, filename="x.md")
+
+    assert search_knowledge("server down", 3)["evidence_status"] == "no_evidence"

@@ -138,7 +138,9 @@ def test_the_command_says_when_the_database_failed_what_it_kept(ingest, monkeypa
 
 
 def test_the_command_refuses_to_store_terms_no_other_process_would_trust(monkeypatch):
-    monkeypatch.setattr("tools.management.commands.store_knowledge_terms.TERMS_VERSION", "no-source-abc")
+    monkeypatch.setattr(
+        "tools.management.commands.store_knowledge_terms.TERMS_VERSION", "jieba-0.42.1:unicode-15.0.0:no-source-abc"
+    )
 
     with pytest.raises(CommandError, match="cannot be read"):
         call_command("store_knowledge_terms", stdout=StringIO())

@@ -58,3 +58,31 @@ def test_it_hands_over_a_file_of_many_chunks_whole(limited, settings, client_for
 
     assert response.status_code == 201
     assert response.json()["content_sha256"] == hashlib.sha256(text.encode()).hexdigest()
+
+
+def sections(count: int) -> str:
+    return "# Runbook\n\n" + "".join(f"## Step {number}\n\nRestart worker {number}.\n\n" for number in range(count))
+
+
+def test_a_document_of_more_sections_than_allowed_is_refused(settings, client_for, owner):
+    settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS = 5
+
+    response = client_for(owner).post(URL, {"file": markdown_file(sections(6))}, format="multipart")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "too_many_sections"
+    assert not KnowledgeDocument.objects.exists()
+
+
+def test_an_upload_past_the_bases_sections_is_refused_until_some_are_archived(settings, client_for, owner):
+    settings.KNOWLEDGE_MAX_CHUNKS = 8
+    client = client_for(owner)
+    first = client.post(URL, {"file": markdown_file(sections(5))}, format="multipart").json()
+
+    refused = client.post(URL, {"file": markdown_file(sections(4))}, format="multipart")
+    client.patch(f"/api/documents/{first['id']}", {"status": "ARCHIVED"}, format="json")
+    accepted = client.post(URL, {"file": markdown_file(sections(4))}, format="multipart")
+
+    assert refused.status_code == 409
+    assert refused.json()["error"]["code"] == "knowledge_base_full"
+    assert accepted.status_code == 201

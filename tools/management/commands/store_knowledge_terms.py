@@ -18,7 +18,7 @@ class Command(BaseCommand):
     )
 
     def handle(self, *args, **options) -> None:
-        if TERMS_VERSION.startswith(UNDATED_PREFIX):
+        if UNDATED_PREFIX in TERMS_VERSION:  # its last part, the source digest, says so
             raise CommandError(
                 "tools/knowledge/tokenize.py cannot be read (a deployment without sources): terms stored by this "
                 "process would be trusted by no other; run the command where the sources are"

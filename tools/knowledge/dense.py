@@ -94,7 +94,13 @@ class OpenAICompatibleEmbedder:
                     f"EMBEDDING_MODEL: {self.name} returned {len(response.data)} vectors for {len(batch)} texts"
                 )
             rows.extend(item.embedding for item in sorted(response.data, key=lambda item: item.index))
-        return unit_rows(np.asarray(rows, dtype=np.float32))
+        try:
+            vectors = np.asarray(rows, dtype=np.float32)
+        except ValueError:  # vectors of different lengths: no matrix, and no endpoint to trust
+            vectors = np.empty(0)
+        if vectors.ndim != 2 or len(vectors) != len(texts):
+            raise EmbeddingUnavailable(f"EMBEDDING_MODEL: {self.name} returned vectors of different dimensions")
+        return unit_rows(vectors)
 
     async def _create(self, batch: list[str]) -> CreateEmbeddingResponse:
         """One embeddings request, from connecting to the body's last byte, cancelled at the deadline."""

@@ -164,6 +164,24 @@ def test_it_retries_a_failed_request_once_within_its_deadline(ingest, endpoint):
     assert len(endpoint.requests) == 3
 
 
+def ragged_embeddings(request: RecordedRequest) -> FakeResponse:
+    """Vectors of two lengths: an endpoint serving two models behind one name, or a broken one."""
+    data = [
+        {"object": "embedding", "index": index, "embedding": [1.0] * (3 + index % 2)}
+        for index in range(len(request.json["input"]))
+    ]
+    return FakeResponse(body={"object": "list", "model": request.json["model"], "data": data, "usage": {}})
+
+
+def test_vectors_of_different_dimensions_are_an_unavailable_embedder_not_a_crash(ingest, endpoint):
+    ingest(OUTAGE_RUNBOOK)
+    ingest(CACHE_RUNBOOK)
+    endpoint.enqueue(ragged_embeddings)
+
+    with pytest.raises(EmbeddingUnavailable, match="returned vectors of different dimensions"):
+        search_knowledge("outage", top_k=3)
+
+
 STALLS = {
     "no answer": FakeResponse(delay_seconds=600),
     # Headers at once, then a byte every 0.1 s: the HTTP client's read timeout never fires.

@@ -14,14 +14,22 @@ MARIADB_URL=${TEST_MARIADB_URL:-mysql://root@127.0.0.1:3306/superbiz}
 REDIS_URL_FOR_TESTS=${TEST_REDIS_URL:-redis://127.0.0.1:6379/14}
 VAR_ROOT=${VAR_DIR:-var}
 
+# Production settings a developer's shell may export (README, "Production") would send tests to real
+# models, backends or hosts: neither pass sees them; each pass sets what it needs.
+PRODUCTION_ONLY=(-u RUN_EXECUTION -u LLM_PROVIDER -u SEMANTIC_GUARD_PROVIDER -u LLM_BASE_URL -u LLM_API_KEY
+  -u EMBEDDING_MODEL -u BUSINESS_DATABASE_URL -u BUSINESS_ADMIN_DATABASE_URL -u METRICS_BACKEND -u PROMETHEUS_URL
+  -u LOGS_BACKEND -u LOKI_URL -u ALLOWED_HOSTS -u CSRF_TRUSTED_ORIGINS -u SECURE_HTTPS -u SECURE_SSL_REDIRECT
+  -u PUBLIC_BASE_URL -u ALERT_SINK_WEBHOOK_URL -u ALERT_SINK_SLACK_URL -u ALERT_SINK_WECOM_URL
+  -u ALERT_SINK_DINGTALK_URL -u ALERT_SINK_FEISHU_URL -u ALERT_INTAKE_TOKEN)
+
 embedded_pass() {
-  env -u DATABASE_URL -u REDIS_URL VAR_DIR="$VAR_ROOT/test-embedded" \
+  env "${PRODUCTION_ONLY[@]}" -u DATABASE_URL -u REDIS_URL VAR_DIR="$VAR_ROOT/test-embedded" \
     TEST_REDIS_URL=redis://127.0.0.1:6379/13 TEST_BUSINESS_DATABASE=test_superbiz_business_embedded \
     $BIN/python -m pytest "$@"
 }
 
 production_pass() {
-  env DATABASE_URL="$MARIADB_URL" REDIS_URL="$REDIS_URL_FOR_TESTS" VAR_DIR="$VAR_ROOT/test-production" \
+  env "${PRODUCTION_ONLY[@]}" DATABASE_URL="$MARIADB_URL" REDIS_URL="$REDIS_URL_FOR_TESTS" VAR_DIR="$VAR_ROOT/test-production" \
     $BIN/python -m pytest "$@"
 }
 
@@ -56,7 +64,8 @@ in_background production production_pass "$@"
 wait
 failed=0
 for name in embedded production; do
-  status=$(cat "$status_dir/$name" 2>/dev/null || echo 1)
+  status=$(cat "$status_dir/$name" 2>/dev/null)
+  status=${status:-1}  # no status written (the pass was killed): a failure
   echo "== $name pass: pytest exit $status =="
   [ "$status" -eq 0 ] || failed=$status
 done

@@ -94,11 +94,12 @@ class OpenAICompatibleEmbedder:
                     f"EMBEDDING_MODEL: {self.name} returned {len(response.data)} vectors for {len(batch)} texts"
                 )
             rows.extend(item.embedding for item in sorted(response.data, key=lambda item: item.index))
+        vectors: np.ndarray | None
         try:
             vectors = np.asarray(rows, dtype=np.float32)
         except ValueError:  # vectors of different lengths: no matrix, and no endpoint to trust
-            vectors = np.empty(0)
-        if vectors.ndim != 2 or len(vectors) != len(texts):
+            vectors = None
+        if vectors is None or vectors.ndim != 2 or len(vectors) != len(texts):
             raise EmbeddingUnavailable(f"EMBEDDING_MODEL: {self.name} returned vectors of different dimensions")
         return unit_rows(vectors)
 

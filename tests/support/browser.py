@@ -57,6 +57,9 @@ def signed_in_page(
     page.fill("input[name=password]", PASSWORD)
     page.click("form[action='/accounts/login/'] button[type=submit]")
     page.wait_for_selector("#chat-form")
+    # The form exists before the page's deferred scripts have run: a test that acts through their listeners
+    # (an event dispatched to the sidebar) must not act before them.
+    page.wait_for_load_state("load")
     return page
 
 

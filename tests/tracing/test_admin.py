@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.admin import site
 from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.db import connection
@@ -321,13 +322,20 @@ def test_no_list_page_reads_a_whole_table_for_its_filters_or_counts(auditor, own
     assert not [statement for statement in sql if "DISTINCT" in statement or "GROUP BY" in statement]
 
 
-@pytest.mark.skipif(connection.vendor != "sqlite", reason="reads SQLite's query plans")
 @pytest.mark.parametrize("url", LIST_PAGES)
 def test_no_list_page_sorts_a_whole_table(auditor, owned_run, url):
-    """A page of the newest rows is read from an index in its order, not sorted out of every row there is."""
+    """A page of the newest rows is read from an index in its order, not sorted out of every row there is:
+    its ordering leads with an indexed column, and SQLite's plan of the page's query (the embedded database,
+    where the plan of a few rows is the plan of many) sorts no scan of the table."""
+    model_admin = next(admin for model, admin in site._registry.items() if url.endswith(f"/{model._meta.model_name}/"))
+    model = model_admin.model
+    first = (model_admin.ordering or model._meta.ordering)[0].lstrip("-")
+    leading = {index.fields[0].lstrip("-") for index in model._meta.indexes} | {"id", model._meta.pk.name}
+    assert first in leading, (model.__name__, first)
     with CaptureQueriesContext(connection) as captured:
         assert client_for(auditor).get(url).status_code == 200
-
+    if connection.vendor != "sqlite":
+        return  # MariaDB's optimizer sorts a handful of rows whatever the indexes: its plan says nothing here
     # One page, so Django reads the list without a LIMIT: the plan of that ORDER BY is the one a page takes.
     pages = [query["sql"] for query in captured.captured_queries if "ORDER BY" in query["sql"]]
     assert pages

@@ -132,7 +132,12 @@ class RunProgress:
             TraceEventKind.NODE,
             TimelineEvent.NODE_FINISHED,
             details,
-            {"node": node, "phase": "finished", "detail": outcome, "args": dict(details)},
+            {
+                "node": node,
+                "phase": "finished",
+                "detail": outcome,
+                "args": {"outcome": outcome, "reason_code": reason_code, "attempt": attempt},
+            },
         )
 
     def tool(self, tool_name: str, status: str) -> None:

@@ -94,7 +94,7 @@ def test_every_status_event_carries_its_values_beside_its_detail(owner, settings
             "node": "planner",
             "phase": "finished",
             "detail": "COMPLETED",
-            "args": {"node": "planner", "outcome": "COMPLETED", "reason_code": "completed", "attempt": 1},
+            "args": {"outcome": "COMPLETED", "reason_code": "completed", "attempt": 1},
         },
     ]
 

@@ -22,12 +22,14 @@ from django.conf import settings
 from alerts.messages import run_message
 from alerts.models import AlertNotification, DeliveryStatus, IntakeAction, NotificationDelivery
 from alerts.sinks import BODIES, robot_refusal
-from config.bounded_http import request_within
+from config.bounded_http import ResponseTooLarge, request_within
 from diagnosis.models import DiagnosisRun
 
 logger = logging.getLogger(__name__)
 
 RETRYABLE_STATUSES = frozenset({408, 429})
+# A chat-ops robot answers a line of JSON; more than this is no robot's answer, and is not read further.
+SINK_RESPONSE_BYTES = 1024 * 1024
 
 
 class DeliveryRetryable(Exception):
@@ -74,8 +76,10 @@ def run_notification_deliver(*, run_id: str, sink: str, attempt: int) -> bool:
     body = BODIES[sink](run_message(run, alertname=alert_run_name(run_id) or ""))
     started = time.perf_counter()
     try:
-        response = request_within(settings.ALERT_SINK_TIMEOUT_SECONDS, "POST", url, json=body)
-    except (httpx.HTTPError, TimeoutError) as error:
+        response = request_within(
+            settings.ALERT_SINK_TIMEOUT_SECONDS, "POST", url, max_bytes=SINK_RESPONSE_BYTES, json=body
+        )
+    except (httpx.HTTPError, TimeoutError, ResponseTooLarge) as error:
         # The class only: an exception's message can carry the sink's URL, and with it its key.
         _record(run_id, sink, attempt, DeliveryStatus.FAILED, started, error=type(error).__name__)
         raise DeliveryRetryable(type(error).__name__) from None

@@ -18,13 +18,22 @@ import httpx
 T = TypeVar("T")
 
 
+class ResponseTooLarge(Exception):
+    """The body went past the caller's bound: read no further (a wrong URL serving a dump, a gzip bomb)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(f"the response body is over {max_bytes} bytes")
+        self.max_bytes = max_bytes
+
+
 def request_within(
-    seconds: float, method: str, url: str, *, client: Mapping[str, Any] | None = None, **request: Any
+    seconds: float, method: str, url: str, *, max_bytes: int, client: Mapping[str, Any] | None = None, **request: Any
 ) -> httpx.Response:
     """The response to ``method url`` (``request`` as for ``httpx.request``, ``client`` as for
-    ``httpx.AsyncClient``), its body read; ``TimeoutError`` when that takes more than ``seconds`` in all, and
-    httpx's errors as they come. Not for a thread running an event loop (``run_on_own_loop`` starts one)."""
-    return run_on_own_loop(_exchange(seconds, method, url, dict(client or {}), request))
+    ``httpx.AsyncClient``), its body read, decoded, up to ``max_bytes``; ``TimeoutError`` when that takes more
+    than ``seconds`` in all, ``ResponseTooLarge`` past ``max_bytes``, and httpx's errors as they come. Not for a
+    thread running an event loop (``run_on_own_loop`` starts one)."""
+    return run_on_own_loop(_exchange(seconds, method, url, dict(client or {}), request, max_bytes))
 
 
 def run_on_own_loop(main: Coroutine[Any, Any, T]) -> T:
@@ -58,7 +67,28 @@ def _cancel_leftover_tasks(loop: asyncio.AbstractEventLoop) -> None:
 
 
 async def _exchange(
-    seconds: float, method: str, url: str, client: dict[str, Any], request: dict[str, Any]
+    seconds: float, method: str, url: str, client: dict[str, Any], request: dict[str, Any], max_bytes: int
 ) -> httpx.Response:
-    async with httpx.AsyncClient(timeout=seconds, **client) as http, asyncio.timeout(seconds):
-        return await http.request(method, url, **request)
+    """The exchange, its body counted as it is read (decoded, so a compressed bomb counts at its real size)."""
+    async with (
+        httpx.AsyncClient(timeout=seconds, **client) as http,
+        asyncio.timeout(seconds),
+        http.stream(method, url, **request) as response,
+    ):
+        body = bytearray()
+        async for chunk in response.aiter_bytes():
+            body += chunk
+            if len(body) > max_bytes:
+                raise ResponseTooLarge(max_bytes)
+        # The body as read, so no longer encoded: the headers that described its encoding go.
+        headers = [(name, value) for name, value in response.headers.multi_items() if name.lower() not in _ENCODING]
+        return httpx.Response(
+            response.status_code,
+            headers=headers,
+            content=bytes(body),
+            request=response.request,
+            extensions=response.extensions,
+        )
+
+
+_ENCODING = frozenset({"content-encoding", "content-length", "transfer-encoding"})

@@ -216,6 +216,19 @@ def test_a_sink_answering_500_then_200_is_retried_and_delivered_once(settings, a
     assert alert_run.status == RunStatus.SUCCESS
 
 
+def test_a_sink_answering_more_than_a_robot_would_is_not_read_and_retried(settings, alert_run, monkeypatch):
+    settings.PUBLIC_BASE_URL = BASE
+    run_finish(alert_run, RunResult(final_answer=ANSWER))
+    monkeypatch.setattr(delivery, "SINK_RESPONSE_BYTES", 8)
+
+    with running_sink(then=(200, {"ok": True, "padding": "x" * 100})) as server:
+        settings.ALERT_SINK_URLS = {"webhook": server.url}
+        deliver(alert_run, "webhook")
+
+    assert attempts(alert_run, "webhook")[0][:2] == (1, DeliveryStatus.FAILED)
+    assert attempts(alert_run, "webhook")[0][3] == "ResponseTooLarge"
+
+
 def test_an_unreachable_sink_is_retried_until_the_retries_run_out(settings, alert_run):
     settings.PUBLIC_BASE_URL = BASE
     settings.ALERT_SINK_URLS = {"slack": f"http://127.0.0.1:{closed_port()}/hook"}

@@ -63,7 +63,9 @@ def test_a_model_request_returns_its_timeout_at_the_deadline(slow_dns, make_mode
 
 
 def test_a_bounded_http_exchange_returns_its_timeout_at_the_deadline(slow_dns):
-    waited = seconds_to_fail(lambda: request_within(DEADLINE, "GET", f"http://{SLOW_HOST}:9/"), TimeoutError)
+    waited = seconds_to_fail(
+        lambda: request_within(DEADLINE, "GET", f"http://{SLOW_HOST}:9/", max_bytes=1024), TimeoutError
+    )
 
     assert waited < DEADLINE + 1.5
 

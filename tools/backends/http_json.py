@@ -15,12 +15,15 @@ from typing import Any
 
 import httpx
 
-from config.bounded_http import request_within
+from config.bounded_http import ResponseTooLarge, request_within
 from config.run_scope import waiting
 from tools.errors import ToolBackendError, ToolTimeout
 
 # Below this a request cannot usefully start: the call is already as good as late.
 MINIMUM_REQUEST_SECONDS = 0.05
+# The most of an answer read (decoded): far past what the payload budget keeps of a page of records, and
+# short of what a wrong URL (an export, a dump) would make the worker hold in memory.
+MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,13 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
         raise ToolTimeout(f"no time left to ask {endpoint.name}")
     waiting()
     try:
-        response = request_within(remaining, method, path, client=endpoint.client_options(), **request)
+        response = request_within(
+            remaining, method, path, max_bytes=MAX_RESPONSE_BYTES, client=endpoint.client_options(), **request
+        )
+    except ResponseTooLarge as error:
+        raise ToolBackendError(
+            "backend_bad_response", f"{endpoint.name} answered too much ({error}): narrow the window or the limit"
+        ) from None
     except (httpx.TimeoutException, TimeoutError):
         raise ToolTimeout(f"{endpoint.name} did not answer within {remaining:.1f}s") from None
     except httpx.HTTPError as error:

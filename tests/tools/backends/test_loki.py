@@ -145,6 +145,15 @@ def test_control_characters_are_refused_before_anything_is_sent(loki, field):
     assert loki.received == []
 
 
+def test_an_answer_past_the_bound_is_not_read_to_its_end(loki, monkeypatch):
+    # A wrong URL serving an export: the worker must not hold all of it in memory.
+    monkeypatch.setattr("tools.backends.http_json.MAX_RESPONSE_BYTES", 1000)
+    loki.answers[RANGE] = (200, streams(({"service": "api"}, [(ns(1), "x" * 2000)])))
+
+    with pytest.raises(ToolBackendError, match="answered too much"):
+        query(loki.url)
+
+
 def test_a_lone_surrogate_is_refused_before_anything_is_sent(loki):
     # Valid JSON from the model ("\\ud800"), but no UTF-8 request can carry it.
     with pytest.raises(ToolInputError, match="surrogate"):

@@ -84,9 +84,11 @@ def _totals(run: DiagnosisRun) -> dict[str, Any]:
         prompt_tokens=Sum("prompt_tokens"),
         completion_tokens=Sum("completion_tokens"),
         reasoning_tokens=Sum("reasoning_tokens"),
+        unreported_calls=Sum("unreported_calls"),
     )
     summary: dict[str, Any] = {key: value or 0 for key, value in totals.items()}
-    summary |= _usage_totals(summary["prompt_tokens"], summary["completion_tokens"])
+    unpriced = summary.pop("unreported_calls") > 0
+    summary |= _usage_totals(summary["prompt_tokens"], summary["completion_tokens"], unpriced=unpriced)
     summary["tool_count"] = run.tool_invocations.count()
     model = run.steps.exclude(model="").values_list("model", flat=True).first()
     if model:
@@ -94,8 +96,11 @@ def _totals(run: DiagnosisRun) -> dict[str, Any]:
     return summary
 
 
-def _usage_totals(prompt_tokens: int, completion_tokens: int) -> dict[str, Any]:
-    return {"total_tokens": prompt_tokens + completion_tokens, "cost": run_cost(prompt_tokens, completion_tokens)}
+def _usage_totals(prompt_tokens: int, completion_tokens: int, *, unpriced: bool = False) -> dict[str, Any]:
+    """The run's total tokens, and its cost: None when no price is set, or when a model reply reported no
+    usage (its tokens are unknown: a cost of the others would understate the bill, read as exact)."""
+    cost = None if unpriced else run_cost(prompt_tokens, completion_tokens)
+    return {"total_tokens": prompt_tokens + completion_tokens, "cost": cost}
 
 
 def _finish(run: DiagnosisRun, status: RunStatus, *, still: Q | None = None, **fields: Any) -> bool:

@@ -39,6 +39,8 @@ class StepRecord:
     completion_tokens: int = 0
     reasoning_tokens: int = 0
     model_calls: int = 0
+    unreported_calls: int = 0
+    """Replies among ``model_calls`` whose usage the endpoint did not report (their tokens are unknown)."""
     latency_ms: int = 0
     reasoning_content: str | None = None
     assistant_text: str = ""
@@ -114,6 +116,7 @@ def _step_row(run_id: uuid.UUID | str, seq: int, record: StepRecord) -> AgentSte
         completion_tokens=record.completion_tokens,
         reasoning_tokens=record.reasoning_tokens,
         model_calls=record.model_calls,
+        unreported_calls=record.unreported_calls,
         latency_ms=record.latency_ms,
         outcome=record.outcome,
         summary=redact(record.summary)[: AgentStep.SUMMARY_MAX_CHARS],

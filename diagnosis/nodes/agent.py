@@ -28,6 +28,7 @@ class StepMeter:
         self.role = role or node
         self.model = ""
         self.prompt_tokens = self.completion_tokens = self.reasoning_tokens = self.model_calls = self.latency_ms = 0
+        self.unreported_calls = 0
         self._reasoning: list[str] = []
         self._assistant: list[str] = []
 
@@ -70,6 +71,7 @@ class StepMeter:
         self.prompt_tokens += usage.prompt_tokens
         self.completion_tokens += usage.completion_tokens
         self.reasoning_tokens += usage.reasoning_tokens
+        self.unreported_calls += not usage.reported
 
     def record(self, outcome: str, summary: str = "", *, findings: Sequence[Mapping[str, str]] = ()) -> None:
         """Write the attempt's step; ``findings`` (release findings, they quote the draft) go to the restricted audit."""
@@ -86,6 +88,7 @@ class StepMeter:
                 completion_tokens=self.completion_tokens,
                 reasoning_tokens=self.reasoning_tokens,
                 model_calls=self.model_calls,
+                unreported_calls=self.unreported_calls,
                 latency_ms=self.latency_ms,
                 reasoning_content="\n\n".join(self._reasoning)[:AUDIT_TEXT_MAX_CHARS] or None,
                 assistant_text="\n\n".join(self._assistant)[:AUDIT_TEXT_MAX_CHARS],

@@ -138,6 +138,9 @@ class Usage:
     completion_tokens: int = 0
     reasoning_tokens: int = 0
     """The part of ``completion_tokens`` spent on hidden reasoning, where the endpoint reports it."""
+    reported: bool = True
+    """False when a served model's reply carried no counts: its tokens were spent but are unknown, and no
+    cost computed from these zeros may be shown as the run's (``pricing``). The offline provider spends none."""
 
     @property
     def total_tokens(self) -> int:

@@ -80,15 +80,18 @@ def _tool_calls(raw: Any) -> list[ToolCall]:
 
 
 def _usage(raw: Any) -> Usage:
-    """Token counts when reported; zeros otherwise, since a missing count must not fail a good answer."""
+    """Token counts when reported; zeros otherwise, marked unreported, since a missing count must not fail a
+    good answer (the token budget charges its bound) nor be priced as nothing."""
     if not isinstance(raw, dict):
-        return Usage()
+        return Usage(reported=False)
     details = raw.get("completion_tokens_details")
+    prompt, completion = raw.get("prompt_tokens"), raw.get("completion_tokens")
     return Usage(
-        prompt_tokens=_count(raw.get("prompt_tokens")),
-        completion_tokens=_count(raw.get("completion_tokens")),
+        prompt_tokens=_count(prompt),
+        completion_tokens=_count(completion),
         # OpenAI, DeepSeek and vLLM report it here; servers that do not (llama.cpp, Ollama) leave it 0.
         reasoning_tokens=_count(details.get("reasoning_tokens")) if isinstance(details, dict) else 0,
+        reported=_count(prompt) == prompt and _count(completion) == completion,
     )
 
 

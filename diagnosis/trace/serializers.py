@@ -110,7 +110,10 @@ class RunSerializer(RunSummarySerializer):
         max_digits=14,
         decimal_places=6,
         allow_null=True,
-        help_text="At LLM_PRICE_INPUT_PER_MTOK / LLM_PRICE_OUTPUT_PER_MTOK, as a decimal string; null when no price is set.",
+        help_text=(
+            "At LLM_PRICE_INPUT_PER_MTOK / LLM_PRICE_OUTPUT_PER_MTOK, as a decimal string; null when no price is "
+            "set, or when a model reply reported no usage (unreportedCalls of its steps)."
+        ),
     )
     orchestrationTrace = OrchestrationTraceField(source="orchestration_trace", allow_null=True)
     selfEvaluation = JsonObjectField(source="self_evaluation")
@@ -129,6 +132,10 @@ class StepSerializer(serializers.Serializer):
     completionTokens = serializers.IntegerField(source="completion_tokens")
     reasoningTokens = serializers.IntegerField(source="reasoning_tokens")
     modelCalls = serializers.IntegerField(source="model_calls")
+    unreportedCalls = serializers.IntegerField(
+        source="unreported_calls",
+        help_text="Of modelCalls, replies without usage counts (the run's cost is then null).",
+    )
     latencyMs = serializers.IntegerField(source="latency_ms")
     outcome = serializers.ChoiceField(choices=StepOutcome.choices)
     summary = serializers.CharField()

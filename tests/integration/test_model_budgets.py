@@ -138,6 +138,36 @@ def test_usage_totals_equal_the_sum_of_the_steps_everywhere(fake_model, settings
     assert body["run"]["reasoningTokens"] == sum(step["reasoningTokens"] for step in body["steps"]) == 240
 
 
+def test_a_reply_without_usage_leaves_the_runs_cost_unknown_not_understated(fake_model, settings, owner):
+    """The verifier's endpoint answered without ``usage``: its tokens were spent, no one knows how many, so a
+    cost of the others' would read as the bill. The run's cost is null; its step says why."""
+    settings.LLM_PRICE_INPUT_PER_MTOK, settings.LLM_PRICE_OUTPUT_PER_MTOK = Decimal("0.27"), Decimal("1.10")
+    verdict = reply(content=json.dumps(VERDICT))
+    del verdict.body["usage"]
+    fake_model.enqueue(
+        reply(content=json.dumps(PLAN), prompt_tokens=1200, completion_tokens=150),
+        tool_calls(LOGS_ARGS, prompt_tokens=2100, completion_tokens=40),
+        functools.partial(executor_report, prompt_tokens=3300, completion_tokens=260),
+        verdict,
+        reply(content=json.dumps(ANSWER), prompt_tokens=800, completion_tokens=90),
+        reply(content=json.dumps(RELEASE), prompt_tokens=400, completion_tokens=12),
+    )
+    result = diagnose()
+
+    run = DiagnosisRun.objects.get(pk=result["run_id"])
+    assert run.status == RunStatus.SUCCESS
+    assert (run.prompt_tokens, run.cost) == (7800, None)
+    assert AgentStep.objects.get(run=run, node="verifier").unreported_calls == 1
+    assert result["usage"]["cost"] is None
+    run.session.owner = owner
+    run.session.save()
+    client = APIClient()
+    client.force_login(owner)
+    body = client.get(f"/api/diagnosis/{run.session_id}/trace?runId={run.pk}").json()
+    assert body["run"]["cost"] is None
+    assert [step["unreportedCalls"] for step in body["steps"] if step["node"] == "verifier"] == [1]
+
+
 def test_a_prompt_over_the_budget_is_trimmed_and_the_run_still_succeeds(fake_model, settings):
     """Calibrated on a first run without a budget: the second's budget leaves the executor's second turn
     one token too little for its whole prompt, so the oldest tool result must give way."""

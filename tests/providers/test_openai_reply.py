@@ -46,14 +46,19 @@ def test_it_accepts_a_minimal_body_from_a_terse_server():
 
     assert reply.content == "ok"
     assert reply.model == "configured"
-    assert reply.usage == Usage(0, 0)
+    assert reply.usage == Usage(0, 0, reported=False)  # no counts: spent, but unknown
     assert reply.tool_calls == []
 
 
 @pytest.mark.parametrize(
     "usage", [None, "12", {"prompt_tokens": "12", "completion_tokens": -1}, {"prompt_tokens": True}]
 )
-def test_it_reads_unusable_usage_as_zero_tokens(usage):
+def test_it_reads_unusable_usage_as_zero_tokens_it_does_not_know(usage):
+    assert parse({**with_message({"content": "ok"}), "usage": usage}).usage == Usage(0, 0, reported=False)
+
+
+def test_reported_counts_are_known_even_when_zero():
+    usage = {"prompt_tokens": 0, "completion_tokens": 0}
     assert parse({**with_message({"content": "ok"}), "usage": usage}).usage == Usage(0, 0)
 
 

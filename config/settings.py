@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The pages' Content-Security-Policy (config/content_security.py).
+    "config.content_security.ContentSecurityPolicyMiddleware",
     # Last: the chain above runs in one switch to the request's thread, not two per method (config/sync_chain.py).
     "config.sync_chain.SynchronousChain",
 ]

@@ -4,7 +4,8 @@ The chat page writes server-rendered HTML into itself (the sanitised answer, the
 is the first defence, this header the second: a script that slipped into either could neither run inline nor
 load from or talk to another origin. The pages are written for it (no inline script or style; the page's
 data comes as ``json_script`` blocks, which are data, not scripts). The admin and the API's documentation
-page are Django's and drf-spectacular's pages, with inline scripts of their own: they keep their defaults.
+page are Django's and drf-spectacular's pages, with inline scripts of their own, and so are error pages: they
+keep their defaults.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ EXEMPT_PREFIXES = ("/admin/", "/api/docs/")
 
 class ContentSecurityPolicyMiddleware(MiddlewareMixin):
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        if "text/html" in response.get("Content-Type", "") and not request.path.startswith(EXEMPT_PREFIXES):
+        # Error pages are Django's (with DEBUG, its technical pages and their inline styles and scripts).
+        if (
+            response.status_code < 400
+            and "text/html" in response.get("Content-Type", "")
+            and not request.path.startswith(EXEMPT_PREFIXES)
+        ):
             response.setdefault("Content-Security-Policy", POLICY)
         return response

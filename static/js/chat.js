@@ -74,6 +74,11 @@
     return badge;
   }
 
+  // Send is offered while no run of the page is live (another card's end must not offer it during this one).
+  function offerSend() {
+    sendButton.disabled = transcript.querySelector(".run.live") !== null;
+  }
+
   function verdictBadge(verdict) {
     const text = has(texts.verdicts, verdict) ? texts.verdicts[verdict] : verdict;
     const badge = element("span", "badge badge-verdict", text);
@@ -280,7 +285,7 @@
       if (verdict) view.meta.appendChild(verdictBadge(verdict));
       view.meta.appendChild(link("/api/diagnosis/" + data.session_id + "/trace?runId=" + data.run_id, gettext("trace")));
       if (isStaff) view.meta.appendChild(link("/admin/diagnosis/diagnosisrun/" + data.run_id + "/change/", gettext("audit")));
-      sendButton.disabled = false;
+      offerSend();
     }
 
     // The stream ended before the run did, as far as this page knows: the card says why and offers the page
@@ -416,11 +421,11 @@
       })
       .catch(function (error) {
         errorBox.textContent = error instanceof api.ApiError ? error.message : gettext("The server could not be reached.");
-        sendButton.disabled = false;
+        offerSend();
       });
   });
   // Rendered disabled: a click before this script was bound would submit the form natively (a GET of this
-  // page with the question in its URL) and start nothing. Enabled once every deferred script of the page has
+  // page with the question in its URL) and start nothing. Offered once every deferred script of the page has
   // run, so that sidebar.js and feedback.js are listening when the first run is announced.
-  document.addEventListener("DOMContentLoaded", function () { sendButton.disabled = false; });
+  document.addEventListener("DOMContentLoaded", offerSend);
 })();

@@ -98,7 +98,7 @@ def test_the_question_box_counts_instead_of_cutting_and_every_box_has_a_label(cl
     assert 'data-max-length="8000"' in textarea
     assert '<label for="message" class="visually-hidden">你的问题</label>' in body
     assert re.search(
-        r'<label class="feedback-comment"><span class="visually-hidden">对这个回答的意见</span><textarea name="comment"',
+        r'<label class="feedback-comment"><span class="visually-hidden">对这个回答的备注</span><textarea name="comment"',
         body,
     )
     # Nothing the page runs is inline (a Content-Security-Policy may forbid it): the texts are data.

@@ -31,5 +31,7 @@ def test_the_login_page_has_it_too(client):
     assert client.get("/accounts/login/")["Content-Security-Policy"] == POLICY
 
 
-def test_the_admin_keeps_djangos_pages_as_they_are(admin_client):
+def test_the_admin_and_error_pages_keep_djangos_pages_as_they_are(admin_client, settings):
     assert "Content-Security-Policy" not in admin_client.get("/admin/")
+    settings.DEBUG = True  # Django's technical 404 page, with its inline style
+    assert "Content-Security-Policy" not in admin_client.get("/no-such-page/")

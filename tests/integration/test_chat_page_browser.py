@@ -33,6 +33,19 @@ def test_it_answers_the_demo_question_with_progress_and_evidence(demo_user, live
     assert question["expect_keywords"][0].lower() in page.inner_text(".run .answer").lower()
 
 
+def test_send_is_offered_only_once_no_card_of_the_page_is_live(demo_user, slow_stack, browser):
+    """A page reloaded while its run goes on follows that run again: Send waits for it, as it did before."""
+    page = ask(browser, slow_stack.base, demo_user["text"])
+    page.wait_for_selector(".run.live .progress li", timeout=30_000)
+
+    page.reload()
+    page.wait_for_load_state("load")
+
+    assert page.locator(".run.live").count() == 1 and page.is_disabled("#send")
+    page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=60_000)
+    assert page.is_enabled("#send")
+
+
 def test_it_cancels_a_running_diagnosis_from_its_card(demo_user, slow_stack, browser):
     page = ask(browser, slow_stack.base, demo_user["text"])
     page.wait_for_selector(".run.live .progress li:has-text('planner · started')", timeout=30_000)

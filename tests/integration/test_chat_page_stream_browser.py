@@ -37,7 +37,7 @@ def until(page, condition, timeout_ms: int = 10_000) -> None:
 def interrupted(page, index: int):
     card = page.locator(".run").nth(index)
     card.locator(".run-meta .badge-interrupted").wait_for(timeout=20_000)
-    assert card.locator(".run-meta .badge-interrupted").inner_text() == "已中断"
+    assert card.locator(".run-meta .badge-interrupted").inner_text() == "连接中断"
     assert "live" not in (card.get_attribute("class") or "")
     assert card.locator(".stream-ended a").inner_text() == "重新加载页面"
     assert card.locator(".stream-ended a").get_attribute("href").startswith("?session=")
@@ -63,7 +63,7 @@ def test_the_card_ends_as_interrupted_when_its_stream_cannot_go_on(demo_user, mo
     page.route(EVENTS, lambda route: route.fulfill(status=200, body=FORBIDDEN, headers=STREAM))
     send(page, "你好")
     card = interrupted(page, 1)
-    assert card.locator(".answer").inner_text().startswith("本页已无法继续跟踪此运行：你可能已退出登录。")
+    assert card.locator(".answer").inner_text().startswith("本页已无法继续跟踪此运行：登录可能已失效。")
     assert card.locator(".stream-ended").get_attribute("data-condition") == "forbidden"
 
     # A connection that keeps dropping: EventSource would try again for ever; the page stops after a few.
@@ -146,7 +146,7 @@ def test_the_question_box_refuses_a_question_over_the_limit_and_sends_with_ctrl_
     assert len(chats) == 1 and page.input_value("#message") == ""
     assert (
         page.evaluate("document.querySelector('.run form.feedback textarea').labels[0].textContent")
-        == "对这个回答的意见"
+        == "对这个回答的备注"
     )
 
 
@@ -158,7 +158,7 @@ def test_the_sidebar_says_the_sign_in_expired_instead_of_showing_the_login_page(
 
     note = page.locator("#session-list .session-note")
     note.wait_for(timeout=10_000)
-    assert note.inner_text().startswith("你已退出登录。")
+    assert note.inner_text().startswith("登录已失效。")
     assert page.locator("#session-list form, #session-list header, #session-list input").count() == 0
     note.locator("a").click()
     page.wait_for_selector("input[name=username]")  # signing in again comes back to this page

@@ -22,7 +22,7 @@ from django.conf import settings
 from alerts.messages import run_message
 from alerts.models import AlertNotification, DeliveryStatus, IntakeAction, NotificationDelivery
 from alerts.sinks import BODIES, robot_refusal
-from config.bounded_http import ResponseTooLarge, request_within
+from config.bounded_http import ResponseRefused, request_within
 from diagnosis.models import DiagnosisRun
 
 logger = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ def run_notification_deliver(*, run_id: str, sink: str, attempt: int) -> bool:
         response = request_within(
             settings.ALERT_SINK_TIMEOUT_SECONDS, "POST", url, max_bytes=SINK_RESPONSE_BYTES, json=body
         )
-    except (httpx.HTTPError, TimeoutError, ResponseTooLarge) as error:
+    except (httpx.HTTPError, TimeoutError, ResponseRefused) as error:
         # The class only: an exception's message can carry the sink's URL, and with it its key.
         _record(run_id, sink, attempt, DeliveryStatus.FAILED, started, error=type(error).__name__)
         raise DeliveryRetryable(type(error).__name__) from None

@@ -18,21 +18,19 @@ import httpx
 T = TypeVar("T")
 
 
-class ResponseTooLarge(Exception):
-    """The body went past the caller's bound: read no further (a wrong URL serving a dump, a gzip bomb)."""
-
-    def __init__(self, max_bytes: int) -> None:
-        super().__init__(f"the response body is over {max_bytes} bytes")
-        self.max_bytes = max_bytes
+class ResponseRefused(Exception):
+    """The body is not read to its end: over the caller's bound (a wrong URL serving a dump), or compressed
+    though none was asked for (httpx would inflate each chunk without a bound before it could be counted: a
+    kilobyte of nested gzip is gigabytes)."""
 
 
 def request_within(
     seconds: float, method: str, url: str, *, max_bytes: int, client: Mapping[str, Any] | None = None, **request: Any
 ) -> httpx.Response:
     """The response to ``method url`` (``request`` as for ``httpx.request``, ``client`` as for
-    ``httpx.AsyncClient``), its body read, decoded, up to ``max_bytes``; ``TimeoutError`` when that takes more
-    than ``seconds`` in all, ``ResponseTooLarge`` past ``max_bytes``, and httpx's errors as they come. Not for a
-    thread running an event loop (``run_on_own_loop`` starts one)."""
+    ``httpx.AsyncClient``), its body read up to ``max_bytes``, asked for uncompressed; ``TimeoutError`` when that
+    takes more than ``seconds`` in all, ``ResponseRefused`` past ``max_bytes`` or for a compressed body, and
+    httpx's errors as they come. Not for a thread running an event loop (``run_on_own_loop`` starts one)."""
     return run_on_own_loop(_exchange(seconds, method, url, dict(client or {}), request, max_bytes))
 
 
@@ -69,26 +67,30 @@ def _cancel_leftover_tasks(loop: asyncio.AbstractEventLoop) -> None:
 async def _exchange(
     seconds: float, method: str, url: str, client: dict[str, Any], request: dict[str, Any], max_bytes: int
 ) -> httpx.Response:
-    """The exchange, its body counted as it is read (decoded, so a compressed bomb counts at its real size)."""
+    """The exchange, its body counted as it is read, as it came (uncompressed, or refused)."""
+    headers = {**dict(request.pop("headers", None) or {}), "Accept-Encoding": "identity"}
     async with (
         httpx.AsyncClient(timeout=seconds, **client) as http,
         asyncio.timeout(seconds),
-        http.stream(method, url, **request) as response,
+        http.stream(method, url, headers=headers, **request) as response,
     ):
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        if encoding not in ("", "identity"):
+            raise ResponseRefused(f"the response is compressed ({encoding}) though it was asked for uncompressed")
         body = bytearray()
-        async for chunk in response.aiter_bytes():
+        async for chunk in response.aiter_raw():
             body += chunk
             if len(body) > max_bytes:
-                raise ResponseTooLarge(max_bytes)
-        # The body as read, so no longer encoded: the headers that described its encoding go.
-        headers = [(name, value) for name, value in response.headers.multi_items() if name.lower() not in _ENCODING]
+                raise ResponseRefused(f"the response body is over {max_bytes} bytes")
+        # The body as read, whole: the headers that described its transfer go.
+        kept = [(name, value) for name, value in response.headers.multi_items() if name.lower() not in _TRANSFER]
         return httpx.Response(
             response.status_code,
-            headers=headers,
+            headers=kept,
             content=bytes(body),
             request=response.request,
             extensions=response.extensions,
         )
 
 
-_ENCODING = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+_TRANSFER = frozenset({"content-length", "transfer-encoding"})

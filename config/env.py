@@ -151,11 +151,12 @@ def redis_url(name: str) -> str | None:
     return value
 
 
-def url(name: str, default: str | None = None) -> str | None:
+def url(name: str, default: str | None = None, *, credentials: bool = False) -> str | None:
     """An http(s) URL naming a host (its port, if any, a valid one). Credentials have variables of their own
     (``*_BEARER_TOKEN``, ``*_USERNAME``/``*_PASSWORD``, ``LLM_API_KEY``) and are refused in the URL, which
     error messages and httpx's log lines quote, and from which httpx would send them as Basic auth in place
-    of the token."""
+    of the token; ``credentials`` allows them in a URL that is a secret as a whole (a chat-ops webhook's,
+    which has no other way to authenticate and is redacted wherever it appears)."""
     value = _raw(name)
     if value is None:
         return default
@@ -166,9 +167,9 @@ def url(name: str, default: str | None = None) -> str | None:
         port_valid = False
     if not port_valid:
         raise ConfigError(f"{name}: {redacted(value)!r} is not a valid URL")
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in parts.netloc):
         raise ConfigError(f"{name}: {redacted(value)!r} is not an http(s) URL")
-    if "@" in parts.netloc:
+    if "@" in parts.netloc and not credentials:
         raise ConfigError(f"{name}: put credentials in their own variables, not in the URL")
     return value.rstrip("/")
 

@@ -46,6 +46,7 @@ def _secrets() -> Iterator[str]:
     # A chat-ops webhook's URL is its credential (a token in its path or its query), and httpx logs it.
     for sink_url in getattr(settings, "ALERT_SINK_URLS", {}).values():
         yield sink_url
+        yield urlsplit(sink_url).password or ""
         yield from (value for _, value in parse_qsl(urlsplit(sink_url).query))
     for database in settings.DATABASES.values():
         yield database.get("PASSWORD") or ""

@@ -360,7 +360,9 @@ PUBLIC_BASE_URL = env.url("PUBLIC_BASE_URL")
 # Where a finished alert run's answer is posted: one URL per sink format (alerts/sinks.py), each optional.
 ALERT_SINK_KINDS = ("webhook", "slack", "wecom", "dingtalk", "feishu")
 ALERT_SINK_URLS = {
-    kind: url for kind in ALERT_SINK_KINDS if (url := env.url(f"ALERT_SINK_{kind.upper()}_URL")) is not None
+    kind: url
+    for kind in ALERT_SINK_KINDS
+    if (url := env.url(f"ALERT_SINK_{kind.upper()}_URL", credentials=True)) is not None
 }
 if ALERT_SINK_URLS and not PUBLIC_BASE_URL:
     raise env.ConfigError("PUBLIC_BASE_URL: required when an ALERT_SINK_*_URL is set (notifications link to runs)")

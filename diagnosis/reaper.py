@@ -6,8 +6,8 @@ not a lost worker's: it waits in the queue, and is ended only once it has waited
 (``not_started``; a backlog that long is no answer to anyone, and a task message lost with the broker would
 otherwise leave it RUNNING for ever); one whose cancellation was asked for but not carried out is ended as
 cancelled: at once when no worker claimed it, and once a hard time limit has passed since the request when
-one did (its worker would have stopped it by then: it is gone). Each run is ended by an UPDATE that checks its reason again, so a worker that finishes,
-claims it or writes a heartbeat at the same moment keeps it.
+one did (its worker would have stopped it by then: it is gone). Each run is ended by an UPDATE that checks
+its reason again, so a worker that finishes, claims it or writes a heartbeat at the same moment keeps it.
 
 ``scheduled_pass`` is what runs on the reaper's schedule (Celery beat, the embedded timer, the command): it
 also purges the invocation store of entries past their TTL, which the embedded database store does not

@@ -274,7 +274,13 @@ class DocumentDetailApi(APIView):
         summary="Archive or restore a document, or relabel it (uploader or staff)",
         parameters=[DOCUMENT_ID],
         request=ChangeSerializer,
-        responses={200: DocumentSerializer, 400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer},
+        responses={
+            200: DocumentSerializer,
+            400: ErrorSerializer,
+            403: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+        },
     )
     def patch(self, request: Request, document_id: str) -> Response:
         document = _manageable_document(
@@ -286,6 +292,8 @@ class DocumentDetailApi(APIView):
             changed = update_document(document=document, **changes.validated_data)
         except DocumentGone:  # deleted by another request since it was read
             raise NotFound("no such document") from None
+        except DocumentRejected as rejected:  # restored into a base that has no room for it
+            return _rejection(rejected)
         return Response(DocumentSerializer(changed).data)
 
 

@@ -61,7 +61,10 @@ def _excerpt(text: str) -> str:
     if space >= EXCERPT_CHARS // 2:
         return flat[:space]
     cut = EXCERPT_CHARS
-    while cut > EXCERPT_MIN_CHARS and not occurs_whole(flat[:cut], flat):
+    # Nor does it end on a number's decimal point or separator (``3.`` of ``3.14``, ``1,`` of ``1,234``).
+    while cut > EXCERPT_MIN_CHARS and (
+        not occurs_whole(flat[:cut], flat) or (flat[cut - 1] in ".," and flat[cut - 2].isdigit())
+    ):
         cut -= 1
     return flat[:cut]
 

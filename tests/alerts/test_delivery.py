@@ -226,7 +226,7 @@ def test_a_sink_answering_more_than_a_robot_would_is_not_read_and_retried(settin
         deliver(alert_run, "webhook")
 
     assert attempts(alert_run, "webhook")[0][:2] == (1, DeliveryStatus.FAILED)
-    assert attempts(alert_run, "webhook")[0][3] == "ResponseTooLarge"
+    assert attempts(alert_run, "webhook")[0][3] == "ResponseRefused"
 
 
 def test_an_unreachable_sink_is_retried_until_the_retries_run_out(settings, alert_run):

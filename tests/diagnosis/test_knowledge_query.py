@@ -104,14 +104,15 @@ def test_a_chinese_question_nothing_answers_gets_the_chinese_no_knowledge_text(o
 
 
 @pytest.mark.parametrize(
-    "body",
+    ("body", "cut_number"),
     [
-        "1. " + "重启连接池并确认" * 60,  # one space, near the start: a cut there would quote "1."
-        "步骤" * 199 + "1234567" + "确认" * 40,  # no space at all, a number across the window's end
+        ("1. " + "重启连接池并确认" * 60, None),  # one space, near the start: a cut there would quote "1."
+        ("步骤" * 199 + "1234567" + "确认" * 40, "123"),  # no space at all, a number across the window's end
+        ("步骤" * 199 + "3.14159" + "确认" * 40, "3."),  # the window ends on the number's decimal point
     ],
-    ids=["one-early-space", "number-at-the-cut"],
+    ids=["one-early-space", "number-at-the-cut", "decimal-point-at-the-cut"],
 )
-def test_a_long_chinese_section_is_quoted_where_the_gatekeeper_finds_it_whole(owner, body):
+def test_a_long_chinese_section_is_quoted_where_the_gatekeeper_finds_it_whole(owner, body, cut_number):
     ingest_document(
         title_hint="", filename="pool.md", content=f"# 如何重启连接池\n\n{body}\n", source=DocumentSource.UPLOAD
     )
@@ -119,6 +120,8 @@ def test_a_long_chinese_section_is_quoted_where_the_gatekeeper_finds_it_whole(ow
     run = ask(owner, "如何重启连接池")
 
     assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"] == ["k1"]
+    if cut_number:  # the quote stops before the number, not inside it
+        assert cut_number not in run.final_answer
 
 
 def test_a_search_that_failed_is_no_answer_that_the_base_has_nothing(owner, settings):

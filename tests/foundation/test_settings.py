@@ -48,6 +48,7 @@ BAD_VALUES = [
     ({"LLM_BASE_URL": "http://svc:s3cret@127.0.0.1:8000/v1"}, "LLM_BASE_URL"),
     ({"PROMETHEUS_URL": "http://127.0.0.1:99999"}, "PROMETHEUS_URL"),
     ({"LOKI_URL": "http://[::1"}, "LOKI_URL"),
+    ({"PROMETHEUS_URL": "http://prometheus internal:9090"}, "PROMETHEUS_URL"),
     ({"LLM_API_KEY": "sk-clé"}, "LLM_API_KEY"),
     ({"PROMETHEUS_TENANT_ID": "team a"}, "PROMETHEUS_TENANT_ID"),
 ]
@@ -78,6 +79,12 @@ def test_a_url_with_credentials_is_refused_without_quoting_them(manage_py):
     assert result.returncode != 0
     assert "l0ki-pw" not in result.stderr
     assert "LOKI_URL: put credentials in their own variables" in result.stderr
+
+
+def test_a_webhook_may_carry_its_credentials_in_its_url(manage_py):
+    # Its URL is its only secret, and redacted wherever it appears.
+    env = {"ALERT_SINK_WEBHOOK_URL": "https://hook:pw@hooks.internal/x", "PUBLIC_BASE_URL": "https://superbiz"}
+    assert manage_py("check", env=env).returncode == 0
 
 
 def test_it_accepts_the_defaults(manage_py):

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from config.bounded_http import ResponseTooLarge, request_within
+from config.bounded_http import ResponseRefused, request_within
 from config.run_scope import waiting
 from tools.errors import ToolBackendError, ToolTimeout
 
@@ -67,9 +67,9 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
         response = request_within(
             remaining, method, path, max_bytes=MAX_RESPONSE_BYTES, client=endpoint.client_options(), **request
         )
-    except ResponseTooLarge as error:
+    except ResponseRefused as error:
         raise ToolBackendError(
-            "backend_bad_response", f"{endpoint.name} answered too much ({error}): narrow the window or the limit"
+            "backend_bad_response", f"{endpoint.name}: {error} (narrow the window or the limit when it is too large)"
         ) from None
     except (httpx.TimeoutException, TimeoutError):
         raise ToolTimeout(f"{endpoint.name} did not answer within {remaining:.1f}s") from None

@@ -1,9 +1,9 @@
 """LogQL built from a tool call's arguments: a stream selector and a line filter, every value escaped.
 
 The model never writes LogQL. ``service`` and ``level`` become double-quoted label values (escaped as in
-PromQL, control characters refused; the level as a case-insensitive regular expression); ``contains`` becomes a case-insensitive regular-expression line filter
-``|~ "(?i)..."`` whose every RE2 metacharacter is backslash-escaped, so ``|~``, ``"`` or ``.*`` in it are
-matched as text.
+PromQL, control characters refused; the level as a case-insensitive regular expression); ``contains``
+becomes a case-insensitive regular-expression line filter ``|~ "(?i)..."`` whose every RE2 metacharacter is
+backslash-escaped, so ``|~``, ``"`` or ``.*`` in it are matched as text.
 """
 
 from __future__ import annotations

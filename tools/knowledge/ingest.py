@@ -91,8 +91,12 @@ def ingest_documents(
             # Each refusal of a request of several starts with the file's name, as ``read_upload``'s do.
             raise DocumentRejected(rejected.code, f"{filename}: {rejected.message}") from rejected
     with transaction.atomic():
+        # First: the revision row's lock, held to the commit, orders the writers that change what search
+        # holds, so two uploads cannot both find room for their sections.
+        revision.bump()
         if source == DocumentSource.UPLOAD:
-            _check_room(prepared)
+            _check_sections(prepared)
+            _check_room(sum(len(document.chunked.chunks) for document in prepared))
         documents = [
             _store(
                 document,
@@ -104,15 +108,11 @@ def ingest_documents(
             )
             for document in prepared
         ]
-        revision.bump()
     return documents
 
 
-def _check_room(prepared: list[PreparedDocument]) -> None:
-    """Refuse an upload past the base's bounds: every process rebuilds its index from all active chunks after
-    a change, within a search's deadline, so a base of a million one-line sections would make every search
-    time out. A document has at most ``KNOWLEDGE_MAX_DOCUMENT_CHUNKS`` sections, the base at most
-    ``KNOWLEDGE_MAX_CHUNKS`` active ones (shipped packs, loaded by operators, are not counted against it)."""
+def _check_sections(prepared: list[PreparedDocument]) -> None:
+    """Refuse an uploaded document of more than ``KNOWLEDGE_MAX_DOCUMENT_CHUNKS`` sections."""
     for document in prepared:
         sections = len(document.chunked.chunks)
         if sections > settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS:
@@ -121,8 +121,14 @@ def _check_room(prepared: list[PreparedDocument]) -> None:
                 f"{document.filename or 'the document'} has {sections} sections; a document may have at most "
                 f"{settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS}",
             )
+
+
+def _check_room(added: int) -> None:
+    """Refuse to make ``added`` more sections searchable past ``KNOWLEDGE_MAX_CHUNKS`` active ones: every
+    process rebuilds its index from all of them after a change, within a search's deadline, so a base of a
+    million one-line sections would make every search time out. Uploads and restores are refused; a pack's
+    documents, which operators load, count but are not refused. Call it holding the revision row's lock."""
     active = KnowledgeDocument.objects.filter(status=DocumentStatus.ACTIVE).aggregate(total=Sum("chunk_count"))
-    added = sum(len(document.chunked.chunks) for document in prepared)
     if (active["total"] or 0) + added > settings.KNOWLEDGE_MAX_CHUNKS:
         raise DocumentRejected(
             "knowledge_base_full",
@@ -136,7 +142,8 @@ def update_document(*, document: KnowledgeDocument, **changes: str) -> Knowledge
     """Change a document's ``status``, ``category`` or ``fault_source``; a status change is a search change.
 
     Archiving takes the document out of every process's search once this commits (the revision moves), and
-    restoring puts it back; its chunks are kept either way. ``DocumentGone`` when it was deleted meanwhile.
+    restoring puts it back (``DocumentRejected`` when the base has no room for its sections); its chunks are
+    kept either way. ``DocumentGone`` when it was deleted meanwhile.
     """
     # The status as it is now, the row locked until the commit: another request may have archived, restored
     # or deleted the document since it was read, and whether search changes is decided against the row.
@@ -148,9 +155,11 @@ def update_document(*, document: KnowledgeDocument, **changes: str) -> Knowledge
     document.status = current  # what the row holds, for the response and the comparison below
     for field, value in changes.items():
         setattr(document, field, value)
-    document.save(update_fields=[*changes])
     if (document.status == DocumentStatus.ACTIVE) != searched_before:
-        revision.bump()
+        revision.bump()  # before the check, as an upload does
+        if not searched_before:
+            _check_room(document.chunk_count)
+    document.save(update_fields=[*changes])
     return document
 
 

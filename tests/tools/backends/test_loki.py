@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
 import math
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -150,8 +153,42 @@ def test_an_answer_past_the_bound_is_not_read_to_its_end(loki, monkeypatch):
     monkeypatch.setattr("tools.backends.http_json.MAX_RESPONSE_BYTES", 1000)
     loki.answers[RANGE] = (200, streams(({"service": "api"}, [(ns(1), "x" * 2000)])))
 
-    with pytest.raises(ToolBackendError, match="answered too much"):
+    with pytest.raises(ToolBackendError, match="over 1000 bytes"):
         query(loki.url)
+
+
+@pytest.fixture
+def gzip_bomb() -> Iterator[str]:
+    """A server answering a kilobyte of nested gzip that inflates to megabytes, whatever it was asked."""
+    inner = gzip.compress(gzip.compress(b"[" + b" " * 50_000_000 + b"]"))
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Encoding", "gzip, gzip")
+            self.send_header("Content-Length", str(len(inner)))
+            self.end_headers()
+            self.wfile.write(inner)
+
+        def log_message(self, format: str, *args: object) -> None:
+            """Quiet."""
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def test_a_compressed_answer_is_refused_unread(gzip_bomb):
+    # httpx would inflate it chunk by chunk with no bound before the body could be counted.
+    with pytest.raises(ToolBackendError, match=r"compressed \(gzip, gzip\)"):
+        query(gzip_bomb)
 
 
 def test_a_lone_surrogate_is_refused_before_anything_is_sent(loki):

@@ -86,3 +86,7 @@ def test_an_upload_past_the_bases_sections_is_refused_until_some_are_archived(se
     assert refused.status_code == 409
     assert refused.json()["error"]["code"] == "knowledge_base_full"
     assert accepted.status_code == 201
+    # Restoring the archived one would pass the bound as well.
+    restored = client.patch(f"/api/documents/{first['id']}", {"status": "ACTIVE"}, format="json")
+    assert (restored.status_code, restored.json()["error"]["code"]) == (409, "knowledge_base_full")
+    assert KnowledgeDocument.objects.get(pk=first["id"]).status == "ARCHIVED"

@@ -16,7 +16,7 @@ from typing import Any
 import tenacity
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections
+from django.db import InterfaceError, OperationalError, close_old_connections
 
 from config.run_scope import run_scope
 from diagnosis.models import DiagnosisRun, Intent
@@ -92,7 +92,9 @@ def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
 
 
 @tenacity.retry(
-    retry=tenacity.retry_if_exception_type(DatabaseError),
+    # A connection lost or a server gone for a moment; a refused value (DataError, IntegrityError) would be
+    # refused again.
+    retry=tenacity.retry_if_exception_type((OperationalError, InterfaceError)),
     stop=tenacity.stop_after_attempt(FAIL_ATTEMPTS),
     wait=tenacity.wait_exponential(multiplier=1, max=4),
     before_sleep=_reconnect_after_error,

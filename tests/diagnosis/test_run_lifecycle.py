@@ -8,7 +8,7 @@ from io import StringIO
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
-from django.db import OperationalError
+from django.db import DataError, OperationalError
 from django.utils import timezone
 from redis.exceptions import RedisError
 
@@ -133,6 +133,22 @@ def test_a_database_that_fails_for_a_moment_at_the_end_still_lets_the_run_explai
 
     assert (run.status, run.failure_reason) == (RunStatus.FAILED, "internal_error")
     assert stream(run).count("done") == 1 and stream(run)[-1] == "done"
+
+
+def test_a_value_the_database_refuses_is_not_tried_again(run, monkeypatch):
+    """Only a connection lost or a server gone for a moment is worth the retry's seconds."""
+    calls = []
+
+    def refused(*args, **kwargs):
+        calls.append(1)
+        raise DataError("Out of range value")
+
+    monkeypatch.setattr(execution, "fail_with_partial_trace", refused)
+    monkeypatch.setattr(execution._fail_retrying.retry, "sleep", lambda seconds: None)
+
+    with pytest.raises(DataError):
+        execution._fail_retrying(run, reason="internal_error", message="boom", trace=None)
+    assert calls == [1]
 
 
 def test_it_stops_reporting_for_a_run_that_was_ended(run):

@@ -26,6 +26,7 @@ from tools.timestamps import format_timestamp
 
 MILLISECOND = timedelta(milliseconds=1)
 MAX_WARNINGS = 5
+WARNING_CHARS = 500
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -68,7 +69,7 @@ class PrometheusMetricBackend:
         warnings = [str(warning) for warning in listed if warning] if isinstance(listed, list) else []
         if warnings:
             # A partial answer (Thanos, Mimir: a store did not answer) must not read as the whole truth.
-            payload["warnings"] = warnings[:MAX_WARNINGS]
+            payload["warnings"] = [warning[:WARNING_CHARS] for warning in warnings[:MAX_WARNINGS]]
         return payload
 
 

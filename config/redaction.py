@@ -45,9 +45,10 @@ def _secrets() -> Iterator[str]:
         yield getattr(settings, name, "") or ""
     # A chat-ops webhook's URL is its credential (a token in its path or its query), and httpx logs it.
     for sink_url in getattr(settings, "ALERT_SINK_URLS", {}).values():
+        parts = urlsplit(sink_url)
         yield sink_url
-        yield urlsplit(sink_url).password or ""
-        yield from (value for _, value in parse_qsl(urlsplit(sink_url).query))
+        yield parts.password or ""
+        yield from (value for _, value in parse_qsl(parts.query))
     for database in settings.DATABASES.values():
         yield database.get("PASSWORD") or ""
     for name in SECRET_URL_SETTINGS:

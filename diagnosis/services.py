@@ -96,7 +96,7 @@ def _totals(run: DiagnosisRun) -> dict[str, Any]:
     return summary
 
 
-def _usage_totals(prompt_tokens: int, completion_tokens: int, *, unpriced: bool = False) -> dict[str, Any]:
+def _usage_totals(prompt_tokens: int, completion_tokens: int, *, unpriced: bool) -> dict[str, Any]:
     """The run's total tokens, and its cost: None when no price is set, or when a model reply reported no
     usage (its tokens are unknown: a cost of the others would understate the bill, read as exact)."""
     cost = None if unpriced else run_cost(prompt_tokens, completion_tokens)

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, close_old_connections
 
 from config.run_scope import run_scope
+from diagnosis.failures import FailureCode
 from diagnosis.models import DiagnosisRun, Intent
 from diagnosis.paths import IntentPath
 from diagnosis.paths.errors import RunFailure
@@ -75,7 +76,12 @@ def model_deadline() -> Deadline:
 
 
 def _fail(
-    run: DiagnosisRun, progress: RunProgress, *, reason: str, message: str, trace: dict[str, Any] | None = None
+    run: DiagnosisRun,
+    progress: RunProgress,
+    *,
+    reason: FailureCode,
+    detail: str = "",
+    trace: dict[str, Any] | None = None,
 ) -> bool:
     """``run_fail``, after the reports the run still holds, so that the timeline keeps them before its end;
     reports that cannot be written now (the database failing, the run ended elsewhere) go with the run."""
@@ -83,7 +89,7 @@ def _fail(
         progress.flush()
     except Exception:
         logger.warning("run %s: its last progress reports could not be written", run.pk, exc_info=True)
-    return _fail_retrying(run, reason=reason, message=message, trace=trace)
+    return _fail_retrying(run, reason=reason, detail=detail, trace=trace)
 
 
 def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
@@ -100,7 +106,7 @@ def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
     before_sleep=_reconnect_after_error,
     reraise=True,
 )
-def _fail_retrying(run: DiagnosisRun, *, reason: str, message: str, trace: dict[str, Any] | None) -> bool:
+def _fail_retrying(run: DiagnosisRun, *, reason: FailureCode, detail: str, trace: dict[str, Any] | None) -> bool:
     """``run_fail``, again after a database error: a run's end is the one write that explains it, and the
     database may have failed for a moment (the very error that ended the run). A few seconds, well within the
     hard time limit, before the run is left to the reaper, which can only say that its worker stopped.
@@ -110,8 +116,8 @@ def _fail_retrying(run: DiagnosisRun, *, reason: str, message: str, trace: dict[
     graph run keeps one. The run is read again first: a finish that rolled back left its values on it."""
     run.refresh_from_db()
     if trace is None:
-        return fail_with_partial_trace(run, reason=reason, message=message)
-    return run_fail(run, reason=reason, message=message, orchestration_trace=trace)
+        return fail_with_partial_trace(run, reason=reason, detail=detail)
+    return run_fail(run, reason=reason, detail=detail, orchestration_trace=trace)
 
 
 def run_execute(
@@ -137,16 +143,14 @@ def run_execute(
             progress.flush()
             ended = run_finish(run, result)
         except RunFailure as failure:
-            ended = _fail(
-                run, progress, reason=failure.code, message=failure.message, trace=failure.orchestration_trace
-            )
+            ended = _fail(run, progress, reason=failure.code, detail=failure.detail, trace=failure.orchestration_trace)
         except SoftTimeLimitExceeded:
-            ended = _fail(run, progress, reason="time_limit", message="The run exceeded its time limit.")
+            ended = _fail(run, progress, reason=FailureCode.TIME_LIMIT)
         except RunEnded:
             logger.info("run %s was ended (reaped) while its worker was busy; stopping", run.pk)
         except Exception:
             logger.exception("run %s raised", run.pk)
-            ended = _fail(run, progress, reason="internal_error", message="The run failed unexpectedly; see its trace.")
+            ended = _fail(run, progress, reason=FailureCode.INTERNAL_ERROR)
     if not ended:
         run.refresh_from_db()
     return run

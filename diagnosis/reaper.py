@@ -24,18 +24,14 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from diagnosis.failures import FailureCode
 from diagnosis.graph.trace_builder import build_partial_trace
 from diagnosis.models import DiagnosisRun, Intent, RunStatus
-from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, run_fail
+from diagnosis.services import run_fail
 from tools.store import purge_expired
 from tracing.selectors import orchestration_events_from_timeline
 
 logger = logging.getLogger(__name__)
-
-REASON = "worker_lost"
-QUEUE_REASON = "not_started"
-QUEUE_MESSAGE = "No worker started this diagnosis in time (a backlog, or its task was lost); the run was ended."
-LOST_MESSAGE = "The worker running this diagnosis stopped; the run was ended."
 
 
 @dataclass(frozen=True)
@@ -105,22 +101,24 @@ def _end(run: DiagnosisRun, limits: _Limits) -> bool:
     """End ``run`` for the first of its reasons that its row, read again in the UPDATE, still has: asked to
     stop (the user's reason before a lost worker's), its worker lost, or never claimed in time."""
     if run.cancel_requested_at is not None and fail_with_partial_trace(
-        run, reason=CANCELLED, message=CANCELLED_MESSAGE, still=limits.cancelled
+        run, reason=FailureCode.CANCELLED, still=limits.cancelled
     ):
         return True
     if run.claimed_at is not None:
-        return fail_with_partial_trace(run, reason=REASON, message=LOST_MESSAGE, still=limits.lost)
-    return run_fail(run, reason=QUEUE_REASON, message=QUEUE_MESSAGE, still=limits.queued)
+        return fail_with_partial_trace(run, reason=FailureCode.WORKER_LOST, still=limits.lost)
+    return run_fail(run, reason=FailureCode.NOT_STARTED, detail="a backlog, or its task was lost", still=limits.queued)
 
 
-def fail_with_partial_trace(run: DiagnosisRun, *, reason: str, message: str, still: Q | None = None) -> bool:
+def fail_with_partial_trace(
+    run: DiagnosisRun, *, reason: FailureCode, detail: str = "", still: Q | None = None
+) -> bool:
     """Fail a run whose work stopped without ending it (its worker died, its command was interrupted), with
     the partial trace of what its log shows it did."""
     events, unfinished = orchestration_events_from_timeline(run.pk)
     trace = None
     if run.intent == Intent.DIAGNOSIS and (events or unfinished):
         trace = build_partial_trace(events, failed_node=unfinished, termination_reason=reason).to_dict()
-    return run_fail(run, reason=reason, message=message, orchestration_trace=trace, still=still)
+    return run_fail(run, reason=reason, detail=detail, orchestration_trace=trace, still=still)
 
 
 def scheduled_pass(

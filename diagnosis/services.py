@@ -23,6 +23,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from diagnosis import sse
+from diagnosis.failures import FailureCode, failure_message
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.pricing import run_cost
 from diagnosis.signals import run_ended
@@ -47,9 +48,6 @@ class RunResult:
     figures: dict[str, Any] = field(default_factory=dict)
 
 
-#: The failure reason, and orchestration ``termination_reason``, of a run that was cancelled.
-CANCELLED = "cancelled"
-CANCELLED_MESSAGE = "The run was cancelled."
 # The largest duration diagnosis_run.duration_ms holds on every backend (24.8 days of milliseconds).
 MAX_DURATION_MS = 2**31 - 1
 
@@ -164,21 +162,22 @@ def run_finish(run: DiagnosisRun, result: RunResult) -> bool:
 def run_fail(
     run: DiagnosisRun,
     *,
-    reason: str,
-    message: str,
+    reason: FailureCode,
+    detail: str = "",
     orchestration_trace: dict[str, Any] | None = None,
     still: Q | None = None,
 ) -> bool:
     """Mark a run FAILED with its partial trace and publish ``failure`` and ``done``; False if it had ended,
-    or if ``still`` no longer holds of it (the reaper's reason to end it, re-checked as it ends it)."""
+    or if ``still`` no longer holds of it (the reaper's reason to end it, re-checked as it ends it). The
+    event's message is the reason's sentence (``failures.failure_message``), ``detail`` after it."""
     with transaction.atomic():
-        fields: dict[str, Any] = {"failure_reason": reason[:100]}
+        fields: dict[str, Any] = {"failure_reason": reason}
         if orchestration_trace is not None:
             fields["orchestration_trace"] = orchestration_trace
         if not _finish(run, RunStatus.FAILED, still=still, **fields):
             return False
         append_event(run.pk, TraceEventKind.RUN, TimelineEvent.FAILED, {"code": reason})
-        failure = {"code": reason, "message": message}
+        failure = {"code": reason, "message": failure_message(reason, detail)}
         _end_events(run, "failure", failure)
     return True
 
@@ -201,5 +200,5 @@ def run_cancel(run: DiagnosisRun, *, user: User) -> bool:
         append_event(run.pk, TraceEventKind.RUN, TimelineEvent.CANCEL_REQUESTED, {"by": by})
     run.refresh_from_db()
     if run.claimed_at is None:
-        run_fail(run, reason=CANCELLED, message=CANCELLED_MESSAGE)
+        run_fail(run, reason=FailureCode.CANCELLED)
     return True

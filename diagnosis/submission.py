@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_lazy
 from config.text import is_unicode_text
 from diagnosis import sse
 from diagnosis.dispatch import BrokerUnavailable, dispatch_run, redis_reachable
+from diagnosis.failures import FailureCode
 from diagnosis.intent import route_intent
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.selectors import session_owned_by
@@ -82,7 +83,6 @@ UNAVAILABLE_CODE = "service_unavailable"
 UNAVAILABLE_MESSAGE = gettext_lazy(
     "The service cannot start runs right now (its broker is unreachable); try again shortly."
 )
-BROKER_FAILURE_REASON = "broker_unavailable"
 
 
 def unavailable() -> SubmissionError:
@@ -103,7 +103,7 @@ def _start(run: DiagnosisRun) -> bool:
         dispatch_run(run.id)
     except BrokerUnavailable as error:
         logger.warning("run %s could not be handed to the broker, failing it: %s", run.id, error)
-        run_fail(run, reason=BROKER_FAILURE_REASON, message="The run could not be started: the broker is unreachable.")
+        run_fail(run, reason=FailureCode.BROKER_UNAVAILABLE)
         return False
     return True
 

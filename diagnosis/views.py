@@ -14,15 +14,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.functional import Promise
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 from django.views.generic import TemplateView
 
+from diagnosis import failures
 from diagnosis.figures.render import render_figures
 from diagnosis.graph.status import Verdict
 from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, RunStatus, run_outcome
-from diagnosis.paths.errors import KNOWLEDGE_SEARCH_FAILED
-from diagnosis.reaper import QUEUE_REASON
-from diagnosis.reaper import REASON as WORKER_LOST_REASON
 from diagnosis.rendering import render_answer
 from diagnosis.selectors import (
     parse_id,
@@ -33,9 +31,8 @@ from diagnosis.selectors import (
     session_owned_by,
     sidebar_sessions,
 )
-from diagnosis.services import CANCELLED
 from diagnosis.sse import events_url, released_evidence
-from diagnosis.submission import BROKER_FAILURE_REASON, MAX_MESSAGE_CHARS
+from diagnosis.submission import MAX_MESSAGE_CHARS
 
 SIDEBAR_SESSIONS = 30
 #: Runs of a session on one page of the chat: each is rendered (its answer's markdown, its figures), so a
@@ -48,35 +45,15 @@ def outcome_label(outcome: str) -> str:
     return str(RunOutcome(outcome).label) if outcome in RunOutcome.values else outcome
 
 
-# The page's one catalogue of why a run failed and of its verdict, for the history's cards (``RunCard``) and,
-# through ``run_texts`` on the page, for the cards chat.js ends live: both say the same, in the reader's
-# language. The ``failure`` event's ``message`` is the worker's, in English, for logs and the API; the page
-# shows the sentence of its ``code`` (a run's ``failure_reason``), or ``UNKNOWN_FAILURE`` naming a code missing here.
-FAILURE_TEXTS: Mapping[str, Promise] = {
-    CANCELLED: gettext_lazy("The run was cancelled."),
-    "time_limit": gettext_lazy("The run exceeded its time limit."),
-    "run_ended": gettext_lazy("The run was ended while it was still working."),
-    "graph_error": gettext_lazy("The diagnosis failed unexpectedly; see its trace."),
-    "internal_error": gettext_lazy("The run failed unexpectedly; see its trace."),
-    BROKER_FAILURE_REASON: gettext_lazy("The run could not be started: the broker is unreachable."),
-    WORKER_LOST_REASON: gettext_lazy("The worker running this diagnosis stopped; the run was ended."),
-    QUEUE_REASON: gettext_lazy("No worker started this diagnosis in time; the run was ended."),
-    KNOWLEDGE_SEARCH_FAILED: gettext_lazy("The knowledge base could not be searched; try again later."),
-    # ``manage.py diagnose`` interrupted by Ctrl-C.
-    "interrupted": gettext_lazy("The diagnosis was interrupted."),
-}
-UNKNOWN_FAILURE = gettext_lazy("The run failed (%(code)s).")
+# The page's verdicts, for the history's cards (``RunCard``) and, through ``run_texts`` on the page, for the
+# cards chat.js ends live: both say the same, in the reader's language, as they do of a failure
+# (``diagnosis.failures``: the ``failure`` event's ``message`` is its English sentence, for logs and the API;
+# the page shows the sentence of its ``code``).
 VERDICT_LABELS: Mapping[str, Promise] = {
     Verdict.PASS: pgettext_lazy("verdict", "pass"),
     Verdict.LOW_CONFID: pgettext_lazy("verdict", "low confidence"),
     Verdict.REJECT: pgettext_lazy("verdict", "reject"),
 }
-
-
-def failure_text(code: str) -> str:
-    """Why a run failed, from its failure code, in the reader's language."""
-    text = FAILURE_TEXTS.get(code)
-    return str(text) if text is not None else str(UNKNOWN_FAILURE) % {"code": code or "?"}
 
 
 def verdict_badge(verdict: str) -> str:
@@ -88,8 +65,8 @@ def verdict_badge(verdict: str) -> str:
 def run_texts() -> dict[str, Any]:
     """What chat.js says of a run's end, from the same catalogue as the cards (``json_script`` on the page)."""
     return {
-        "failures": {code: str(text) for code, text in FAILURE_TEXTS.items()},
-        "unknown_failure": str(UNKNOWN_FAILURE),
+        "failures": {code: str(text) for code, text in failures.TEXTS.items()},
+        "unknown_failure": str(failures.UNKNOWN_FAILURE),
         "verdicts": {verdict: verdict_badge(verdict) for verdict in VERDICT_LABELS},
         "verdict_labels": {verdict: str(label) for verdict, label in VERDICT_LABELS.items()},
     }
@@ -155,7 +132,7 @@ class RunCard:
             status=run.status,
             degraded=run.degraded,
             failure_reason=run.failure_reason,
-            failure_text=failure_text(run.failure_reason),
+            failure_text=failures.failure_text(run.failure_reason),
             outcome=run.outcome,
             outcome_label=outcome_label(run.outcome),
             effective_verdict=run.effective_verdict,

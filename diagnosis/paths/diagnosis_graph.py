@@ -20,6 +20,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import get_runtime
 
+from diagnosis.failures import FailureCode
 from diagnosis.figures.evidence import ReleasedClaim, build_figures
 from diagnosis.graph.actions import ActionContractError, DiagnosisActions, NodeAction
 from diagnosis.graph.builder import DiagnosisGraph, build_graph
@@ -38,7 +39,7 @@ from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.providers.factory import build_models, config_from_settings, run_token_budget
 from diagnosis.providers.invocations import run_invocation_resolver
 from diagnosis.selectors import session_history
-from diagnosis.services import CANCELLED, CANCELLED_MESSAGE, RunResult, run_record_provider
+from diagnosis.services import RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
 from tracing.steps import StepLog
@@ -175,15 +176,15 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
             error.events,
             evidence_retry_count=error.evidence_retry_count,
             failed_node=error.failed_node,
-            termination_reason=CANCELLED if cancelled else None,
+            termination_reason=FailureCode.CANCELLED if cancelled else None,
         ).to_dict()
         if cancelled:
-            raise RunFailure(CANCELLED, CANCELLED_MESSAGE, partial_trace) from error
+            raise RunFailure(FailureCode.CANCELLED, partial_trace) from error
         if isinstance(error.__cause__, SoftTimeLimitExceeded):
-            raise RunFailure("time_limit", "The run exceeded its time limit.", partial_trace) from error
+            raise RunFailure(FailureCode.TIME_LIMIT, partial_trace) from error
         if isinstance(error.__cause__, RunEnded):
-            raise RunFailure("run_ended", "The run was ended while it was still working.", partial_trace) from error
-        raise RunFailure("graph_error", "The diagnosis failed unexpectedly; see its trace.", partial_trace) from error
+            raise RunFailure(FailureCode.RUN_ENDED, partial_trace) from error
+        raise RunFailure(FailureCode.GRAPH_ERROR, partial_trace) from error
     trace = build_trace(read_events(state), evidence_retry_count=read_count(state, "evidence_retry_count"))
     released_claims = _released(state, degraded=trace.degraded)
     evidence = [

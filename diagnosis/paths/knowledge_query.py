@@ -11,11 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from diagnosis.contracts import EXECUTOR_SCHEMA_NAME
+from diagnosis.failures import FailureCode
 from diagnosis.language import Language, language_of
 from diagnosis.models import DiagnosisRun
 from diagnosis.nodes.gatekeeper import EXCERPT_MIN_CHARS, check_output, summary
 from diagnosis.nodes.release_review import known_names
-from diagnosis.paths.errors import KNOWLEDGE_SEARCH_FAILED, RunFailure
+from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunProgress
 from diagnosis.release.draft import visible
@@ -75,7 +76,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     result = ToolHarness(run.pk, on_call=progress.tool, empty=True).call(TOOL, {"query": run.query, "top_k": TOP_K})
     if result.status != InvocationStatus.READY:
         # No answer can say the base has nothing when it could not be searched (an embedder down, a timeout).
-        raise RunFailure(KNOWLEDGE_SEARCH_FAILED, f"The knowledge base could not be searched ({result.error_code}).")
+        raise RunFailure(FailureCode.KNOWLEDGE_SEARCH_FAILED, detail=result.error_code)
     lookup = load_verified_payload(run.pk, result.invocation_id)
     chunks = (lookup.payload or {}).get("chunks", []) if lookup.ok else []
     claims = [

@@ -12,9 +12,9 @@ from alerts import delivery, receivers
 from alerts.models import DeliveryStatus, NotificationDelivery
 from alerts.sinks import BODIES, WECOM_CONTENT_BYTES
 from alerts.tasks import deliver_run_notification
+from diagnosis.failures import FailureCode
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.services import RunResult, run_fail, run_finish
-from diagnosis.submission import BROKER_FAILURE_REASON
 from tests.alerts.conftest import alertmanager_payload
 from tests.support.live import closed_port
 from tests.support.run_pool import stand_in_run_pool
@@ -79,7 +79,7 @@ def test_a_failed_alert_run_is_announced_too(settings, alert_run, handed_on, dja
     settings.ALERT_SINK_URLS = {"webhook": "http://127.0.0.1:9/a"}
 
     with django_capture_on_commit_callbacks(execute=True):
-        run_fail(alert_run, reason="time_limit", message="The run exceeded its time limit.")
+        run_fail(alert_run, reason=FailureCode.TIME_LIMIT)
 
     assert handed_on == [("alerts.deliver_run_notification", str(alert_run.pk), "webhook")]
 
@@ -269,7 +269,7 @@ def test_a_refusal_a_retry_would_repeat_is_recorded_once(settings, alert_run, si
 
 def test_a_failed_run_is_announced_as_failed(settings, alert_run):
     settings.PUBLIC_BASE_URL = BASE
-    run_fail(alert_run, reason="time_limit", message="The run exceeded its time limit.")
+    run_fail(alert_run, reason=FailureCode.TIME_LIMIT)
 
     with running_sink() as server:
         settings.ALERT_SINK_URLS = {"webhook": server.url}
@@ -349,7 +349,7 @@ def test_a_run_the_broker_refused_is_not_announced(settings, alert_run, handed_o
     alert_run.refresh_from_db()
 
     with django_capture_on_commit_callbacks(execute=True):
-        run_fail(alert_run, reason=BROKER_FAILURE_REASON, message="The run could not be started.")
+        run_fail(alert_run, reason=FailureCode.BROKER_UNAVAILABLE)
 
     assert handed_on == []
 

@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from alerts.models import AlertGroup, AlertNotification, IntakeAction
 from diagnosis import submission
 from diagnosis.dispatch import BrokerUnavailable
+from diagnosis.failures import FailureCode
 from diagnosis.models import ChatSession, DiagnosisRun, Intent
 from diagnosis.reaper import reap_stale_runs
 from tests.alerts.conftest import TOKEN, URL, alertmanager_payload
@@ -355,7 +356,7 @@ def test_a_broker_lost_at_the_commit_is_a_503_and_the_retry_starts_the_run(intak
     first = intake(alertmanager_payload())
 
     assert first.status_code == 503 and error_of(first)["code"] == "service_unavailable"
-    assert DiagnosisRun.objects.get().failure_reason == submission.BROKER_FAILURE_REASON
+    assert DiagnosisRun.objects.get().failure_reason == FailureCode.BROKER_UNAVAILABLE
 
     handed: list[str] = []
     monkeypatch.setattr(submission, "dispatch_run", lambda run_id: handed.append(str(run_id)))

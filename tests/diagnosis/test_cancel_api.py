@@ -14,6 +14,7 @@ from django.contrib.auth.models import Permission
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from diagnosis.failures import FailureCode
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.services import run_claim, run_fail
 from diagnosis.submission import run_create
@@ -97,7 +98,7 @@ def test_it_accepts_a_repeated_cancel_and_keeps_the_first_request_time(owner, cl
 
 
 def test_it_refuses_to_cancel_a_finished_run_with_a_409(owner, claimed):
-    run_fail(claimed, reason="internal_error", message="boom")
+    run_fail(claimed, reason=FailureCode.INTERNAL_ERROR)
 
     response = signed_in(owner).post(url(claimed.pk))
 
@@ -120,7 +121,7 @@ def test_it_refuses_to_cancel_a_cancelled_run_again(owner, queued):
 def test_its_refusals_speak_the_readers_language(owner, claimed):
     zh = {"HTTP_ACCEPT_LANGUAGE": "zh-CN,zh;q=0.9"}
     unknown = signed_in(owner).post(url(uuid.uuid4()), **zh)
-    run_fail(claimed, reason="internal_error", message="boom")
+    run_fail(claimed, reason=FailureCode.INTERNAL_ERROR)
     ended = signed_in(owner).post(url(claimed.pk), **zh)
 
     assert (unknown.status_code, unknown.json()["error"]["message"]) == (404, "没有这次运行")

@@ -21,6 +21,7 @@ from django_eventstream.utils import get_storage
 from config.run_scope import run_scope, waiting
 from diagnosis import sse
 from diagnosis.execution import run_execute
+from diagnosis.failures import FailureCode
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.progress import EventLogUnwritable, RunEnded, RunProgress
 from diagnosis.services import run_fail
@@ -245,7 +246,7 @@ def test_the_owners_own_terminal_events_are_written_after_a_foreign_write(run):
         DiagnosisTraceEvent.log.create(run=run, seq=2, kind="RUN", name="cancel_requested")
         DiagnosisRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
 
-        assert run_fail(DiagnosisRun.objects.get(pk=run.pk), reason="cancelled", message="The run was cancelled.")
+        assert run_fail(DiagnosisRun.objects.get(pk=run.pk), reason=FailureCode.CANCELLED)
 
     assert [event.type for event in stored_events(run.pk)] == ["status", "failure", "done"]
     assert [row.name for row in DiagnosisTraceEvent.objects.filter(run=run).order_by("seq")] == [

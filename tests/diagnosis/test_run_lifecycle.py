@@ -14,6 +14,7 @@ from redis.exceptions import RedisError
 
 from diagnosis import execution, sse
 from diagnosis.execution import run_execute
+from diagnosis.failures import FailureCode
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import planner, verifier
 from diagnosis.progress import RunEnded, RunProgress
@@ -147,7 +148,7 @@ def test_a_value_the_database_refuses_is_not_tried_again(run, monkeypatch):
     monkeypatch.setattr(execution._fail_retrying.retry, "sleep", lambda seconds: None)
 
     with pytest.raises(DataError):
-        execution._fail_retrying(run, reason="internal_error", message="boom", trace=None)
+        execution._fail_retrying(run, reason=FailureCode.INTERNAL_ERROR, detail="", trace=None)
     assert calls == [1]
 
 

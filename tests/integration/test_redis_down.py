@@ -13,6 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from diagnosis import sse
+from diagnosis.failures import FailureCode
 from diagnosis.models import ChatSession, DiagnosisRun
 from diagnosis.services import run_fail
 from tests.support.clients import login
@@ -47,7 +48,7 @@ def test_an_ended_run_is_still_read_from_storage(redis_down_server):
     cookies, _ = login("redis-down-reader")
     owner = get_user_model().objects.get(username="redis-down-reader")
     run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=owner), query="why?")
-    run_fail(run, reason="worker_lost", message="The worker running this diagnosis stopped; the run was ended.")
+    run_fail(run, reason=FailureCode.WORKER_LOST)
 
     events = read_events(redis_down_server.base + sse.events_url(run.pk), cookies=cookies, timeout=30)
 

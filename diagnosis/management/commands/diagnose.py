@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from config.commands import require_migrated
+from diagnosis.failures import FailureCode
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.providers.base import ProviderConfigError
 from diagnosis.providers.factory import PROVIDER_BUILDERS, build_models, config_from_settings
@@ -24,7 +25,6 @@ from diagnosis.tasks import execute_run
 
 CLI_USERNAME = "cli"
 #: The failure reason of a run whose command was interrupted (Ctrl-C); the exit code is the shell's 130.
-INTERRUPTED = "interrupted"
 
 
 def released_claim_ids(run: DiagnosisRun) -> list[str]:
@@ -101,8 +101,10 @@ def run_question(question: str, *, provider: str | None, script: str | None) -> 
     except KeyboardInterrupt:
         # Nobody else will end it: no worker holds it, and the reaper would wait for its heartbeat to age.
         run.refresh_from_db()
-        fail_with_partial_trace(run, reason=INTERRUPTED, message="The diagnosis was interrupted (Ctrl-C).")
-        raise CommandError(f"interrupted: run {run.pk} was ended as {INTERRUPTED}", returncode=130) from None
+        fail_with_partial_trace(run, reason=FailureCode.INTERRUPTED, detail="Ctrl-C")
+        raise CommandError(
+            f"interrupted: run {run.pk} was ended as {FailureCode.INTERRUPTED}", returncode=130
+        ) from None
     run.refresh_from_db()
     return run
 

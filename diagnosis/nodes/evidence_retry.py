@@ -2,6 +2,10 @@
 
 Prior verified claims are carried over with their original bindings so that the executor can return a
 complete snapshot that passes the gatekeeper again; only claims the gatekeeper verified are carried.
+
+The context is seed 000's ``retry_context``: evidence gaps, prior verified data, completed queries and the
+round's constraints. The constraints are stated here, as data the planner and the executor read (their
+prompts refer to them), so the round's rules have one wording, beside the limits the code holds it to.
 """
 
 from __future__ import annotations
@@ -13,8 +17,18 @@ from langchain_core.runnables import RunnableConfig
 from diagnosis.graph.state import DiagnosisState, read_mapping
 from diagnosis.graph.status import EVIDENCE_GAP_VERIFICATIONS
 from diagnosis.nodes.context import NodeContext
+from diagnosis.nodes.executor import MAX_CALLS_PER_TURN, MAX_TURNS
 
 NODE = "evidence_retry"
+#: The evidence round's rules, for the planner and the executor. The graph allows one evidence retry
+#: (seed 002), and the executor's turns and calls per turn are its limits in every round.
+CONSTRAINTS: dict[str, Any] = {
+    "queries": "only new queries that close the evidence_gaps; none of the completed_queries again",
+    "snapshot": "a complete report: every prior_verified_claims entry unchanged, with its bindings, then the new claims",
+    "last_round": "no evidence round follows this one: a gap still open is said in the report, not guessed",
+    "max_turns": MAX_TURNS,
+    "max_calls_per_turn": MAX_CALLS_PER_TURN,
+}
 
 
 def prepare(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
@@ -36,5 +50,6 @@ def prepare(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
             "missing_info": list(verifier_output.get("missing_info") or []),
             "prior_verified_claims": prior,
             "completed_queries": list(dict.fromkeys(completed)),
+            "constraints": CONSTRAINTS,
         }
     }

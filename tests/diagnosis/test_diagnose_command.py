@@ -90,7 +90,7 @@ def test_it_prints_the_documented_json_for_an_honest_run(tmp_path):
     ]
     run = DiagnosisRun.objects.get(pk=result["run_id"])
     assert run.self_evaluation["gatekeeper"]["bindings_passed"] == 1
-    assert run.self_evaluation["prompt_versions"]["planner"] == "planner-v3"
+    assert run.self_evaluation["prompt_versions"]["planner"] == "planner-v4"
     assert run.self_evaluation["release"]["decisions"] == [
         {"attempt": 1, "decision": "released", "rule": "passed", "rules": []}
     ]

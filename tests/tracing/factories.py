@@ -100,7 +100,7 @@ def make_run(
         orchestration_trace=trace,
         degraded=degraded,
         effective_verdict="" if degraded or status == RunStatus.FAILED else verdict,
-        self_evaluation={"released_claim_ids": ["c1"], "prompt_versions": {"planner": "planner-v3"}},
+        self_evaluation={"released_claim_ids": ["c1"], "prompt_versions": {"planner": "planner-v4"}},
         step_count=steps,
         tool_count=invocations,
         finished_at=None if status == RunStatus.RUNNING else now + timedelta(seconds=3),

@@ -55,7 +55,7 @@ def test_it_plans_and_records_one_step(run, make_context):
         1,
         "COMPLETED",
         10,
-        "planner-v3",
+        "planner-v4",
     )
     user = json.loads(model.calls[0][1]["content"])
     assert user["task"] == "planner" and user["question"] == run.query and user["mode"] == "NORMAL"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from diagnosis.nodes import evidence_retry, fallback, verified_input
+from diagnosis.nodes import evidence_retry, executor, fallback, verified_input
 from diagnosis.rendering import render_answer
 
 pytestmark = pytest.mark.django_db
@@ -125,6 +125,9 @@ def test_it_prepares_the_retry_context(run, make_context):
     assert retry["missing_info"] == ["pool size"]
     assert [claim["claim_id"] for claim in retry["prior_verified_claims"]] == ["c1"]
     assert retry["completed_queries"] == ["query_logs payment-service", 'query_metrics {"service": "payment-service"}']
+    # Seed 000's fourth part of the context: the round's rules, with the executor's real limits.
+    assert retry["constraints"]["max_turns"] == executor.MAX_TURNS
+    assert set(retry["constraints"]) >= {"queries", "snapshot", "last_round"}
 
 
 def test_it_never_puts_an_executor_claim_in_the_pre_verification_fallback(run, make_context, record_invocation):

@@ -209,9 +209,16 @@ CELERY_TASK_DEFAULT_QUEUE = env.string("CELERY_QUEUE", "superbiz")
 RUN_EXECUTION = env.choice("RUN_EXECUTION", ("embedded", "celery"), "celery" if REDIS_URL else "embedded")
 if RUN_EXECUTION == "celery" and not REDIS_URL:
     raise env.ConfigError("RUN_EXECUTION: celery needs REDIS_URL (the broker)")
+# How often the stale-run reaper passes: celery beat's schedule, or the embedded mode's timer. `/healthz`
+# calls it late after three intervals without a pass.
+REAPER_INTERVAL_SECONDS = 60.0
 # A pass queued behind a backlog (or while no worker runs) expires when the next is due: passes do not pile up.
 CELERY_BEAT_SCHEDULE = {
-    "reap-stale-runs": {"task": "diagnosis.reap_stale_runs", "schedule": 60.0, "options": {"expires": 60.0}}
+    "reap-stale-runs": {
+        "task": "diagnosis.reap_stale_runs",
+        "schedule": REAPER_INTERVAL_SECONDS,
+        "options": {"expires": REAPER_INTERVAL_SECONDS},
+    }
 }
 # Embedded mode: runs execute in-process on this many worker threads.
 EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, maximum=32)

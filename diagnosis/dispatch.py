@@ -37,7 +37,6 @@ from diagnosis.tasks import execute_run
 
 logger = logging.getLogger(__name__)
 
-REAP_EVERY_SECONDS = 60.0
 # Added to the niceness of each embedded run thread (Linux keeps a niceness per thread).
 RUN_THREAD_NICENESS = 10
 
@@ -74,10 +73,10 @@ def _reap_periodically() -> None:
         try:
             scheduled_pass()
         except Exception:  # the database or anything else: this thread must outlive one failed pass
-            logger.exception("the embedded stale-run reaper failed; retrying in %s s", REAP_EVERY_SECONDS)
+            logger.exception("the embedded stale-run reaper failed; retrying in %s s", settings.REAPER_INTERVAL_SECONDS)
         finally:
             connections.close_all()
-        time.sleep(REAP_EVERY_SECONDS)
+        time.sleep(settings.REAPER_INTERVAL_SECONDS)
 
 
 def _behind_the_server() -> None:

@@ -12,15 +12,19 @@ its reason again, so a worker that finishes, claims it or writes a heartbeat at 
 ``scheduled_pass`` is what runs on the reaper's schedule (Celery beat, the embedded timer, the command): it
 also purges the invocation store of entries past their TTL, which the embedded database store does not
 expire by itself (it no longer counts and culls its table on every write, see ``tools/store_cache.py``).
+Each pass that completes records its time in the cache (``last_pass``): a deployment without celery beat
+reaps nothing, and says so only there, in ``/healthz``.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
@@ -32,6 +36,9 @@ from tools.store import purge_expired
 from tracing.selectors import orchestration_events_from_timeline
 
 logger = logging.getLogger(__name__)
+
+#: The cache key of the last complete pass's time: the cache is the deployment's, as the schedule is.
+LAST_PASS_KEY = "reaper:last-pass"
 
 
 @dataclass(frozen=True)
@@ -132,4 +139,19 @@ def scheduled_pass(
         purged = purge_expired()
     if purged:
         logger.info("purged %d expired invocation-store entries", purged)
+    _record_pass()
     return reaped
+
+
+def last_pass() -> float | None:
+    """When the last complete pass of any process ended (a Unix time), or None if none is recorded."""
+    recorded = cache.get(LAST_PASS_KEY)
+    return float(recorded) if isinstance(recorded, int | float) else None
+
+
+def _record_pass() -> None:
+    # The pass itself succeeded: a cache that cannot take the time must not turn it into a failure.
+    try:
+        cache.set(LAST_PASS_KEY, time.time(), timeout=None)
+    except Exception as error:
+        logger.warning("the reaper's pass could not be recorded in the cache: %s", error)

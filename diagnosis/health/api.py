@@ -21,11 +21,15 @@ class HealthCheckSerializer(serializers.Serializer):
 
 
 class HealthSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["ok", "unavailable"])
+    status = serializers.ChoiceField(
+        choices=["ok", "degraded", "unavailable"],
+        help_text="degraded (200): runs are taken, but the stale-run reaper has not passed lately.",
+    )
     checks = serializers.DictField(
         child=HealthCheckSerializer(),
         help_text="database always; redis when REDIS_URL is set; worker: a Celery worker on the run queue, "
-        "or in the embedded mode a thread of the in-process run pool.",
+        "or in the embedded mode a thread of the in-process run pool; reaper: a stale-run reaper pass (celery "
+        "beat's, or the embedded timer's) ended within three of its intervals.",
     )
 
 
@@ -37,7 +41,7 @@ class HealthApi(APIView):
     @extend_schema(
         operation_id="healthz",
         tags=["health"],
-        summary="Whether the database, Redis and a run executor answer (no sign-in)",
+        summary="Whether the database, Redis and a run executor answer, and the reaper passes (no sign-in)",
         auth=[],
         responses={
             200: HealthSerializer,
@@ -47,7 +51,7 @@ class HealthApi(APIView):
     def get(self, request: Request) -> Response:
         report = health()
         body = {
-            "status": "ok" if report.ok else "unavailable",
+            "status": "unavailable" if not report.ok else "degraded" if report.degraded else "ok",
             "checks": {name: asdict(check) for name, check in report.checks.items()},
         }
         code = status.HTTP_200_OK if report.ok else status.HTTP_503_SERVICE_UNAVAILABLE

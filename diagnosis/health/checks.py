@@ -12,9 +12,15 @@ from django.db import connection
 from redis import Redis
 
 from diagnosis.dispatch import executor_latency
+from diagnosis.reaper import last_pass
 
 #: The longest any one check waits (connect and answer); a health probe must itself answer promptly.
 CHECK_TIMEOUT_SECONDS = 1.0
+#: Passes the reaper may miss before it is called late (the first one waits an interval after a start).
+REAPER_LATE_INTERVALS = 3
+#: Checks whose failure leaves the deployment up but degraded (200): runs are taken and answered, but a
+#: run whose worker dies stays RUNNING, and the embedded invocation store is not purged.
+ADVISORY = frozenset({"reaper"})
 
 
 class Unavailable(Exception):
@@ -34,7 +40,12 @@ class Health:
 
     @property
     def ok(self) -> bool:
-        return all(check.ok for check in self.checks.values())
+        """Whether a run can be taken now: every check but the advisory ones passes."""
+        return all(check.ok for name, check in self.checks.items() if name not in ADVISORY)
+
+    @property
+    def degraded(self) -> bool:
+        return self.ok and not all(check.ok for check in self.checks.values())
 
 
 def _timed(probe: Callable[[], float | None]) -> Check:
@@ -75,6 +86,15 @@ def _worker() -> float:
     return latency
 
 
+def _reaper() -> None:
+    last = last_pass()
+    if last is None:
+        raise Unavailable("no reaper pass recorded: is celery beat running?")
+    age = time.time() - last
+    if age > REAPER_LATE_INTERVALS * settings.REAPER_INTERVAL_SECONDS:
+        raise Unavailable(f"the last reaper pass ended {age:.0f} s ago")
+
+
 def health() -> Health:
     """Every check this deployment needs. With Redis down the Celery worker is not asked: its broker is that
     Redis, and the broadcast would retry for seconds before failing."""
@@ -87,4 +107,6 @@ def health() -> Health:
         checks["worker"] = Check(False, 0, "not asked: its broker (redis) is down")
     else:
         checks["worker"] = _timed(_worker)
+    # The reaper records its passes in the cache, which is that Redis too when one is configured.
+    checks["reaper"] = Check(False, 0, "not asked: its cache (redis) is down") if broker_down else _timed(_reaper)
     return Health(checks)

@@ -1,9 +1,13 @@
 """GET /healthz against real processes: uvicorn with a real Redis and a real Celery worker, or the embedded
 executor; and with each service down — Redis on a closed port, no worker on the run queue, the database on
-a closed port. No sign-in, and nothing in the body names a host or a password."""
+a closed port, no reaper pass. No sign-in, and nothing in the body names a host or a password.
+
+Each server gets a cache key prefix of its own: a reaper pass that another test's process recorded in the
+shared Redis must not answer for this one."""
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import httpx
@@ -16,6 +20,7 @@ from tests.support.live import celery_worker, free_port, private_queue, process_
 
 PASSWORD = f"pw-{uuid.uuid4().hex}"
 NO_WORKER = "no worker on the run queue answered within 1 s"
+NO_PASS = "no reaper pass recorded: is celery beat running?"
 
 
 def _healthz(env: dict[str, str]) -> httpx.Response:
@@ -23,10 +28,23 @@ def _healthz(env: dict[str, str]) -> httpx.Response:
         return httpx.get(f"{server.base}/healthz", timeout=30)
 
 
+def _until_ok(base: str) -> httpx.Response:
+    """The first ``ok`` answer within 30 s (the test fails with the last answer otherwise)."""
+    deadline = time.monotonic() + 30
+    while (response := httpx.get(f"{base}/healthz", timeout=30)).json()["status"] != "ok":
+        assert time.monotonic() < deadline, response.text
+        time.sleep(0.2)
+    return response
+
+
+def _env(**overrides: str) -> dict[str, str]:
+    return process_env(CACHE_KEY_PREFIX=f"healthz-{uuid.uuid4().hex}", **overrides)
+
+
 def _celery_env(**overrides: str) -> dict[str, str]:
     """A web process whose runs go to Celery on this run's Redis, on a queue of its own."""
     require("redis")
-    return process_env(
+    return _env(
         REDIS_URL=settings.REDIS_URL or TEST_REDIS_URL,
         RUN_EXECUTION="celery",
         CELERY_QUEUE=private_queue(),
@@ -40,10 +58,10 @@ def _worker_consuming(env: dict[str, str]) -> None:
     client.send_task("superbiz.health", queue=env["CELERY_QUEUE"]).get(timeout=60)
 
 
-def _checks(response: httpx.Response, status_code: int) -> dict[str, dict]:
+def _checks(response: httpx.Response, status_code: int, status: str = "") -> dict[str, dict]:
     assert response.status_code == status_code, response.text
     body = response.json()
-    assert body["status"] == ("ok" if status_code == 200 else "unavailable")
+    assert body["status"] == (status or ("ok" if status_code == 200 else "unavailable"))
     return body["checks"]
 
 
@@ -57,23 +75,31 @@ def _assert_up(check: dict) -> None:
 def test_it_is_up_with_redis_and_a_celery_worker_on_the_queue():
     env = _celery_env()
 
-    with celery_worker(env):
+    with celery_worker(env), uvicorn_server(env) as server:
         _worker_consuming(env)
-        response = _healthz(env)
+        no_beat = httpx.get(f"{server.base}/healthz", timeout=30)
+        # What celery beat sends every minute, executed by the worker: its pass is recorded in the cache.
+        client = Celery("healthz-test", broker=env["REDIS_URL"], backend=env["REDIS_URL"])
+        client.send_task("diagnosis.reap_stale_runs", queue=env["CELERY_QUEUE"])
+        response = _until_ok(server.base)
 
+    checks = _checks(no_beat, 200, "degraded")
+    assert checks["reaper"] == {"ok": False, "latency_ms": checks["reaper"]["latency_ms"], "error": NO_PASS}
     checks = _checks(response, 200)
-    assert set(checks) == {"database", "redis", "worker"}
+    assert set(checks) == {"database", "redis", "worker", "reaper"}
     for check in checks.values():
         _assert_up(check)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_it_is_up_with_the_embedded_executor():
-    response = _healthz(process_env(RUN_EXECUTION="embedded"))
+def test_it_is_up_with_the_embedded_executor_once_its_reaper_timer_has_passed():
+    with uvicorn_server(_env(RUN_EXECUTION="embedded")) as server:
+        # The timer's first pass starts with the server; until it ends the reaper check may still fail.
+        response = _until_ok(server.base)
 
     checks = _checks(response, 200)
     # Redis is checked whenever it is configured (in this pass's production-style run it is).
-    assert set(checks) == {"database", "worker"} | ({"redis"} if settings.REDIS_URL else set())
+    assert set(checks) == {"database", "worker", "reaper"} | ({"redis"} if settings.REDIS_URL else set())
     for check in checks.values():
         _assert_up(check)
 
@@ -100,7 +126,7 @@ def test_it_answers_503_without_a_worker_on_the_run_queue(worker_elsewhere):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("execution", ["celery", "embedded"])
 def test_it_answers_503_when_redis_is_down_and_shows_neither_host_nor_password(execution):
-    env = process_env(
+    env = _env(
         REDIS_URL=f"redis://:{PASSWORD}@127.0.0.1:{free_port()}/0",
         RUN_EXECUTION=execution,
         CELERY_QUEUE=private_queue(),
@@ -116,14 +142,13 @@ def test_it_answers_503_when_redis_is_down_and_shows_neither_host_nor_password(e
         assert checks["worker"] == {"ok": False, "latency_ms": 0, "error": "not asked: its broker (redis) is down"}
     else:
         _assert_up(checks["worker"])
+    assert checks["reaper"] == {"ok": False, "latency_ms": 0, "error": "not asked: its cache (redis) is down"}
     assert PASSWORD not in response.text
     assert "127.0.0.1" not in response.text
 
 
 def test_it_answers_503_when_the_database_is_down():
-    env = process_env(
-        DATABASE_URL=f"mysql://superbiz:{PASSWORD}@127.0.0.1:{free_port()}/superbiz", RUN_EXECUTION="embedded"
-    )
+    env = _env(DATABASE_URL=f"mysql://superbiz:{PASSWORD}@127.0.0.1:{free_port()}/superbiz", RUN_EXECUTION="embedded")
     env.pop("REDIS_URL", None)
 
     response = _healthz(env)

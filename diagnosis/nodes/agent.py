@@ -50,11 +50,13 @@ class StepMeter:
             reply = model.complete(messages, tools=tools, response_format=response_format)
         except ProviderError as error:
             self.model_calls += error.attempts
+            self.unreported_calls += error.unreported_calls
             self.latency_ms += error.latency_ms
             raise
         self.model = reply.model or self.model
         self._add_usage(reply.usage)
         self.model_calls += reply.attempts
+        self.unreported_calls += reply.unreported_calls
         self.latency_ms += reply.latency_ms
         if reply.reasoning_content:
             self._reasoning.append(reply.reasoning_content)

@@ -71,12 +71,21 @@ class ProviderError(Exception):
     """A model call that produced no reply.
 
     ``attempts`` and ``latency_ms`` (retries and backoff included) let the node record the failed step as
-    faithfully as a successful one. ``retry_after`` is the wait in seconds the server asked for, if any:
-    the provider's retry policy (``retry.py``) obeys a short one and does not retry after a long one.
+    faithfully as a successful one; ``unreported_calls`` counts the attempts the server may have computed
+    (and billed) without reporting their usage, as ``ModelReply.unreported_calls`` does. ``retry_after`` is
+    the wait in seconds the server asked for, if any: the provider's retry policy (``retry.py``) obeys a
+    short one and does not retry after a long one.
     """
 
     def __init__(
-        self, code: ErrorCode, message: str, *, attempts: int = 1, latency_ms: int = 0, retry_after: float | None = None
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        attempts: int = 1,
+        latency_ms: int = 0,
+        retry_after: float | None = None,
+        unreported_calls: int = 0,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
@@ -84,6 +93,7 @@ class ProviderError(Exception):
         self.attempts = attempts
         self.latency_ms = latency_ms
         self.retry_after = retry_after
+        self.unreported_calls = unreported_calls
 
     @property
     def kind(self) -> FailureKind:
@@ -158,6 +168,9 @@ class ModelReply:
     latency_ms: int = 0
     """Wall time of the whole ``complete`` call, retries and backoff included: what the run waited."""
     attempts: int = 1
+    unreported_calls: int = 0
+    """Attempts before this reply that the server may have computed without reporting their usage (a 5xx, a
+    timeout, a connection lost after sending): their cost is unknown, so the run's is (``pricing``)."""
     truncated: bool = False
     """The reply was cut by its output cap (``finish_reason == "length"``): the node treats it as INVALID_OUTPUT."""
 

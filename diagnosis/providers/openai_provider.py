@@ -131,28 +131,41 @@ class OpenAIChatModel:
         if budget == 0.0:
             raise budget_spent()
         cap = self._max_output_tokens or 0
+        unanswered = 0  # requests sent that the server may have computed, their usage unknown
         for attempt in self._retry.retrying(sleep=self._sleep, rng=self._rng, within=budget):
             with attempt:
                 attempts = attempt.retry_state.attempt_number
-                self._admit(estimate, cap, sent=attempts - 1, started=started)
-                content = self._charged(request, attempts=attempts, started=started, estimate=estimate, cap=cap)
+                self._admit(estimate, cap, sent=attempts - 1, unanswered=unanswered, started=started)
+                try:
+                    content = self._send(request, attempts=attempts, started=started)
+                except ProviderError as error:
+                    if _maybe_computed(error):
+                        unanswered += 1
+                        self._charge_unanswered(estimate, cap)
+                    error.unreported_calls = unanswered
+                    raise
         try:
             reply = parse_completion(content, configured_model=self._model)
         except MalformedResponseError as exc:
-            if self._token_budget is not None:
-                self._token_budget.spend_unanswered(estimated_prompt=estimate, max_output=cap)
+            self._charge_unanswered(estimate, cap)
             raise ProviderError(
-                ErrorCode.MALFORMED_RESPONSE, str(exc), attempts=attempts, latency_ms=elapsed_ms(started)
+                ErrorCode.MALFORMED_RESPONSE,
+                str(exc),
+                attempts=attempts,
+                latency_ms=elapsed_ms(started),
+                unreported_calls=unanswered + 1,
             ) from exc
         if self._token_budget is not None:
             self._token_budget.spend(reply.usage, estimated_prompt=estimate, max_output=cap)
-        return dataclasses.replace(reply, attempts=attempts, latency_ms=elapsed_ms(started))
+        return dataclasses.replace(
+            reply, attempts=attempts, latency_ms=elapsed_ms(started), unreported_calls=unanswered
+        )
 
-    def _admit(self, estimate: int, cap: int, *, sent: int, started: float) -> None:
+    def _admit(self, estimate: int, cap: int, *, sent: int, unanswered: int, started: float) -> None:
         """Let the token budget refuse the next request (every one, retries included, must fit whole).
 
-        A refusal after ``sent`` requests carries them and the time they took, as any failure does, so the
-        node's meter counts the calls a retry ran out of budget after.
+        A refusal after ``sent`` requests carries them, those of them with no usage, and the time they took,
+        as any failure does, so the node's meter counts the calls a retry ran out of budget after.
         """
         if self._token_budget is None:
             return
@@ -160,16 +173,13 @@ class OpenAIChatModel:
             self._token_budget.admit(estimate, cap)
         except ProviderError as refusal:
             refusal.attempts, refusal.latency_ms = sent, elapsed_ms(started)
+            refusal.unreported_calls = unanswered
             raise
 
-    def _charged(self, request: dict[str, Any], *, attempts: int, started: float, estimate: int, cap: int) -> bytes:
-        """``_send``; a request the server may have computed but not answered is charged whole."""
-        try:
-            return self._send(request, attempts=attempts, started=started)
-        except ProviderError as error:
-            if self._token_budget is not None and _maybe_computed(error):
-                self._token_budget.spend_unanswered(estimated_prompt=estimate, max_output=cap)
-            raise
+    def _charge_unanswered(self, estimate: int, cap: int) -> None:
+        """A request the server may have computed but not answered is charged whole."""
+        if self._token_budget is not None:
+            self._token_budget.spend_unanswered(estimated_prompt=estimate, max_output=cap)
 
     def _fitted(
         self, messages: Sequence[Message], tools: Sequence[ToolSpec] | None

@@ -168,6 +168,31 @@ def test_a_reply_without_usage_leaves_the_runs_cost_unknown_not_understated(fake
     assert [step["unreportedCalls"] for step in body["steps"] if step["node"] == "verifier"] == [1]
 
 
+def test_a_gateway_error_before_a_reply_leaves_the_runs_cost_unknown(fake_model, settings):
+    """The verifier's first request came back a 502 from a gateway whose model may have gone on and billed
+    it; the retry answered with its own usage only. The step's tokens are what was reported, and the run's
+    cost is null, not the price of the reported tokens alone."""
+    settings.LLM_PRICE_INPUT_PER_MTOK, settings.LLM_PRICE_OUTPUT_PER_MTOK = Decimal("0.27"), Decimal("1.10")
+    settings.LLM_MAX_RETRIES = 1
+    fake_model.enqueue(
+        reply(content=json.dumps(PLAN), prompt_tokens=1200, completion_tokens=150),
+        tool_calls(LOGS_ARGS, prompt_tokens=2100, completion_tokens=40),
+        functools.partial(executor_report, prompt_tokens=3300, completion_tokens=260),
+        FakeResponse(status=502, headers={"retry-after-ms": "1"}),
+        reply(content=json.dumps(VERDICT), prompt_tokens=900, completion_tokens=70),
+        reply(content=json.dumps(ANSWER), prompt_tokens=800, completion_tokens=90),
+        reply(content=json.dumps(RELEASE), prompt_tokens=400, completion_tokens=12),
+    )
+    result = diagnose()
+
+    run = DiagnosisRun.objects.get(pk=result["run_id"])
+    assert run.status == RunStatus.SUCCESS
+    verifier = AgentStep.objects.get(run=run, node="verifier")
+    assert (verifier.model_calls, verifier.unreported_calls, verifier.prompt_tokens) == (2, 1, 900)
+    assert (run.prompt_tokens, run.cost) == (8700, None)
+    assert result["usage"]["cost"] is None
+
+
 def test_a_prompt_over_the_budget_is_trimmed_and_the_run_still_succeeds(fake_model, settings):
     """Calibrated on a first run without a budget: the second's budget leaves the executor's second turn
     one token too little for its whole prompt, so the oldest tool result must give way."""

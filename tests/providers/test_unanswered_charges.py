@@ -68,6 +68,17 @@ def test_a_5xx_is_charged_whole_for_every_request_sent(fake_openai, make_model, 
 
     assert (error.code, error.attempts) == (ErrorCode.SERVER_ERROR, 2)
     assert budget.spent == 2 * WHOLE
+    assert error.unreported_calls == 2  # billed, maybe, and nobody knows for how much: the cost is unknown
+
+
+def test_a_reply_after_a_5xx_counts_the_failed_request_as_unreported(fake_openai, make_model):
+    """The retry's reply reports its own usage only; the 502 before it may have been computed and billed."""
+    fake_openai.enqueue(FakeResponse(status=502, headers={"retry-after-ms": "1"}), FakeResponse(body=chat_completion()))
+    budget = TokenBudget(100_000)
+
+    reply = make_model(max_retries=1, max_output_tokens=CAP, token_budget=budget).complete(MESSAGES)
+
+    assert (reply.attempts, reply.unreported_calls, reply.usage.reported) == (2, 1, True)
 
 
 def test_a_body_cut_after_the_request_was_sent_is_charged_whole(cutting_server, make_model):
@@ -75,7 +86,7 @@ def test_a_body_cut_after_the_request_was_sent_is_charged_whole(cutting_server, 
 
     error = fail(make_model(max_retries=2, max_output_tokens=CAP, token_budget=budget, base_url=cutting_server))
 
-    assert (error.code, error.attempts) == (ErrorCode.CONNECTION, 3)
+    assert (error.code, error.attempts, error.unreported_calls) == (ErrorCode.CONNECTION, 3, 3)
     assert budget.spent == 3 * WHOLE
 
 
@@ -90,7 +101,7 @@ def test_a_request_a_4xx_refused_is_not_charged(fake_openai, make_model, status,
     error = fail(make_model(max_retries=0, max_output_tokens=CAP, token_budget=budget))
 
     assert error.code is code and len(fake_openai.requests) == 1
-    assert budget.spent == 0
+    assert budget.spent == 0 and error.unreported_calls == 0
 
 
 def test_a_connection_never_made_is_not_charged(make_model):

@@ -37,7 +37,9 @@ class ChatApi(APIView):
         responses={
             202: OutputSerializer,
             400: OpenApiResponse(ErrorSerializer, description=f"empty, invalid or over {MAX_MESSAGE_CHARS} characters"),
+            403: OpenApiResponse(ErrorSerializer, description="not signed in, or an auditor (read-only)"),
             404: OpenApiResponse(ErrorSerializer, description="unknown or foreign session"),
+            413: OpenApiResponse(ErrorSerializer, description="request_too_large: the body is over the upload limit"),
             503: OpenApiResponse(
                 ErrorSerializer, description="service_unavailable: the broker (Redis) is down; no run will answer"
             ),

@@ -30,7 +30,7 @@ Contract of every action ``action(state, config) -> Mapping[str, Any]``:
     bindings only. No status: it completes or raises.
   - verifier: ``verifier_output`` (with ``facts_checked``), ``verifier_model_verdict`` and
     ``effective_verdict`` = ``min_verdict(model verdict, ceiling)``.
-  - evidence_retry: ``retry_context`` (gaps, prior verified data, completed queries). No status.
+  - evidence_retry: ``retry_context`` (gaps, prior verified data, completed queries, constraints). No status.
   - composer: ``composer_output`` and, when COMPLETED, a non-blank ``final_answer``.
   - fallback: a non-blank deterministic ``final_answer``. No status. Its view already holds
     ``failure_reason``, the cause its wrapper derived (``gatekeeper_reject``), to choose the template.

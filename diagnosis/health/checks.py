@@ -89,7 +89,9 @@ def _worker() -> float:
 def _reaper() -> None:
     last = last_pass()
     if last is None:
-        raise Unavailable("no reaper pass recorded: is celery beat running?")
+        embedded = settings.RUN_EXECUTION == "embedded"
+        hint = "the embedded timer has not completed one" if embedded else "is celery beat running?"
+        raise Unavailable(f"no reaper pass recorded: {hint}")
     age = time.time() - last
     if age > REAPER_LATE_INTERVALS * settings.REAPER_INTERVAL_SECONDS:
         raise Unavailable(f"the last reaper pass ended {age:.0f} s ago")
@@ -107,6 +109,11 @@ def health() -> Health:
         checks["worker"] = Check(False, 0, "not asked: its broker (redis) is down")
     else:
         checks["worker"] = _timed(_worker)
-    # The reaper records its passes in the cache, which is that Redis too when one is configured.
-    checks["reaper"] = Check(False, 0, "not asked: its cache (redis) is down") if broker_down else _timed(_reaper)
+    # The reaper records its passes in the cache: that Redis when one is configured, else the database. A
+    # cache whose own check failed is not asked again (it would wait out its timeouts a second time).
+    cache_check = "redis" if redis_url else "database"
+    if checks[cache_check].ok:
+        checks["reaper"] = _timed(_reaper)
+    else:
+        checks["reaper"] = Check(False, 0, f"not asked: its cache ({cache_check}) is down")
     return Health(checks)

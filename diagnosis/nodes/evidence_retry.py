@@ -14,21 +14,30 @@ from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 
-from diagnosis.graph.state import DiagnosisState, read_mapping
+from diagnosis.graph.state import DiagnosisState, read_count, read_mapping
 from diagnosis.graph.status import EVIDENCE_GAP_VERIFICATIONS
+from diagnosis.graph.topology import MAX_EVIDENCE_RETRIES
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.executor import MAX_CALLS_PER_TURN, MAX_TURNS
 
 NODE = "evidence_retry"
-#: The evidence round's rules, for the planner and the executor. The graph allows one evidence retry
-#: (seed 002), and the executor's turns and calls per turn are its limits in every round.
+#: The evidence round's rules, for the planner and the executor (``constraints`` adds how many rounds may
+#: follow it); the executor's turns and calls per turn are its limits in every round.
 CONSTRAINTS: dict[str, Any] = {
     "queries": "only new queries that close the evidence_gaps; none of the completed_queries again",
     "snapshot": "a complete report: every prior_verified_claims entry unchanged, with its bindings, then the new claims",
-    "last_round": "no evidence round follows this one: a gap still open is said in the report, not guessed",
+    "open_gaps": "a gap no query closes is said in the report, never guessed",
     "max_turns": MAX_TURNS,
     "max_calls_per_turn": MAX_CALLS_PER_TURN,
 }
+
+
+def constraints(state: DiagnosisState) -> dict[str, Any]:
+    """``CONSTRAINTS`` and the evidence rounds the graph allows after this one (seed 002: one in all)."""
+    return {
+        **CONSTRAINTS,
+        "evidence_rounds_after_this": MAX_EVIDENCE_RETRIES - read_count(state, "evidence_retry_count") - 1,
+    }
 
 
 def prepare(context: NodeContext, state: DiagnosisState, config: RunnableConfig) -> dict[str, Any]:
@@ -50,6 +59,6 @@ def prepare(context: NodeContext, state: DiagnosisState, config: RunnableConfig)
             "missing_info": list(verifier_output.get("missing_info") or []),
             "prior_verified_claims": prior,
             "completed_queries": list(dict.fromkeys(completed)),
-            "constraints": CONSTRAINTS,
+            "constraints": constraints(state),
         }
     }

@@ -81,7 +81,7 @@ def test_it_is_degraded_but_up_when_no_reaper_pass_is_recorded(pool):
     body = response.json()
     assert body["status"] == "degraded"
     assert body["checks"]["reaper"]["ok"] is False
-    assert body["checks"]["reaper"]["error"] == "no reaper pass recorded: is celery beat running?"
+    assert body["checks"]["reaper"]["error"] == "no reaper pass recorded: the embedded timer has not completed one"
     assert body["checks"]["worker"]["ok"] is True
 
 
@@ -110,6 +110,22 @@ def test_a_failed_pass_is_not_recorded(monkeypatch):
         reaper.scheduled_pass()
 
     assert reaper.last_pass() is None
+
+
+def test_the_reaper_is_not_asked_when_its_cache_the_database_is_down(pool, monkeypatch):
+    def down() -> None:
+        raise OperationalError("gone")
+
+    monkeypatch.setattr(checks, "_database", down)
+
+    body = APIClient().get("/healthz").json()
+
+    assert body["status"] == "unavailable"
+    assert body["checks"]["reaper"] == {
+        "ok": False,
+        "latency_ms": 0,
+        "error": "not asked: its cache (database) is down",
+    }
 
 
 def test_unavailable_wins_over_degraded(monkeypatch):

@@ -2,8 +2,8 @@
 executor; and with each service down — Redis on a closed port, no worker on the run queue, the database on
 a closed port, no reaper pass. No sign-in, and nothing in the body names a host or a password.
 
-Each server gets a cache key prefix of its own: a reaper pass that another test's process recorded in the
-shared Redis must not answer for this one."""
+A reaper pass that another test's process recorded must not answer for this server's: each server gets a
+Redis cache key prefix of its own, and the database cache (no prefix) loses the record before it starts."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ import httpx
 import pytest
 from celery import Celery
 from django.conf import settings
+from django.db import connection
 
+from diagnosis import reaper
 from tests.services import TEST_REDIS_URL, require
-from tests.support.live import celery_worker, free_port, private_queue, process_env, uvicorn_server
+from tests.support.live import celery_worker, database_url, free_port, private_queue, process_env, uvicorn_server
 
 PASSWORD = f"pw-{uuid.uuid4().hex}"
 NO_WORKER = "no worker on the run queue answered within 1 s"
@@ -38,7 +40,11 @@ def _until_ok(base: str) -> httpx.Response:
 
 
 def _env(**overrides: str) -> dict[str, str]:
-    return process_env(CACHE_KEY_PREFIX=f"healthz-{uuid.uuid4().hex}", **overrides)
+    env = process_env(CACHE_KEY_PREFIX=f"healthz-{uuid.uuid4().hex}", **overrides)
+    if not env.get("REDIS_URL") and env["DATABASE_URL"] == database_url():
+        with connection.cursor() as cursor:  # the table a server of this env reads its cache from
+            cursor.execute("DELETE FROM superbiz_cache WHERE cache_key LIKE %s", [f"%{reaper.LAST_PASS_KEY}"])
+    return env
 
 
 def _celery_env(**overrides: str) -> dict[str, str]:

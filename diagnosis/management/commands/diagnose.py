@@ -24,7 +24,6 @@ from diagnosis.submission import SubmissionError, run_create
 from diagnosis.tasks import execute_run
 
 CLI_USERNAME = "cli"
-#: The failure reason of a run whose command was interrupted (Ctrl-C); the exit code is the shell's 130.
 
 
 def released_claim_ids(run: DiagnosisRun) -> list[str]:

@@ -127,7 +127,8 @@ def test_it_prepares_the_retry_context(run, make_context):
     assert retry["completed_queries"] == ["query_logs payment-service", 'query_metrics {"service": "payment-service"}']
     # Seed 000's fourth part of the context: the round's rules, with the executor's real limits.
     assert retry["constraints"]["max_turns"] == executor.MAX_TURNS
-    assert set(retry["constraints"]) >= {"queries", "snapshot", "last_round"}
+    assert set(retry["constraints"]) >= {"queries", "snapshot", "open_gaps"}
+    assert retry["constraints"]["evidence_rounds_after_this"] == 0  # the graph allows one round in all
 
 
 def test_it_never_puts_an_executor_claim_in_the_pre_verification_fallback(run, make_context, record_invocation):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import sys
 
 from celery import Celery, signals
 
@@ -20,6 +21,19 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("superbiz")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@app.on_configure.connect
+def settings_or_exit(**kwargs: object) -> None:
+    """Load Django's settings as Celery is about to read them: a bad environment variable stops a worker or
+    beat with one line naming it, as it stops ``manage.py`` and the ASGI app, not with Celery's traceback."""
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        settings.INSTALLED_APPS  # noqa: B018 - loads and validates the settings
+    except ImproperlyConfigured as exc:
+        sys.exit(f"configuration error: {exc}")
 
 
 @signals.after_setup_logger.connect

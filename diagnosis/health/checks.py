@@ -90,7 +90,11 @@ def _reaper() -> None:
     last = last_pass()
     if last is None:
         embedded = settings.RUN_EXECUTION == "embedded"
-        hint = "the embedded timer has not completed one" if embedded else "is celery beat running?"
+        hint = (
+            "the embedded timer has not completed one"
+            if embedded
+            else f"celery beat sends the first {settings.REAPER_INTERVAL_SECONDS:g} s after it starts; is it running?"
+        )
         raise Unavailable(f"no reaper pass recorded: {hint}")
     age = time.time() - last
     if age > REAPER_LATE_INTERVALS * settings.REAPER_INTERVAL_SECONDS:

@@ -52,3 +52,17 @@ def test_it_says_so_when_it_makes_an_existing_user_an_administrator():
     call_command("create_demo_user", "--username", "bob", "--password", "new-pass-2", stdout=StringIO(), stderr=err)
 
     assert err.getvalue().strip() == "note: the existing user 'bob' is now an administrator with this password"
+
+
+@pytest.mark.parametrize(
+    ("password", "reason"),
+    [("1", "This password is too short."), ("password123", "This password is too common."), ("carol-admin", "similar")],
+)
+def test_a_weak_password_is_refused_before_anything_is_written(password, reason):
+    """The login is an administrator's: the project's password validators apply, as createsuperuser's do."""
+    with pytest.raises(CommandError) as raised:
+        call_command("create_demo_user", "--username", "carol-admin", "--password", password, stdout=StringIO())
+
+    assert raised.value.returncode == 2
+    assert str(raised.value).startswith("--password: ") and reason in str(raised.value)
+    assert not get_user_model().objects.filter(username="carol-admin").exists()

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+
+from tests.conftest import ROOT
 
 BAD_VALUES = [
     ({"DATABASE_URL": "postgres://x@localhost/db"}, "DATABASE_URL"),
@@ -106,3 +113,22 @@ def test_it_is_clean_under_production_settings(manage_py):
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+@pytest.mark.parametrize("program", [["worker", "--queues", "never-consumed"], ["beat"]])
+def test_celery_stops_with_the_same_one_line(program, tmp_path):
+    """Workers and beat read the settings through Celery, which printed its own 80-line traceback."""
+    env = {**os.environ, "RUN_STALE_AFTER_SECONDS": "10"}
+    schedule = ["--schedule", str(tmp_path / "beat")] if program == ["beat"] else []
+    result = subprocess.run(
+        [str(Path(sys.executable).parent / "celery"), "-A", "config", *program, *schedule],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.returncode != 0
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines == [lines[0]] and lines[0].startswith("configuration error: RUN_STALE_AFTER_SECONDS:"), result.stderr

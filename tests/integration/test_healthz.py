@@ -22,7 +22,7 @@ from tests.support.live import celery_worker, database_url, free_port, private_q
 
 PASSWORD = f"pw-{uuid.uuid4().hex}"
 NO_WORKER = "no worker on the run queue answered within 1 s"
-NO_PASS = "no reaper pass recorded: is celery beat running?"
+NO_PASS = "no reaper pass recorded: celery beat sends the first 60 s after it starts; is it running?"
 
 
 def _healthz(env: dict[str, str]) -> httpx.Response:

@@ -6,6 +6,7 @@ import secrets
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
@@ -19,11 +20,17 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--username", default="demo")
-        parser.add_argument("--password", default="", help="Default: a new random password each time.")
+        parser.add_argument(
+            "--password",
+            default="",
+            help="Default: a new random password each time. Checked by AUTH_PASSWORD_VALIDATORS.",
+        )
 
     def handle(self, *args, username: str, password: str, **options) -> None:
         _check_username(username)
         require_migrated()
+        if password:
+            _check_password(password, username)
         password = password or secrets.token_urlsafe(9)
         user, created = get_user_model().objects.get_or_create(username=username)
         if not created and not user.is_superuser:
@@ -53,3 +60,12 @@ def _check_username(username: str) -> None:
             f"--username {username!r} is the account that owns the runs alerts start (ALERT_SERVICE_USERNAME)",
             returncode=2,
         )
+
+
+def _check_password(password: str, username: str) -> None:
+    """The project's password validators, as ``createsuperuser`` and the password forms apply them: the demo
+    login is an administrator, and the same command resets a real user's password."""
+    try:
+        validate_password(password, get_user_model()(username=username))
+    except ValidationError as error:
+        raise CommandError(f"--password: {' '.join(error.messages)}", returncode=2) from None

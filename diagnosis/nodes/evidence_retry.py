@@ -25,7 +25,7 @@ NODE = "evidence_retry"
 #: follow it); the executor's turns and calls per turn are its limits in every round.
 CONSTRAINTS: dict[str, Any] = {
     "queries": "only new queries that close the evidence_gaps; none of the completed_queries again",
-    "snapshot": "a complete report: every prior_verified_claims entry unchanged, with its bindings, then the new claims",
+    "snapshot": "a complete report: every prior_verified_claims entry unchanged (bindings too), then the new ones",
     "open_gaps": "a gap no query closes is said in the report, never guessed",
     "max_turns": MAX_TURNS,
     "max_calls_per_turn": MAX_CALLS_PER_TURN,

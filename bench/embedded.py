@@ -39,8 +39,9 @@ def bench_env(var_dir: str, **overrides: str) -> dict[str, str]:
 def setup_django(var_dir: str, **overrides: str) -> None:
     """Configure this process with ``bench_env`` and set Django up."""
     sys.path.insert(0, str(ROOT))
+    env = bench_env(var_dir, **overrides)  # read before the clear: it keeps what the caller exported
     os.environ.clear()
-    os.environ.update(bench_env(var_dir, **overrides))
+    os.environ.update(env)
     import django
 
     django.setup()

@@ -28,9 +28,11 @@ embedded_pass() {
     $BIN/python -m pytest "$@"
 }
 
+# The benches' tests never touch the pass's backends (a bench runs in a subprocess that sets up its own
+# embedded database and settings, bench/embedded.py, or is pure logic): the embedded pass runs them once.
 production_pass() {
   env "${PRODUCTION_ONLY[@]}" DATABASE_URL="$MARIADB_URL" REDIS_URL="$REDIS_URL_FOR_TESTS" VAR_DIR="$VAR_ROOT/test-production" \
-    $BIN/python -m pytest "$@"
+    $BIN/python -m pytest --ignore-glob='*/test_bench_*.py' "$@"
 }
 
 # A pass in the background, each line of its output prefixed with its name; its pytest exit status is

@@ -29,17 +29,23 @@ BENCH_ENV = {
 }
 
 
+#: What a bench keeps of its caller's environment: where programs and home are, the locale. Nothing that
+#: configures the project: a shell holding production's exports must not point a bench's scenario loads at
+#: production's Loki or business database, nor its runs at a hosted model.
+KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR")
+
+
 def bench_env(var_dir: str, **overrides: str) -> dict[str, str]:
     """``os.environ`` for a bench: embedded (no DATABASE_URL, REDIS_URL) unless ``overrides`` say otherwise."""
-    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "REDIS_URL", "RUN_EXECUTION")}
+    env = {key: os.environ[key] for key in KEPT if key in os.environ}
     env.update(BENCH_ENV, VAR_DIR=var_dir, DJANGO_SETTINGS_MODULE="config.settings", **overrides)
     return env
 
 
 def setup_django(var_dir: str, **overrides: str) -> None:
-    """Configure this process with ``bench_env`` and set Django up."""
+    """Configure this process with ``bench_env`` (and only it) and set Django up."""
     sys.path.insert(0, str(ROOT))
-    env = bench_env(var_dir, **overrides)  # read before the clear: it keeps what the caller exported
+    env = bench_env(var_dir, **overrides)
     os.environ.clear()
     os.environ.update(env)
     import django

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -129,11 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     if (args.price_in is None) != (args.price_out is None):
         parser.error("--price-in and --price-out go together")
     with tempfile.TemporaryDirectory(prefix="superbiz-bench-") as var_dir, FakeOpenAIServer() as server:
-        os.environ.update({"LLM_BASE_URL": server.base_url, "LLM_MODEL": "offline-rules-over-http"})
+        model = {"LLM_BASE_URL": server.base_url, "LLM_MODEL": "offline-rules-over-http"}
         if args.price_in is not None:
-            os.environ["LLM_PRICE_INPUT_PER_MTOK"] = str(args.price_in)
-            os.environ["LLM_PRICE_OUTPUT_PER_MTOK"] = str(args.price_out)
-        setup_django(var_dir)
+            model.update(LLM_PRICE_INPUT_PER_MTOK=str(args.price_in), LLM_PRICE_OUTPUT_PER_MTOK=str(args.price_out))
+        setup_django(var_dir, **model)
         print(format_report(measure(args.pack or list(PACKS), server)))
     return 0
 

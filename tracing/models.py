@@ -45,7 +45,8 @@ class AgentStep(models.Model):
     # The part of completion_tokens the model spent reasoning, where the provider reports it (else 0).
     reasoning_tokens = models.PositiveIntegerField(default=0)
     model_calls = models.PositiveSmallIntegerField(default=0)
-    # Of those, replies without usage counts: their tokens are unknown, so the run's cost is too (null).
+    # Of those, calls whose usage is unknown (a reply without usage counts, a request the server may have
+    # computed without answering): their tokens are unknown, so the run's cost is too (null).
     unreported_calls = models.PositiveSmallIntegerField(default=0)
     latency_ms = models.PositiveIntegerField(default=0)
     outcome = models.CharField(max_length=30, choices=StepOutcome.choices)

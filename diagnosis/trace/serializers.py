@@ -112,7 +112,7 @@ class RunSerializer(RunSummarySerializer):
         allow_null=True,
         help_text=(
             "At LLM_PRICE_INPUT_PER_MTOK / LLM_PRICE_OUTPUT_PER_MTOK, as a decimal string; null when no price is "
-            "set, or when a model reply reported no usage (unreportedCalls of its steps)."
+            "set, or when a model call's usage is unknown (unreportedCalls of its steps)."
         ),
     )
     orchestrationTrace = OrchestrationTraceField(source="orchestration_trace", allow_null=True)
@@ -134,7 +134,9 @@ class StepSerializer(serializers.Serializer):
     modelCalls = serializers.IntegerField(source="model_calls")
     unreportedCalls = serializers.IntegerField(
         source="unreported_calls",
-        help_text="Of modelCalls, replies without usage counts (the run's cost is then null).",
+        help_text="Of modelCalls, those whose usage is unknown: replies without usage counts, and requests the "
+        "server may have computed without answering (a 5xx, a timeout, a connection lost after sending, a "
+        "malformed reply). The run's cost is then null.",
     )
     latencyMs = serializers.IntegerField(source="latency_ms")
     outcome = serializers.ChoiceField(choices=StepOutcome.choices)

@@ -66,3 +66,14 @@ def test_a_weak_password_is_refused_before_anything_is_written(password, reason)
     assert raised.value.returncode == 2
     assert str(raised.value).startswith("--password: ") and reason in str(raised.value)
     assert not get_user_model().objects.filter(username="carol-admin").exists()
+
+
+def test_an_existing_users_own_details_count_against_the_new_password():
+    """Resetting a real user's password: their email and names are what a guessable password is built from."""
+    get_user_model().objects.create_user(username="mvb", email="margaretha.vandenberg@example.com", password="x")
+
+    with pytest.raises(CommandError) as raised:
+        call_command("create_demo_user", "--username", "mvb", "--password", "Vandenberg!2026", stdout=StringIO())
+
+    assert raised.value.returncode == 2 and "too similar to the email address" in str(raised.value)
+    assert not get_user_model().objects.get(username="mvb").is_superuser

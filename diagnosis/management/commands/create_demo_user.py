@@ -66,6 +66,10 @@ def _check_password(password: str, username: str) -> None:
     """The project's password validators, as ``createsuperuser`` and the password forms apply them: the demo
     login is an administrator, and the same command resets a real user's password."""
     try:
-        validate_password(password, get_user_model()(username=username))
+        user_model = get_user_model()
+        # The user whose password it would set (an existing one's names and email count), unsaved if new.
+        validate_password(
+            password, user_model.objects.filter(username=username).first() or user_model(username=username)
+        )
     except ValidationError as error:
         raise CommandError(f"--password: {' '.join(error.messages)}", returncode=2) from None

@@ -115,7 +115,9 @@ def test_it_is_clean_under_production_settings(manage_py):
     assert "no issues" in result.stdout
 
 
-@pytest.mark.parametrize("program", [["worker", "--queues", "never-consumed"], ["beat"]])
+# A worker of one process (``--pool solo``): were it to start after all, the timeout kills all of it, and no
+# pool child is left holding the output pipe open (which would hang the test instead of failing it).
+@pytest.mark.parametrize("program", [["worker", "--pool", "solo", "--queues", "never-consumed"], ["beat"]])
 def test_celery_stops_with_the_same_one_line(program, tmp_path):
     """Workers and beat read the settings through Celery, which printed its own 80-line traceback."""
     env = {**os.environ, "RUN_STALE_AFTER_SECONDS": "10"}

@@ -115,6 +115,8 @@ def parse_model(text: str | None, contract: type[ContractT]) -> ContractT:
         value = json.loads(body)
     except json.JSONDecodeError as exc:
         raise InvalidOutput(f"not JSON: {exc.msg} at {exc.pos}") from None
+    except ValueError:  # an integer longer than Python converts (``sys.get_int_max_str_digits``)
+        raise InvalidOutput("not JSON: a number with more digits than can be read") from None
     except RecursionError:  # a degenerate, repetitive output: [[[[... deeper than the decoder goes
         raise InvalidOutput("not JSON: nested too deeply") from None
     try:

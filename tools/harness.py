@@ -170,7 +170,8 @@ class ToolHarness:
             return {}, None
         try:
             parsed = json.loads(arguments)
-        except json.JSONDecodeError as error:
+        except ValueError as error:
+            # JSONDecodeError, or an integer longer than Python converts (``sys.get_int_max_str_digits``).
             return {}, _blocked("invalid_json", f"arguments are not valid JSON: {error}")
         except RecursionError:
             return {}, _blocked("invalid_json", "arguments are nested too deeply to read")

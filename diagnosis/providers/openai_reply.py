@@ -27,7 +27,7 @@ def parse_completion(body: bytes, *, configured_model: str) -> ModelReply:
     """Parse one response body; timing and attempt counts are the caller's to add."""
     try:
         data = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except ValueError as exc:  # not UTF-8, not JSON, or an integer longer than Python converts
         raise MalformedResponseError(f"body is not JSON ({exc})") from exc
     except RecursionError:
         raise MalformedResponseError("body is JSON nested too deeply to read") from None

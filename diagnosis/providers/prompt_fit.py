@@ -25,7 +25,7 @@ def trimmed_stub(content: object) -> str:
     if isinstance(content, str):
         try:
             parsed = json.loads(content)
-        except json.JSONDecodeError:
+        except ValueError:
             parsed = None
         if isinstance(parsed, dict):
             invocation_id = parsed.get("invocation_id")

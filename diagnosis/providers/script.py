@@ -68,6 +68,8 @@ def load_script(path: str | Path) -> Script:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ScriptError(f"script {path}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from exc
+    except ValueError as exc:  # an integer longer than Python converts (``sys.get_int_max_str_digits``)
+        raise ScriptError(f"script {path}: not valid JSON ({exc})") from exc
     except RecursionError:
         raise ScriptError(f"script {path}: not valid JSON (nested too deeply)") from None
     try:

@@ -120,6 +120,7 @@ def test_a_fenced_or_padded_output_is_accepted(text):
         ("nope", "not JSON: Expecting value at 0"),
         ('{"a": 1', "not JSON: Expecting ',' delimiter at 7"),
         ("[" * 1500 + "]" * 1500, "not JSON: nested too deeply"),  # a degenerate output: a node error no more
+        ('{"answer": ' + "9" * 5000 + "}", "not JSON: a number with more digits than can be read"),
     ],
 )
 def test_empty_or_non_json_output_is_refused(text, problem):

@@ -96,3 +96,8 @@ def test_a_reply_without_usage_details_has_no_reasoning_tokens_and_is_not_cut():
 def test_a_body_nested_deeper_than_the_decoder_goes_is_malformed_not_a_crash():
     with pytest.raises(MalformedResponseError, match="nested too deeply"):
         parse_completion(b"[" * 100_000, configured_model="m")
+
+
+def test_a_number_longer_than_python_converts_is_malformed_not_a_crash():
+    with pytest.raises(MalformedResponseError, match="body is not JSON"):
+        parse_completion(b'{"created": ' + b"9" * 5000 + b"}", configured_model="m")

@@ -53,6 +53,7 @@ def test_it_loads_every_reply_form(write_script):
     ("data", "problem"),
     [
         ("{not json", "not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)"),
+        ('{"planner": ' + "9" * 5000 + "}", "not valid JSON (Exceeds the limit (4300 digits)"),
         ([], "must be a JSON object keyed by role"),
         ({"planer": []}, "unknown role 'planer'"),
         ({"planner": "hello"}, "planner: must be a list of replies"),

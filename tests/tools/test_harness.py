@@ -95,6 +95,7 @@ def test_it_accepts_arguments_as_a_json_string(run):
         ('{"n": 1', "invalid_json"),
         ("not json at all", "invalid_json"),
         ("[" * 100_000, "invalid_json"),  # deeper than the JSON decoder's recursion
+        ('{"n": ' + "9" * 5000 + "}", "invalid_json"),  # more digits than Python converts to an int
         ("[1, 2]", "invalid_arguments"),
         ('"n"', "invalid_arguments"),
         (["n", 1], "invalid_arguments"),

@@ -46,3 +46,16 @@ def test_it_gives_up_when_even_an_empty_list_is_too_big():
 
 def test_it_gives_up_when_not_even_one_item_fits():
     assert fit_payload({"rows": [["r" * 500], [1]], "truncated": False}, ROWS, 200) is None
+
+
+def test_it_keeps_the_tail_when_the_tail_was_asked_for():
+    """A log query for the newest records: a cut must not leave the oldest of them."""
+    newest = Truncation("records", flag_key="truncated", keeps_tail=lambda payload: payload["direction"] == "backward")
+    payload = {"records": [f"record {index:03}" + "." * 40 for index in range(20)], "direction": "backward"}
+
+    fitted = fit_payload(payload, newest, 300)
+
+    assert fitted is not None and 1 <= fitted.items < 20
+    assert fitted.payload["records"] == payload["records"][-fitted.items :]
+    assert fitted.payload["truncated"] is True
+    assert fit_payload({**payload, "direction": "forward"}, newest, 300).payload["records"][0] == payload["records"][0]

@@ -7,7 +7,8 @@ each step's end: the mean of every sample of every matching series in the step. 
 left-open, so that range is exactly the step; Prometheus 2 ranges are closed, so there a sample lying exactly
 one millisecond before a step's start is counted in it too. A last partial step (a window that is not a
 whole number of steps) covers a whole step on Prometheus. Steps without samples are left out, as embedded;
-so is, from its step, a series whose samples there include a NaN (the other series' samples still count).
+so is, from its step, a series whose samples there include a NaN or an infinity (the other series' samples
+still count).
 The series is selected by ``__name__`` (``promql.selector``), and Prometheus' ``warnings`` (a partial answer
 from Thanos or Mimir) come with the payload.
 """
@@ -40,9 +41,10 @@ class PrometheusMetricBackend:
         series = selector(metric, self.service_label, service)
         width = f"{step}s"
         total = f"sum_over_time({series}[{width}])"
-        # A series whose step holds a NaN (a summary's quantile with nothing observed) sums to NaN: it is left
-        # out of that step (``unless`` it is not equal to itself), not allowed to make the whole step NaN.
-        finite = f"unless ({total} != {total})"
+        # A series whose step holds a NaN (a summary's quantile with nothing observed) or an infinity (a ratio
+        # over a zero) sums to NaN or ±Inf: it is left out of that step (``unless`` it is not equal to itself or
+        # is infinite), not allowed to make the whole step's sum NaN or infinite, which no point can show.
+        finite = f"unless ({total} != {total} or abs({total}) == Inf)"
         expression = f"sum({total} {finite}) / sum(count_over_time({series}[{width}]) {finite})"
         steps = math.ceil((end - start).total_seconds() / step)
         first = start + timedelta(seconds=step) - MILLISECOND

@@ -92,5 +92,7 @@ QUERY_LOGS = Tool(
     parameters=PARAMETERS,
     handler=handle,
     project=project,
-    truncation=Truncation("records", flag_key="truncated"),
+    truncation=Truncation(
+        "records", flag_key="truncated", keeps_tail=lambda payload: payload.get("direction") == BACKWARD
+    ),
 )

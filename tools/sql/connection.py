@@ -143,9 +143,14 @@ class MySQLReadOnlyConnection:
         # Read now: mysqlclient refuses any use of a connection from a second thread while a query runs.
         self._thread_id = self._connection.thread_id()
         self._mariadb = "mariadb" in self._connection.get_server_info().lower()
-        cursor = self._connection.cursor()
-        cursor.execute("SET SESSION TRANSACTION READ ONLY")
-        cursor.close()
+        try:
+            with self._connection.cursor() as cursor:
+                cursor.execute("SET SESSION TRANSACTION READ ONLY")
+        except MySQLdb.Error as error:
+            # The server went away between the handshake and the first statement: no session to use.
+            with suppress(MySQLdb.Error):
+                self._connection.close()
+            raise ToolBackendError("backend_unavailable", f"cannot reach the business database: {error}") from None
 
     def execute(self, sql: str, *, max_rows: int, deadline: float) -> QueryResult:
         waiting()  # on MySQL, over the network

@@ -21,6 +21,8 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import TokenType
 
+from config.text import is_unicode_text
+
 MAX_SQL_CHARS = 10_000
 # The model writes MySQL (the tool is query_mysql); the embedded database receives it rendered for SQLite.
 SOURCE_DIALECT = "mysql"
@@ -52,6 +54,8 @@ FORBIDDEN_FUNCTIONS = frozenset(
 # fmt: on
 
 _INTO_TARGETS = frozenset({"OUTFILE", "DUMPFILE"})
+# What a bracketed statement may carry besides its body: dropping the brackets must not drop these.
+_SUBQUERY_MODIFIERS = frozenset(exp.Subquery.arg_types) - {"this", "alias"}
 
 # Statements that are never a read, wherever they sit in the tree (a CTE body, a subquery).
 # fmt: off
@@ -141,6 +145,9 @@ def _single_select(sql: str, dialect: str) -> exp.Query:
         raise _Refused(Refusal.EMPTY, "the statement is empty")
     if len(sql) > MAX_SQL_CHARS:
         raise _Refused(Refusal.TOO_LONG, f"the statement is longer than {MAX_SQL_CHARS} characters")
+    if not is_unicode_text(sql):
+        # A ``\ud800`` escape in the model's JSON: no driver can send it (mysqlclient raises while encoding).
+        raise _Refused(Refusal.SYNTAX, "the statement contains an unpaired surrogate code point, which is no character")
     try:
         tokens = sqlglot.Dialect.get_or_raise(dialect).tokenize(sql)
     except TokenError as error:
@@ -164,6 +171,13 @@ def _single_select(sql: str, dialect: str) -> exp.Query:
         raise _Refused(Refusal.MULTIPLE_STATEMENTS, f"exactly one statement is allowed, got {len(statements)}")
     statement = statements[0]
     while isinstance(statement, exp.Subquery) and not statement.alias:
+        clauses = sorted(_SUBQUERY_MODIFIERS.intersection(key for key, value in statement.args.items() if value))
+        if clauses:
+            # ``(SELECT ...) ORDER BY x LIMIT 2``: unwrapping would drop the clauses, and the rows with them.
+            raise _Refused(
+                Refusal.SYNTAX,
+                f"clauses after a bracketed SELECT ({', '.join(clauses)}) are not supported; move them inside",
+            )
         statement = statement.this
     if not isinstance(statement, (exp.Select, exp.SetOperation)):
         kind = str(statement.this).upper() if isinstance(statement, exp.Command) else statement.key.upper()

@@ -96,6 +96,6 @@ def _object(content: Any) -> dict[str, Any]:
         return {}
     try:
         value = json.loads(content)
-    except json.JSONDecodeError:
+    except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

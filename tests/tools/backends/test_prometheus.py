@@ -33,14 +33,16 @@ INJECTION = 'x"} or vector(1) #'
 RANGE = "/api/v1/query_range"
 
 
-# Series a pack cannot hold: two pods of one service, one of them exporting a NaN (a summary's quantile with
-# nothing observed), and a metric named like a PromQL keyword.
+# Series a pack cannot hold: pods of one service, one of them exporting a NaN (a summary's quantile with
+# nothing observed) and two an infinity (a ratio over zero), and a metric named like a PromQL keyword.
 EXTRA = datetime(2026, 10, 15, 10, 0, tzinfo=UTC)
 EXTRA_SERIES = f"""# TYPE queue_wait_seconds gauge
 queue_wait_seconds{{service="worker",pod="a"}} NaN {EXTRA.timestamp():.3f}
 queue_wait_seconds{{service="worker",pod="a"}} 4 {EXTRA.timestamp() + 10:.3f}
 queue_wait_seconds{{service="worker",pod="b"}} 2 {EXTRA.timestamp() + 5:.3f}
 queue_wait_seconds{{service="worker",pod="b"}} 6 {EXTRA.timestamp() + 65:.3f}
+queue_wait_seconds{{service="worker",pod="c"}} +Inf {EXTRA.timestamp() + 5:.3f}
+queue_wait_seconds{{service="worker",pod="d"}} -Inf {EXTRA.timestamp() + 70:.3f}
 # TYPE inf gauge
 inf{{service="worker"}} 3 {EXTRA.timestamp() + 5:.3f}
 # EOF
@@ -102,12 +104,13 @@ def test_a_quote_in_the_service_is_escaped_so_the_injected_vector_matches_nothin
     assert selector("cpu_percent", "service", INJECTION) == '{__name__="cpu_percent", service="x\\"} or vector(1) #"}'
 
 
-def test_a_nan_sample_leaves_out_its_series_step_not_the_other_series(prometheus_url):
+def test_a_nan_or_infinite_sample_leaves_out_its_series_step_not_the_other_series(prometheus_url):
     payload = backend(prometheus_url).query(
         service="worker", metric="queue_wait_seconds", start=EXTRA, end=EXTRA + timedelta(minutes=2), step=60
     )
 
-    # Pod a's first minute averages to NaN and is left out of it; pod b's samples still make the point.
+    # Pod a's first minute averages to NaN, pod c's to +Inf, pod d's second to -Inf: each is left out of
+    # its minute; pod b's samples still make the points.
     assert payload["series"][0]["points"] == [
         {"ts": "2026-10-15T10:00:00Z", "value": 2.0},
         {"ts": "2026-10-15T10:01:00Z", "value": 6.0},

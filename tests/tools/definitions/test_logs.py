@@ -107,6 +107,19 @@ def test_it_cuts_records_to_the_byte_budget_and_says_so(harness, run, loaded, se
     assert (payload["total"], payload["truncated"]) == (7, True)
 
 
+def test_a_backward_query_cut_to_the_byte_budget_keeps_the_newest_records(harness, run, loaded, settings):
+    everything = load_verified_payload(run.id, call(harness, direction="backward").invocation_id).payload
+    settings.TOOL_MAX_PAYLOAD_BYTES = 400
+
+    result = call(harness, direction="backward")
+
+    payload = load_verified_payload(run.id, result.invocation_id).payload
+    assert result.status == InvocationStatus.READY
+    assert 0 < len(payload["records"]) < 7
+    assert payload["records"] == everything["records"][-len(payload["records"]) :]
+    assert resolve(payload, result.projection["records"][-1]["raw_path"]) == everything["records"][-1]["message"]
+
+
 def test_it_returns_no_records_for_an_unknown_service(harness, loaded):
     result = call(harness, service="nobody")
 

@@ -11,6 +11,7 @@ from contextlib import closing, suppress
 from decimal import Decimal
 from pathlib import Path
 
+import MySQLdb
 import pytest
 import sqlglot
 
@@ -20,8 +21,14 @@ from tests.tools.sql_corpus import EXHAUSTING_SQL, HOSTILE_SQL, WRITTEN_FILES
 from tools.errors import ToolBackendError, ToolError, ToolTimeout
 from tools.scenarios.loader import build_business_sqlite
 from tools.scenarios.pack import read_pack
+from tools.sql import connection as connection_module
 from tools.sql import statement_process
-from tools.sql.connection import QUIET_WAIT_SECONDS, SQLiteReadOnlyConnection, open_business_connection
+from tools.sql.connection import (
+    QUIET_WAIT_SECONDS,
+    MySQLReadOnlyConnection,
+    SQLiteReadOnlyConnection,
+    open_business_connection,
+)
 from tools.sql.rows import json_safe
 
 
@@ -262,3 +269,31 @@ def test_a_run_that_cannot_wait_kills_the_statements_child(database):
     # Killed, not left computing with its reply bound for the next statement's pipe.
     assert child._process.poll() is not None and idle_pids() == []
     assert connection.execute("SELECT 1", max_rows=1, deadline=far()).rows == [[1]]
+
+
+class _SessionGoneConnection:
+    """A MySQL connection whose server went away after the handshake: its first statement fails."""
+
+    closed = False
+
+    def thread_id(self) -> int:
+        return 7
+
+    def get_server_info(self) -> str:
+        return "10.11.19-MariaDB"
+
+    def cursor(self):
+        raise MySQLdb.OperationalError(2006, "MySQL server has gone away")
+
+    def close(self) -> None:
+        type(self).closed = True
+
+
+def test_a_mysql_session_lost_before_it_is_read_only_is_a_backend_error(monkeypatch):
+    monkeypatch.setattr(connection_module.MySQLdb, "connect", lambda **_: _SessionGoneConnection())
+
+    with pytest.raises(ToolBackendError, match=r"cannot reach the business database: .*gone away") as raised:
+        MySQLReadOnlyConnection("mysql://reader@127.0.0.1:3306/business", timeout_seconds=1, max_bytes=65536)
+
+    assert raised.value.code == "backend_unavailable"
+    assert _SessionGoneConnection.closed

@@ -69,6 +69,7 @@ def test_it_refuses_a_statement_nested_too_deeply_to_check(depth, rules_changed)
         ("SELECT * FROM orders LIMIT 3, 100000", "SELECT * FROM orders LIMIT 201 OFFSET 3"),
         ("SELECT * FROM orders FETCH FIRST 7 ROWS ONLY", "SELECT * FROM orders LIMIT 7"),
         ("(SELECT 1)", "SELECT 1 LIMIT 201"),
+        ("((SELECT * FROM orders ORDER BY id LIMIT 2))", "SELECT * FROM orders ORDER BY id LIMIT 2"),
         ("SELECT * FROM orders;", "SELECT * FROM orders LIMIT 201"),
         (
             "SELECT version FROM deploys UNION SELECT order_no FROM orders",
@@ -170,3 +171,27 @@ def test_a_verdict_is_kept_for_its_allow_list_only():
 
 def test_anything_but_a_string_is_refused_as_empty():
     assert check(["SELECT 1"]).reason == Refusal.EMPTY  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "(SELECT order_no, amount FROM orders) ORDER BY amount DESC LIMIT 2",
+        "((SELECT order_no FROM orders)) LIMIT 1",
+        "(SELECT order_no FROM orders) LIMIT 2 OFFSET 3",
+    ],
+)
+def test_it_refuses_clauses_after_a_bracketed_select_rather_than_drop_them(sql):
+    """Dropping the brackets alone would run the statement without its ORDER BY or LIMIT: other rows."""
+    verdict = check(sql)
+
+    assert (verdict.allowed, verdict.reason) == (False, Refusal.SYNTAX)
+    assert "move them inside" in verdict.message
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "mysql"])
+def test_it_refuses_a_lone_surrogate_that_no_driver_could_send(dialect):
+    verdict = check("SELECT order_no FROM orders WHERE order_no = '\ud800'", dialect=dialect)
+
+    assert (verdict.allowed, verdict.reason) == (False, Refusal.SYNTAX)
+    assert "surrogate" in verdict.message

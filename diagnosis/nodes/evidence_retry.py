@@ -33,10 +33,13 @@ CONSTRAINTS: dict[str, Any] = {
 
 
 def constraints(state: DiagnosisState) -> dict[str, Any]:
-    """``CONSTRAINTS`` and the evidence rounds the graph allows after this one (seed 002: one in all)."""
+    """``CONSTRAINTS`` and the evidence rounds the graph allows after this one (seed 002: one in all).
+
+    The state's count already includes this round: the wrapper counts an attempt before its action runs.
+    """
     return {
         **CONSTRAINTS,
-        "evidence_rounds_after_this": MAX_EVIDENCE_RETRIES - read_count(state, "evidence_retry_count") - 1,
+        "evidence_rounds_after_this": MAX_EVIDENCE_RETRIES - read_count(state, "evidence_retry_count"),
     }
 
 

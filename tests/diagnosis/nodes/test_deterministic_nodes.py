@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from diagnosis.graph.topology import Node
+from diagnosis.graph.wrappers import wrap_action
 from diagnosis.nodes import evidence_retry, executor, fallback, verified_input
 from diagnosis.rendering import render_answer
 
@@ -108,7 +110,10 @@ def test_it_never_projects_executor_text(run, make_context):
 def test_it_prepares_the_retry_context(run, make_context):
     context = make_context(run)
     context.tool_calls.append('query_metrics {"service": "payment-service"}')
+    # Through the wrapper, as the graph runs it: the round is counted before the action reads the count.
+    prepare = wrap_action(Node.EVIDENCE_RETRY, lambda state, config: evidence_retry.prepare(context, state, config))
     state = {
+        "evidence_retry_count": 0,
         "gatekeeper_result": GATE,
         "executor_output": EXECUTOR_OUTPUT,
         "verifier_output": {
@@ -118,8 +123,9 @@ def test_it_prepares_the_retry_context(run, make_context):
         },
     }
 
-    update = evidence_retry.prepare(context, state, {})
+    update = prepare(state, {})
 
+    assert update["evidence_retry_count"] == 1
     retry = update["retry_context"]
     assert retry["evidence_gaps"] == ["no metric evidence", "c1: pool errors"]
     assert retry["missing_info"] == ["pool size"]

@@ -39,7 +39,9 @@ class AlertmanagerIntakeApi(APIView):
             401: OpenApiResponse(ErrorSerializer, description="missing or wrong bearer token"),
             404: OpenApiResponse(ErrorSerializer, description="alert intake is disabled (no ALERT_INTAKE_TOKEN)"),
             503: OpenApiResponse(
-                ErrorSerializer, description="the broker is down; no run was started for the group, retry"
+                ErrorSerializer,
+                description="the broker is down, or ALERT_SERVICE_USERNAME names an account that can sign in; "
+                "no run was started for the group, retry",
             ),
         },
     )

@@ -61,6 +61,7 @@ class AlertNotification(models.Model):
     alertname = models.CharField(max_length=200, blank=True, default="")
     alert_count = models.PositiveIntegerField()
     firing_count = models.PositiveIntegerField()
+    # At most ``services.STORED_LABELS``, each name and value cut to ``questions.LABEL_CHARS``.
     common_labels = models.JSONField(default=dict, blank=True)
     action = models.CharField(max_length=10, choices=IntakeAction.choices)
     # The run this notification started, or for a repeat the run its group already has.

@@ -10,14 +10,25 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from rest_framework import exceptions
 
 from alerts.models import AlertStatus
 from config.text import is_unicode_text
 
 Status = Literal["firing", "resolved"]
-#: Bounds on what one notification may carry (Alertmanager's own defaults send far less).
+#: The alerts of one notification that are read; Alertmanager sends a group's every alert unless its
+#: ``max_alerts`` says otherwise, and a notification refused (a 4xx) is never sent again, so more are not
+#: refused: they are left out and counted with ``truncatedAlerts``, as Alertmanager's own cut is.
 MAX_ALERTS = 1000
 MAX_GROUP_KEY_CHARS = 10_000
 # No group truncates more alerts than this; a larger count is no Alertmanager's, and its digits alone could
@@ -78,6 +89,19 @@ class AlertmanagerPayload(_Model):
     common_annotations: Labels = Field(default_factory=dict, alias="commonAnnotations")
     external_url: Text = Field(default="", alias="externalURL")
     alerts: list[Alert] = Field(min_length=1, max_length=MAX_ALERTS)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keeps_the_first_alerts(cls, data: Any) -> Any:
+        """Past ``MAX_ALERTS``, the firing alerts first (they are what a diagnosis asks about), the rest counted."""
+        alerts = data.get("alerts") if isinstance(data, dict) else None
+        truncated = data.get("truncatedAlerts", 0) if isinstance(data, dict) else None
+        if not isinstance(alerts, list) or len(alerts) <= MAX_ALERTS or type(truncated) is not int:
+            return data  # within bounds, or not a payload: the fields' own validation speaks
+        firing = [alert for alert in alerts if isinstance(alert, dict) and alert.get("status") == "firing"]
+        others = [alert for alert in alerts if not (isinstance(alert, dict) and alert.get("status") == "firing")]
+        kept = (firing + others)[:MAX_ALERTS]
+        return {**data, "alerts": kept, "truncatedAlerts": truncated + len(alerts) - len(kept)}
 
     @property
     def firing_alerts(self) -> list[Alert]:

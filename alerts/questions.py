@@ -18,7 +18,7 @@ ANNOTATION_CHARS = 1500
 LABEL_CHARS = 200
 
 
-def _line(text: str, limit: int) -> str:
+def one_line(text: str, limit: int) -> str:
     """``text`` on one line, at most ``limit`` characters (a cut is marked)."""
     text = " ".join(text.split())
     return text[: limit - 1] + "…" if len(text) > limit else text
@@ -26,7 +26,7 @@ def _line(text: str, limit: int) -> str:
 
 def _sentence(text: str) -> str:
     """One line, at most ``ANNOTATION_CHARS``, ending as a sentence so the next one does not run on."""
-    text = _line(text, ANNOTATION_CHARS)
+    text = one_line(text, ANNOTATION_CHARS)
     return text if text.endswith((".", "!", "?", "。", "！", "？")) else text + "."
 
 
@@ -38,7 +38,7 @@ def incident_alert(payload: AlertmanagerPayload) -> Alert:
 
 def alert_question(payload: AlertmanagerPayload) -> str:
     alert = incident_alert(payload)
-    labels = {key: _line(value, LABEL_CHARS) for key, value in {**payload.common_labels, **alert.labels}.items()}
+    labels = {key: one_line(value, LABEL_CHARS) for key, value in {**payload.common_labels, **alert.labels}.items()}
     annotations = {**payload.common_annotations, **alert.annotations}
     name = labels.get("alertname", "An alert")
     service = labels.get("service") or labels.get("job")
@@ -51,7 +51,7 @@ def alert_question(payload: AlertmanagerPayload) -> str:
     since = alert.starts_at.astimezone(UTC).isoformat(sep=" ", timespec="seconds").removesuffix("+00:00")
     sentences = [f"Alert {name} is firing{where} since {since} UTC."]
     for key in ("summary", "description"):
-        if _line(annotations.get(key, ""), ANNOTATION_CHARS):
+        if one_line(annotations.get(key, ""), ANNOTATION_CHARS):
             sentences.append(f"{key.capitalize()}: {_sentence(annotations[key])}")
     others = len(payload.firing_alerts) - 1
     if others > 0:

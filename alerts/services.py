@@ -23,28 +23,52 @@ Alertmanager retries, and a run that never started does not hold its group's win
 from __future__ import annotations
 
 import hashlib
+import logging
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 
 from alerts.models import AlertGroup, AlertNotification, AlertStatus, IntakeAction
 from alerts.payload import AlertmanagerPayload
-from alerts.questions import alert_question, incident_alert
-from diagnosis.submission import chat_submit, never_started, unavailable
+from alerts.questions import LABEL_CHARS, alert_question, incident_alert, one_line
+from diagnosis.submission import SubmissionError, chat_submit, never_started, unavailable
+
+logger = logging.getLogger(__name__)
+#: A notification's row keeps at most this many of the group's common labels (a summary, not the payload).
+STORED_LABELS = 50
+SERVICE_ACCOUNT_TAKEN = "service_account_taken"
 
 
 def intake_user() -> User:
-    """The service user owning alert runs, created on first use: no password, so it can never sign in."""
-    user, created = get_user_model().objects.get_or_create(
-        username=settings.ALERT_SERVICE_USERNAME, defaults={"first_name": "Alertmanager"}
+    """The service user owning alert runs, created on first use: no password, so it can never sign in.
+
+    An existing account is used only if it is that: not a person's (one with a password), and not another
+    name that a case-insensitive collation (MariaDB's) matched. Otherwise the intake answers 503, which
+    Alertmanager retries, until ``ALERT_SERVICE_USERNAME`` names an account of its own: alert runs must
+    not land on someone's chat page, nor a person's login own them.
+    """
+    # Created without a password in the one INSERT: a concurrent request must never see it with one.
+    user, _ = get_user_model().objects.get_or_create(
+        username=settings.ALERT_SERVICE_USERNAME,
+        defaults={"first_name": "Alertmanager", "password": make_password(None)},
     )
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
+    if user.username != settings.ALERT_SERVICE_USERNAME or user.has_usable_password():
+        logger.error(
+            "ALERT_SERVICE_USERNAME=%r matches the account %r, which can sign in or is named otherwise; "
+            "alerts start no run until it names an account of its own",
+            settings.ALERT_SERVICE_USERNAME,
+            user.username,
+        )
+        raise SubmissionError(
+            SERVICE_ACCOUNT_TAKEN,
+            "ALERT_SERVICE_USERNAME names an account that can sign in; alert runs need an account of their own",
+            status=503,
+        )
     return user
 
 
@@ -113,10 +137,18 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         alertname=_alertname(payload)[:200],
         alert_count=len(payload.alerts),
         firing_count=len(payload.firing_alerts),
-        common_labels=payload.common_labels,
+        common_labels=_summary(payload.common_labels),
         action=action,
         run=run,
     )
+
+
+def _summary(labels: dict[str, str]) -> dict[str, str]:
+    """The first ``STORED_LABELS`` labels, names and values cut to ``LABEL_CHARS``: stored at every repeat."""
+    return {
+        one_line(name, LABEL_CHARS): one_line(value, LABEL_CHARS)
+        for name, value in list(labels.items())[:STORED_LABELS]
+    }
 
 
 def _alertname(payload: AlertmanagerPayload) -> str:

@@ -60,7 +60,12 @@ def boolean(name: str, default: bool) -> bool:
     raise ConfigError(f"{name}: {value!r} is not a boolean (use true or false)")
 
 
-def integer(name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+#: No setting needs more (in seconds, over 31 years); a larger one would overflow the ``timedelta`` or the
+#: database column it becomes at the first request, not at start-up.
+LARGEST = 1_000_000_000
+
+
+def integer(name: str, default: int, *, minimum: int = 0, maximum: int = LARGEST) -> int:
     value = _raw(name)
     if value is None:
         return default
@@ -68,9 +73,8 @@ def integer(name: str, default: int, *, minimum: int = 0, maximum: int | None = 
         number = int(value)
     except ValueError:
         raise ConfigError(f"{name}: {value!r} is not a whole number") from None
-    if number < minimum or (maximum is not None and number > maximum):
-        upper = "" if maximum is None else f" and at most {maximum}"
-        raise ConfigError(f"{name}: {number} must be at least {minimum}{upper}")
+    if not minimum <= number <= maximum:
+        raise ConfigError(f"{name}: {number} must be at least {minimum} and at most {maximum}")
     return number
 
 
@@ -82,8 +86,8 @@ def number(name: str, default: float, *, minimum: float = 0.0) -> float:
         parsed = float(value)
     except ValueError:
         raise ConfigError(f"{name}: {value!r} is not a number") from None
-    if parsed < minimum:
-        raise ConfigError(f"{name}: {parsed} must be at least {minimum}")
+    if not minimum <= parsed <= LARGEST:  # NaN too
+        raise ConfigError(f"{name}: {parsed} must be at least {minimum} and at most {LARGEST}")
     return parsed
 
 

@@ -43,10 +43,13 @@ def _secrets() -> Iterator[str]:
     """The secret values of this process's settings, read at each call (tests and reloads change them)."""
     for name in SECRET_SETTINGS:
         yield getattr(settings, name, "") or ""
-    # A chat-ops webhook's URL is its credential (a token in its path or its query), and httpx logs it.
+    # A chat-ops webhook's URL is its credential (a token in its path or its query), and httpx logs it in its
+    # own normal form (the host lower-cased, a default port dropped): its path and query values are blanked
+    # wherever they appear, however the rest was written.
     for sink_url in getattr(settings, "ALERT_SINK_URLS", {}).values():
         parts = urlsplit(sink_url)
         yield sink_url
+        yield parts.path
         yield parts.password or ""
         yield from (value for _, value in parse_qsl(parts.query))
     for database in settings.DATABASES.values():

@@ -15,6 +15,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from alerts.models import AlertGroup, AlertNotification, IntakeAction
+from alerts.payload import MAX_ALERTS
+from alerts.questions import LABEL_CHARS
+from alerts.services import STORED_LABELS
 from diagnosis import submission
 from diagnosis.dispatch import BrokerUnavailable
 from diagnosis.failures import FailureCode
@@ -155,6 +158,45 @@ def test_a_body_that_is_not_json_is_a_400(intake, dispatched):
 
     assert response.status_code == 400
     assert written() == (0, 0, 0, 0, 0)
+
+
+def test_an_account_that_can_sign_in_is_never_made_the_owner_of_alert_runs(intake, dispatched):
+    """A person who took the service account's name keeps their chat page to themselves; Alertmanager retries."""
+    get_user_model().objects.create_user(username="alertmanager", password="a-person's-password-42")
+
+    response = intake(alertmanager_payload())
+
+    assert response.status_code == 503
+    assert error_of(response)["code"] == "service_account_taken"
+    assert written() == (0, 0, 0, 0, 1)
+    assert dispatched == []
+
+
+def test_a_notification_stores_a_bounded_summary_of_its_labels(intake, dispatched):
+    labels = {f"label{index:02}": "v" * 300 for index in range(STORED_LABELS + 10)}
+    intake(alertmanager_payload(commonLabels=labels))
+
+    stored = AlertNotification.objects.get().common_labels
+    assert len(stored) == STORED_LABELS
+    assert {len(value) for value in stored.values()} == {LABEL_CHARS}
+    assert stored["label00"].endswith("…")
+
+
+def test_a_group_past_the_alert_limit_is_read_not_refused(intake, dispatched, django_capture_on_commit_callbacks):
+    """Alertmanager sends a group's every alert unless told otherwise, and never resends a refused one."""
+    payload = alertmanager_payload(truncatedAlerts=5)
+    firing = payload["alerts"][0]
+    resolved = {**firing, "status": "resolved", "endsAt": "2026-10-14T10:40:00Z"}
+    payload["alerts"] = [resolved] * 10 + [firing] * MAX_ALERTS
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = intake(payload)
+
+    assert response.status_code == 202
+    run = DiagnosisRun.objects.get(pk=response.json()["run_id"])
+    # The firing alerts were kept; the ten resolved ones were left out and counted with the five already cut.
+    assert "15 more alert(s) of the group were left out of the notification." in run.query
+    assert dispatched == [str(run.pk)]
 
 
 # --- One run per firing group ---------------------------------------------------------------------

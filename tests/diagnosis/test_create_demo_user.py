@@ -30,9 +30,15 @@ def test_it_creates_a_login_that_signs_in_and_resets_it_on_a_second_call(setting
         ("x" * 151, "--username must be 1 to 150 characters"),
         ("bad name!/", "--username may hold letters, digits and @ . + - _ only"),
         ("cli", "--username 'cli' is the account the diagnose command runs as"),
+        ("CLI", "--username 'cli' is the account the diagnose command runs as"),
         (
             "alertmanager",
             "--username 'alertmanager' is the account that owns the runs alerts start (ALERT_SERVICE_USERNAME)",
+        ),
+        # MariaDB's collation compares names case-insensitively: this one would find the service account.
+        (
+            "AlertManager",
+            "--username 'AlertManager' is the account that owns the runs alerts start (ALERT_SERVICE_USERNAME)",
         ),
     ],
 )

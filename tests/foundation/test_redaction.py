@@ -52,6 +52,15 @@ def test_it_blanks_the_backends_credentials_and_the_chat_ops_webhooks(settings):
         assert secret not in redacted_text
 
 
+def test_it_blanks_a_webhooks_secret_path_however_its_host_is_written(settings):
+    """httpx logs the URL in its normal form: a configured ``Hooks.Slack.com:443`` is logged lower-cased."""
+    settings.ALERT_SINK_URLS = {"slack": "https://Hooks.Slack.com:443/services/T0/B0/sl4ck-secret-path"}
+
+    line = redact('HTTP Request: POST https://hooks.slack.com/services/T0/B0/sl4ck-secret-path "HTTP/1.1 200 OK"')
+
+    assert "sl4ck-secret-path" not in line and "hooks.slack.com" in line
+
+
 def test_a_quoted_url_keeps_neither_its_password_nor_its_query_values():
     assert redacted("mysql://app:s3cret@db/app") == "mysql://app:***@db/app"
     assert redacted("https://oapi.dingtalk.com/robot/send?access_token=t0ken&x") == (

@@ -26,6 +26,10 @@ BAD_VALUES = [
     ({"TOOL_MAX_ROWS": "0"}, "TOOL_MAX_ROWS"),
     ({"TOOL_MAX_ROWS": "20000"}, "TOOL_MAX_ROWS"),
     ({"INVOCATION_STORE_TTL_SECONDS": "-5"}, "INVOCATION_STORE_TTL_SECONDS"),
+    # Past any timedelta: the first repeated alert would have been a 500.
+    ({"ALERT_DEDUP_WINDOW_SECONDS": "100000000000000"}, "ALERT_DEDUP_WINDOW_SECONDS"),
+    ({"TOOL_TIMEOUT_SECONDS": "1e300"}, "TOOL_TIMEOUT_SECONDS"),
+    ({"TOOL_TIMEOUT_SECONDS": "nan"}, "TOOL_TIMEOUT_SECONDS"),
     ({"DEBUG": "maybe"}, "DEBUG"),
     ({"DEBUG": "false", "SECRET_KEY": None}, "SECRET_KEY"),
     ({"DEBUG": "false", "SECRET_KEY": "short"}, "SECRET_KEY"),

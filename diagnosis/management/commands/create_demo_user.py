@@ -53,9 +53,10 @@ def _check_username(username: str) -> None:
         UnicodeUsernameValidator()(username)
     except ValidationError:
         raise CommandError("--username may hold letters, digits and @ . + - _ only", returncode=2) from None
-    if username == CLI_USERNAME:
+    # Compared as MariaDB's collation compares them: ``Alertmanager`` would find the service account there.
+    if username.casefold() == CLI_USERNAME.casefold():
         raise CommandError(f"--username {CLI_USERNAME!r} is the account the diagnose command runs as", returncode=2)
-    if username == settings.ALERT_SERVICE_USERNAME:
+    if username.casefold() == settings.ALERT_SERVICE_USERNAME.casefold():
         raise CommandError(
             f"--username {username!r} is the account that owns the runs alerts start (ALERT_SERVICE_USERNAME)",
             returncode=2,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from diagnosis.selectors import is_read_only
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 
 class AuditorsReadOnly(BasePermission):
-    message = "auditors have read-only access"
+    message = _("auditors have read-only access")
     code = "read_only"
 
     def has_permission(self, request: Request, view: APIView) -> bool:

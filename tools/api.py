@@ -291,7 +291,7 @@ class DocumentDetailApi(APIView):
         try:
             changed = update_document(document=document, **changes.validated_data)
         except DocumentGone:  # deleted by another request since it was read
-            raise NotFound("no such document") from None
+            raise NotFound(gettext("no such document")) from None
         except DocumentRejected as rejected:  # restored into a base that has no room for it
             return _rejection(rejected)
         return Response(DocumentSerializer(changed).data)
@@ -300,7 +300,7 @@ class DocumentDetailApi(APIView):
 def _document_or_404(document_id: str, *, with_chunks: bool = False) -> KnowledgeDocument:
     document = document_get(document_id, with_chunks=with_chunks)
     if document is None:
-        raise NotFound("no such document")
+        raise NotFound(gettext("no such document"))
     return document
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
+from django.utils.translation import pgettext
 from langgraph.graph import END, START
 
 from diagnosis.graph.topology import CONDITIONAL_ROUTES, FIXED_EDGES, Node
@@ -136,9 +137,9 @@ def _edge_geometry(source: str, target: str) -> tuple[str, int, int]:
 
 def _edge_label(source: str, target: str, count: int) -> str:
     if source == target:
-        return f"retry ×{count}"
+        return pgettext("run path", "retry ×%(count)d") % {"count": count}
     if target == Node.EVIDENCE_RETRY:
-        return f"evidence retry ×{count}"
+        return pgettext("run path", "evidence retry ×%(count)d") % {"count": count}
     return f"×{count}" if count > 1 else ""
 
 
@@ -220,7 +221,8 @@ def _drawn_edge(source: str, target: str, count: int) -> DrawnEdge:
         count=count,
         label=_edge_label(source, target, count) if count else "",
         classes=" ".join(classes),
-        title=f"{source} → {target}: " + (f"taken {count}×" if count else "not taken"),
+        title=f"{source} → {target}: "
+        + (pgettext("run path", "taken %(count)d×") % {"count": count} if count else pgettext("run path", "not taken")),
     )
 
 
@@ -245,7 +247,10 @@ def run_path_drawing(trace: Mapping[str, Any] | None, *, reached_end: bool, fail
     )
     edges = tuple(_drawn_edge(source, target, taken[(source, target)]) for source, target in topology_edges())
     ran = [node.label for node in nodes if node.visits and not node.terminal]
-    description = f"Run path: {', '.join(ran) or 'no node ran'}; ended at {final_node or 'no node'}."
+    description = pgettext("run path", "Run path: %(nodes)s; ended at %(final)s.") % {
+        "nodes": ", ".join(ran) or pgettext("run path", "no node ran"),
+        "final": final_node or pgettext("run path", "no node"),
+    }
     return RunPathDrawing(WIDTH, HEIGHT, nodes, edges, description)
 
 
@@ -254,21 +259,22 @@ def render_run_path(trace: Mapping[str, Any] | None, *, reached_end: bool, faile
     return SafeString(render_to_string("admin/tracing/run_path.svg", {"drawing": drawing}))
 
 
-def _transition_meaning(source: object, target: object) -> str:
+def _transition_meaning(source: object, target: object) -> tuple[str, str]:
+    """What a transition meant: a stable key (the row's CSS class) and its words in the reader's language."""
     if source == target:
-        return "technical retry"
+        return "technical-retry", pgettext("run path", "technical retry")
     if target == Node.EVIDENCE_RETRY:
-        return "evidence retry"
+        return "evidence-retry", pgettext("run path", "evidence retry")
     if target == Node.FALLBACK:
-        return "degraded: fallback"
-    return ""
+        return "degraded-fallback", pgettext("run path", "degraded: fallback")
+    return "", ""
 
 
 def render_transitions(trace: Mapping[str, Any] | None) -> SafeString:
     """The stored transitions as a table, each with what it meant (retry, evidence retry, fallback)."""
     trace = trace if isinstance(trace, Mapping) else {}
-    rows = [
-        {**item, "source": item.get("from"), "meaning": _transition_meaning(item.get("from"), item.get("to"))}
-        for item in _transitions(trace)
-    ]
+    rows = []
+    for item in _transitions(trace):
+        kind, meaning = _transition_meaning(item.get("from"), item.get("to"))
+        rows.append({**item, "source": item.get("from"), "kind": kind, "meaning": meaning})
     return SafeString(render_to_string("admin/tracing/transitions_table.html", {"rows": rows, "trace": trace}))

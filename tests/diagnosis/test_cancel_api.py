@@ -141,6 +141,8 @@ def test_an_auditor_is_refused_as_read_only_and_changes_nothing(auditor, claimed
 
     assert response.status_code == 403
     assert response.json()["error"]["code"] == "read_only"
+    chinese = signed_in(auditor).post(url(claimed.pk), HTTP_ACCEPT_LANGUAGE="zh-CN,zh;q=0.9")
+    assert chinese.json()["error"]["message"] == "审计员只有只读权限"
     claimed.refresh_from_db()
     assert (claimed.status, claimed.cancel_requested_at) == (RunStatus.RUNNING, None)
 

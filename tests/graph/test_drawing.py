@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils import translation
 from langgraph.graph import END, START
 
 from diagnosis.graph.drawing import render_run_path, render_transitions, run_path_drawing, topology_edges
@@ -125,3 +126,14 @@ def test_it_draws_a_malformed_trace_as_far_as_it_can():
 
     assert taken(drawing) == {(START, "planner"): 1}
     assert "did not enter the graph" in render_transitions(trace)
+
+
+def test_it_draws_and_tabulates_in_the_readers_language():
+    with translation.override("zh-hans"):
+        svg = render_run_path(RETRIED_TRACE, reached_end=True, failed=False)
+        table = render_transitions(RETRIED_TRACE)
+
+    assert "运行路径：" in svg and "证据重试 ×1" in svg and "未到达" in svg and "未走" in svg
+    assert "not reached" not in svg and "Run path" not in svg and "走过 1 次" in svg
+    # The rows keep their classes (the page's colours) whatever the language; their words are translated.
+    assert '<tr class="technical-retry">' in table and "技术重试" in table

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Sum
+from django.utils.translation import gettext
 
 from tools.knowledge import revision
 from tools.knowledge.chunking import ChunkedDocument, chunk_markdown, chunk_plain_text
@@ -116,10 +117,15 @@ def _check_sections(prepared: list[PreparedDocument]) -> None:
     for document in prepared:
         sections = len(document.chunked.chunks)
         if sections > settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS:
+            message = gettext("%(name)s has %(sections)d sections; a document may have at most %(limit)d")
             raise DocumentRejected(
                 "too_many_sections",
-                f"{document.filename or 'the document'} has {sections} sections; a document may have at most "
-                f"{settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS}",
+                message
+                % {
+                    "name": document.filename or gettext("the document"),
+                    "sections": sections,
+                    "limit": settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS,
+                },
             )
 
 
@@ -130,10 +136,11 @@ def _check_room(added: int) -> None:
     documents, which operators load, count but are not refused. Call it holding the revision row's lock."""
     active = KnowledgeDocument.objects.filter(status=DocumentStatus.ACTIVE).aggregate(total=Sum("chunk_count"))
     if (active["total"] or 0) + added > settings.KNOWLEDGE_MAX_CHUNKS:
+        message = gettext(
+            "the knowledge base holds %(held)d sections and may hold %(limit)d; archive or delete documents first"
+        )
         raise DocumentRejected(
-            "knowledge_base_full",
-            f"the knowledge base holds {active['total'] or 0} sections and may hold {settings.KNOWLEDGE_MAX_CHUNKS}; "
-            "archive or delete documents first",
+            "knowledge_base_full", message % {"held": active["total"] or 0, "limit": settings.KNOWLEDGE_MAX_CHUNKS}
         )
 
 
@@ -227,7 +234,8 @@ def _prepare(filename: str, content: str, title_hint: str) -> PreparedDocument:
     chunker = chunk_plain_text if filename.lower().endswith(PLAIN_TEXT_SUFFIX) else chunk_markdown
     chunked = chunker(content, fallback_title=fallback_title)
     if not chunked.chunks:
-        raise DocumentRejected("no_content", f"{filename or 'the document'} has no text to index, only headings")
+        message = gettext("%(name)s has no text to index, only headings")
+        raise DocumentRejected("no_content", message % {"name": filename or gettext("the document")})
     return PreparedDocument(
         filename, content, chunked, [stored_terms(chunk.heading, chunk.text) for chunk in chunked.chunks]
     )

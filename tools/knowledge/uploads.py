@@ -14,6 +14,7 @@ import re
 from pathlib import PurePath
 
 from django.core.files.uploadedfile import UploadedFile
+from django.utils.translation import gettext
 
 from tools.knowledge.errors import DocumentRejected
 
@@ -26,23 +27,27 @@ def read_upload(upload: UploadedFile, *, max_bytes: int) -> str:
     """The upload's text; raises ``DocumentRejected`` with the reason when it is not an acceptable document."""
     name = upload.name or ""
     if PurePath(name).suffix.lower() not in ALLOWED_SUFFIXES:
-        raise DocumentRejected(
-            "unsupported_type", f"{name!r} is not a {', '.join(ALLOWED_SUFFIXES)} file; only those are accepted"
-        )
+        # The caller names the file (``tools.api``): a request may carry several.
+        message = gettext("not a %(suffixes)s file; only those are accepted")
+        raise DocumentRejected("unsupported_type", message % {"suffixes": ", ".join(ALLOWED_SUFFIXES)})
     size = upload.size or 0
     if size > max_bytes:
-        raise DocumentRejected("file_too_large", f"the file has {size} bytes; the limit is {max_bytes} bytes")
+        message = gettext("the file has %(size)d bytes; the limit is %(limit)d bytes")
+        raise DocumentRejected("file_too_large", message % {"size": size, "limit": max_bytes})
     if size == 0:
-        raise DocumentRejected("empty_file", "the file is empty")
+        raise DocumentRejected("empty_file", gettext("the file is empty"))
     data = upload.read()
     if b"\x00" in data:
-        raise DocumentRejected("binary_file", "the file is binary, not text")
+        raise DocumentRejected("binary_file", gettext("the file is binary, not text"))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise DocumentRejected("not_utf8", f"the file is not UTF-8 (invalid byte at offset {error.start})") from error
+        message = gettext("the file is not UTF-8 (invalid byte at offset %(offset)d)") % {"offset": error.start}
+        raise DocumentRejected("not_utf8", message) from error
     if CONTROL_CHARACTERS.search(text):
-        raise DocumentRejected("binary_file", "the file contains control characters; it is not a text document")
+        raise DocumentRejected(
+            "binary_file", gettext("the file contains control characters; it is not a text document")
+        )
     if not text.strip():
-        raise DocumentRejected("empty_file", "the file contains only whitespace")
+        raise DocumentRejected("empty_file", gettext("the file contains only whitespace"))
     return text

@@ -69,6 +69,14 @@ def test_one_bad_file_refuses_the_whole_request_naming_it(client_for, owner, bad
     assert revision.current_tag() == before
 
 
+def test_a_refusal_speaks_the_readers_language_and_names_the_file_once(client_for, owner):
+    files = {"file": [markdown_file(b"%PDF-1.7", "slides.pdf")]}
+    response = client_for(owner).post(URL, files, format="multipart", HTTP_ACCEPT_LANGUAGE="zh-CN,zh;q=0.9")
+
+    assert response.status_code == 415
+    assert response.json()["error"]["message"] == "slides.pdf: 不是 .md, .markdown, .txt 文件；只接受这些类型"
+
+
 @override_settings(KNOWLEDGE_MAX_UPLOAD_BYTES=64)
 def test_it_refuses_a_file_over_the_size_limit(client_for, owner):
     response = upload(client_for(owner), markdown_file("# t\n\n" + "x" * 100, "big.md"))

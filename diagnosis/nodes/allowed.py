@@ -19,8 +19,9 @@ from diagnosis.graph.status import RELEASABLE_VERIFICATIONS, Verdict
 from diagnosis.release.salient import Evidence, Kind, Token, salient_tokens
 
 # The tokens a fact may state only when its own excerpts do: what a reader acts on and a model misremembers
-# (a number or time, quoted or not, or a key's value: "max_connections:500"). Names are not checked here
-# ("HikariPool-1" of the record a fragment was cut from): the policy checks a sentence's names.
+# (a number or time, quoted or not, or a key's value: "max_connections:500"). Names are not checked: an
+# excerpt is a fragment of a record whose service, host or pool the fact may name ("HikariPool-1", the
+# service of a metric point), so a name in a fact is the verifier's word (docs/decisions.md).
 CHECKED_KINDS = frozenset({Kind.NUMBER, Kind.TIME, Kind.QUOTE})
 _KEY_VALUE = re.compile(r"[:=]-?\d")
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block.table import escapedSplit
 from markdown_it.token import Token
 
 # html=True so that raw HTML is seen as HTML (and refused) instead of passing as text.
@@ -60,6 +61,7 @@ class RefusedMarkup:
     ESCAPE = "escape"
     EMPHASIS_IN_WORD = "emphasis_in_word"
     CODE_IN_WORD = "code_in_word"
+    TABLE_CELLS = "table_cells"
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,12 @@ class Draft:
 _INVISIBLE = frozenset(
     [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, *range(0x180B, 0x1810), *range(0xFE00, 0xFE10)]
 ).union(range(0xE0100, 0xE01F0))
+
+
+def _written_cells(line: str) -> int:
+    """The cells a table row's source line holds, split as markdown-it splits it (escaped pipes kept)."""
+    cells = escapedSplit(re.sub(r"^[\s>]*", "", line).strip())
+    return len(cells) - (cells[0] == "") - (len(cells) > 1 and cells[-1] == "")
 
 
 def visible(text: str) -> str:
@@ -144,6 +152,8 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     next_number = 1  # the number an ordered list that goes on from the last one closed would start at
     item_number: int | None = None
     row: list[str] = []
+    lines = markdown.splitlines()
+    header_cells = 0
     for index, token in enumerate(tokens):
         previous = tokens[index - 1].type if index else ""
         if token.type in ("list_item_open", "list_item_close"):
@@ -176,6 +186,13 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             refusals.append(Refusal(RefusedMarkup.RAW_HTML, _clip(token.content)))
         elif token.type == "tr_open":
             row = []
+            written = _written_cells(lines[token.map[0]]) if token.map else 0
+            if previous == "thead_open":
+                header_cells = written
+            elif written > header_cells:
+                # The table keeps a row's first cells, as many as its header has, and drops the rest unread;
+                # the markdown, which chat-ops and API readers show as written, keeps them.
+                refusals.append(Refusal(RefusedMarkup.TABLE_CELLS, _clip(lines[token.map[0]])))
         elif token.type == "tr_close":
             block += 1
             units.append(_unit(block, "row", " | ".join(row), claim_ids))

@@ -120,7 +120,7 @@ def check_draft(
             block_evidence = Evidence(
                 text for marker in draft.block_markers(unit.block) for text in texts.get(marker, [])
             )
-            if not block_evidence.quotes(body):
+            if not block_evidence.copies(body):
                 findings.append(Finding("uncited_finding", unit.text, ", ".join(token.text for token in tokens[:5])))
             continue
         evidence = Evidence(text for marker in unit.markers for text in texts.get(marker, []))

@@ -207,6 +207,12 @@ class Evidence:
         norm = normalise(text)
         return bool(norm) and any(occurs_whole(norm, evidence) for evidence in self.texts)
 
+    def copies(self, text: str) -> bool:
+        """Whether ``text``, unquoted, is a copy of one evidence text from the start of one of its sentences:
+        a part cut from mid-sentence may leave out what governs it ("No errors on order-db since 10:05")."""
+        norm = normalise(text)
+        return bool(norm) and any(occurs_whole(norm, evidence, from_sentence_start=True) for evidence in self.texts)
+
 
 # Pure, and asked about the same evidence texts for every sentence of every draft of a run.
 @lru_cache(maxsize=4096)
@@ -226,17 +232,25 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(numbers), frozenset(values)
 
 
-def occurs_whole(excerpt: str, text: str) -> bool:
+def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False) -> bool:
     """``excerpt`` occurs in ``text`` without cutting a number: ``waiting=3`` is not in ``waiting=36``, nor
     ``latency 15`` in ``latency 1500ms`` (a cut word is the reader's to judge; a cut number changes the
-    fact it states). The gatekeeper's test of a cited excerpt, and the release policy's of a quote."""
+    fact it states). The gatekeeper's test of a cited excerpt, and the release policy's of a quote; with
+    ``from_sentence_start``, only where a sentence (or a list item, "3. Roll back") of ``text`` begins."""
     start = text.find(excerpt)
     while start != -1:
         end = start + len(excerpt)
-        if not (_cuts_number(text, start, before=True, edge=excerpt[0]) or _cuts_number(text, end, edge=excerpt[-1])):
+        whole = not (
+            _cuts_number(text, start, before=True, edge=excerpt[0]) or _cuts_number(text, end, edge=excerpt[-1])
+        )
+        if whole and (not from_sentence_start or text[:start].rstrip()[-1:] in _SENTENCE_ENDS):
             return True
         start = text.find(excerpt, start + 1)
     return False
+
+
+# What may stand before a sentence's first character, spaces aside: nothing, or a sentence's (or a label's) end.
+_SENTENCE_ENDS = ("", *".!?;:。！？；：")
 
 
 def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool:

@@ -45,7 +45,7 @@ def test_a_chinese_symptom_question_without_a_service_name_is_diagnosed_in_chine
     assert result["effective_verdict"] == "PASS"
     assert released_at_the_first_draft(result)
     answer = result["final_answer"]
-    assert answer.startswith("## 可能的根本原因\n可能的根本原因是故障开始之前的一次变更：")
+    assert answer.startswith("## 可能的根本原因\n可能的根本原因是故障开始之前的变更：")
     assert "随后故障从 **payment-service** 开始" in answer and "\n## 时间顺序\n" in answer
     assert "知识库在 " in answer and "中描述了这一故障" in answer
     assert "\n## 证据\n" in answer and "\n## 建议操作\n" in answer
@@ -61,7 +61,7 @@ def test_an_english_question_still_gets_the_identical_english_answer():
     assert released_at_the_first_draft(result)
     answer = result["final_answer"]
     assert answer.startswith(
-        "## Likely root cause\nThe likely root cause is a change made shortly before the failure began: "
+        "## Likely root cause\nThe likely root cause is a change shortly before the failure began: "
     )
     assert "The failure then began in **payment-service** [c1]." in answer
     assert "\n\nThe knowledge base describes this failure in " in answer

@@ -23,7 +23,7 @@ from diagnosis.models import DiagnosisRun
 pytestmark = pytest.mark.django_db
 
 PACKS = sorted(path for path in (Path(__file__).parent / "packs").iterdir() if (path / "scenario.json").is_file())
-CHANGE_HEADLINES = ("The likely root cause is a change made", "可能的根本原因是故障开始之前的一次变更")
+CHANGE_HEADLINES = ("The likely root cause is a change shortly", "可能的根本原因是故障开始之前的变更")
 
 
 def evaluate(pack: Path) -> dict:

@@ -45,7 +45,7 @@ change onset start begin began first earliest latest last before after next late
 fail error warn warning symptom problem issue affected where here below above following listed list shown show
 showed seen observed report says said state stated describes described explains mentions knowledge base runbook
 postmortem document passage section title quoted quote verbatim excerpt tool query result trace run step action
-recommended recommendation check investigate missing information gap material summary one ones two three
+recommended recommendation check investigate missing information gap material summary ones
 several both other same service system component deploy configuration near around during within between fully
 only still yet more less nothing none no not could would might may cannot made shortly then happened happen
 order rose fell
@@ -54,15 +54,18 @@ order rose fell
 告警 警告 症状 问题 影响 如下 以下 下面 上面 显示 表明 观察 报告 描述 说明 提到 知识库 运行手册 手册 复盘 文档 段落
 引用 摘录 工具 查询 结果 追踪 步骤 操作 建议 下一步 检查 排查 缺失 信息 缺口 服务 系统 组件 部署 配置 变更 附近
 期间 之间 出现 相关 其中 这里 无法 尚未 没有 一 中 这一 信号 明确 指向 完全 不确定性 确定性 定性
-随后 首批 顺序 时间顺序 升至 降至 发生 一次 能 并
+随后 首批 顺序 时间顺序 升至 降至 发生 能 并
 """
 
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|不|没有|没|未|无|并非", re.IGNORECASE
 )
 _CAUSAL = re.compile(
-    r"\b(?:because|caused|causing|due to|led to|leads? to|leading to|result(?:s|ed)? in|result of|as a result"
-    r"|triggered|therefore|hence)\b|导致|因为|由于|造成|引起|引发|所以|因此",
+    r"\b(?:because|caused|causing|causes? of|due to|led to|leads? to|leading to|result(?:s|ed)? in|result of"
+    r"|as a result|triggered|therefore|hence|responsible for|stem(?:s|med)? from|so that"
+    # "X made Y time out", not "a change made shortly before the failure".
+    r"|(?:made|makes)(?!\s+(?:just|shortly|minutes|seconds|hours|earlier|recently|before|after|at|on|in|by|during)\b))\b"
+    r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于",
     re.IGNORECASE,
 )
 _IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:(?:[-_./@]|::)[A-Za-z0-9]+)+|\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
@@ -98,7 +101,7 @@ def _judge(body: str, cited: list[str], everything: list[str]) -> str:
         return f"quotes text the {'cited' if cited else 'allowed'} claims do not contain: {copied[0][:80]}"
     if cited:
         return _cited_reason(prose, cited)
-    if Evidence(everything).quotes(body):
+    if Evidence(everything).copies(body):
         return ""
     if _CAUSAL.search(_without_root_cause(prose)):
         return "states a cause-and-effect link without citing a claim"
@@ -163,7 +166,7 @@ def _prose(body: str) -> str:
 
 
 def _without_root_cause(text: str) -> str:
-    return re.sub(r"root causes?", " ", text, flags=re.IGNORECASE)
+    return re.sub(r"root causes?|根本原因", " ", text, flags=re.IGNORECASE)
 
 
 def _terms(text: str) -> set[str]:

@@ -368,3 +368,10 @@ def test_a_marker_right_after_a_full_stop_closes_that_sentence():
         "Next one. [c2]",
         "Then.",
     ]
+
+
+def test_a_row_is_read_with_its_escaped_pipes_and_no_more_cells_than_written():
+    draft = read_draft("| a | b |\n|---|---|\n| x \\| q | y |\n| z |\n")
+
+    assert draft.refusals == []
+    assert [unit.text for unit in draft.units] == ["a | b", "x | q | y", "z | "]

@@ -256,6 +256,17 @@ def test_a_quoted_passage_copied_with_different_case_and_emphasis_is_still_a_cop
     assert check(markdown, ["c3"]).released
 
 
+def test_an_unmarked_copy_cut_from_mid_sentence_is_uncited():
+    """A cut may leave out what governs it: evidence saying "No errors on X since 10:05" states no errors."""
+    checked = _claim("c9", "order-db was checked", "No errors on order-db since 10:05.")
+
+    result = check(
+        "order-db was checked [c9]. Errors on order-db since 10:05.", claims=[checked], known_names=["order-db"]
+    )
+
+    assert result.findings == [Finding("uncited_finding", "Errors on order-db since 10:05.", "order-db, 10:05")]
+
+
 def test_an_unmarked_sentence_copying_evidence_of_another_paragraph_is_uncited():
     markdown = "> Pool HikariPool-1 is exhausted.\n\nRequests wait 30000ms [c3]."
 
@@ -504,6 +515,12 @@ def test_a_marker_glued_to_the_full_stop_grounds_only_its_own_sentence():
         ("db_pool_pending 升至 44万 [c2]。", "ungrounded_token"),
         # A superscript is not a digit of the number before it: 10⁴ is not the 104 of "waiting=104".
         ("The pool had 10⁴ waiting connections [c4].", "ungrounded_token"),
+        # A row's cells past its header's: the page drops them unread, the markdown as written shows them.
+        (
+            "| payment-service [c1] |\n|---|\n| timed out after 30000ms [c1] | db-host-9 crashed after 5000 errors |",
+            "table_cells",
+        ),
+        ("> | a [c1] | b |\n> |---|---|\n> | x [c1] | y | 5000 errors |", "table_cells"),
     ],
 )
 def test_what_the_page_shows_is_what_is_checked(markdown, rule):

@@ -124,7 +124,7 @@ def test_the_cause_is_the_change_made_just_before_the_first_error_in_both_source
     text = answer["answer_markdown"]
     headline = text.split("\n\n")[0]
     assert headline == (
-        "## Likely root cause\nThe likely root cause is a change made shortly before the failure began: the change "
+        "## Likely root cause\nThe likely root cause is a change shortly before the failure began: the change "
         "record `component=ledger-api`, `setting=db.pool.max_connections_per_pod`, `changed_at=2025-06-01 08:27:00` [c5] and "
         '**ledger-api** logged "Rolling out ledger-api v5.1.0: db pool max 20 -> 80 per pod" at 08:27:40 [c4]. '
         "The failure then began in **ledger-db** [c2]."

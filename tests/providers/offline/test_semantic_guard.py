@@ -188,6 +188,10 @@ def test_it_blocks_a_sentence_that_drops_a_negation_of_its_evidence(draft):
         "db_pool_pending of payment-service rose because of the deploy [c2].",
         "连接池耗尽导致请求超时 [k1]。",
         "由于连接池耗尽，请求超时 [k1]。",
+        # Causal words that are also report language elsewhere ("a change made shortly before", "root cause").
+        "HikariPool-1 made payment-service requests time out [c1].",
+        "HikariPool-1 was the cause of payment-service timeouts [c1].",
+        "连接池耗尽使得请求超时 [k1]。",
     ],
 )
 def test_it_blocks_a_causal_link_no_cited_claim_states(draft):
@@ -210,6 +214,29 @@ def test_it_allows_a_causal_link_its_cited_evidence_states(draft):
 
 def test_the_words_root_cause_are_no_causal_link():
     assert guard("The likely root cause: payment-service logged HikariPool-1 timeouts [c1].")["verdict"] == "RELEASE"
+    assert guard("可能的根本原因是连接池耗尽 [k1]。")["verdict"] == "RELEASE"
+    assert guard("The likely root cause is a change made shortly before the timeouts [c1].")["verdict"] == "RELEASE"
+
+
+def test_a_number_in_words_is_no_report_language():
+    """The release policy grounds digits; a count in words is the guard's to catch."""
+    [finding] = blocked("payment-service requests timed out three times [c1].")
+
+    assert finding["reason"] == "says what the cited claims do not: thre"
+
+
+def test_an_uncited_copy_must_start_where_a_sentence_of_the_evidence_does():
+    """A cut from mid-sentence may leave out what governs it: "No errors ..." copied as "Errors ..."."""
+    excerpt = "Checked. No connection errors on order-db replicas since 10:05."
+    claims = [{"claim_id": "c1", "fact": "order-db was checked", "excerpts": [excerpt]}]
+
+    [finding] = blocked("order-db was checked [c1]. Connection errors on order-db replicas since 10:05.", claims)
+
+    assert finding["sentence"] == "Connection errors on order-db replicas since 10:05."
+    assert finding["reason"].startswith("states a finding without citing a claim: ")
+    assert guard("order-db was checked [c1]. No connection errors on order-db replicas since 10:05.", claims)[
+        "verdict"
+    ] == ("RELEASE")
 
 
 def test_an_uncited_causal_link_is_blocked_unless_copied_word_for_word():

@@ -11,12 +11,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from config.text import is_unicode_text
 from diagnosis.providers.base import ModelReply, ToolCall, Usage
 
 # DeepSeek (and vLLM before 0.10) name it ``reasoning_content``; vLLM since and OpenRouter say ``reasoning``.
 REASONING_KEYS = ("reasoning_content", "reasoning")
 # The finish reason of a reply the server stopped at the request's output cap (``max_tokens``).
 CUT_BY_CAP = "length"
+# A token count past this is no server's (a 32-bit count of one request): it is read as not reported, as the
+# database's columns could not hold it and the budget must not be charged a garbage number.
+MAX_TOKEN_COUNT = 2**31 - 1
 
 
 class MalformedResponseError(ValueError):
@@ -36,7 +40,7 @@ def parse_completion(body: bytes, *, configured_model: str) -> ModelReply:
     if content is not None and not isinstance(content, str):
         raise MalformedResponseError("message.content is neither a string nor null")
     model = data.get("model")
-    return ModelReply(
+    reply = ModelReply(
         content=content,
         tool_calls=_tool_calls(message.get("tool_calls")),
         usage=_usage(data.get("usage")),
@@ -44,6 +48,12 @@ def parse_completion(body: bytes, *, configured_model: str) -> ModelReply:
         model=model if isinstance(model, str) and model else configured_model,
         truncated=finish_reason == CUT_BY_CAP,
     )
+    texts = [reply.content, reply.reasoning_content, reply.model]
+    texts += [text for call in reply.tool_calls for text in (call.id, call.name, call.arguments)]
+    if not all(is_unicode_text(text) for text in texts if text):
+        # A ``\ud800`` escape is valid JSON but no character: no prompt, log or database row can hold it.
+        raise MalformedResponseError("the reply holds an unpaired surrogate code point")
+    return reply
 
 
 def _first_message(data: Any) -> tuple[dict[str, Any], Any]:
@@ -96,7 +106,7 @@ def _usage(raw: Any) -> Usage:
 
 
 def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_TOKEN_COUNT else 0
 
 
 def _reasoning(message: dict[str, Any]) -> str | None:

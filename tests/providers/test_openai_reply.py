@@ -32,6 +32,13 @@ def with_message(message: object) -> dict:
         (with_message({"tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}]}), "[0]"),
         (with_message({"tool_calls": [{"id": "c", "function": {"name": "f", "arguments": {"a": 1}}}]}), "[0]"),
         (with_message({"tool_calls": [{"id": "c", "function": "f"}]}), "[0]"),
+        # Valid JSON, no character: no prompt, log line or database row can hold it.
+        (with_message({"content": '{"mode": "\ud800"}'}), "unpaired surrogate"),
+        (
+            with_message({"tool_calls": [{"id": "c", "function": {"name": "f", "arguments": '{"q": "\udfff"}'}}]}),
+            "surrogate",
+        ),
+        (with_message({"content": "ok", "reasoning_content": "\ud800"}), "surrogate"),
     ],
 )
 def test_it_refuses_shapes_a_node_cannot_use(data, problem):
@@ -51,7 +58,14 @@ def test_it_accepts_a_minimal_body_from_a_terse_server():
 
 
 @pytest.mark.parametrize(
-    "usage", [None, "12", {"prompt_tokens": "12", "completion_tokens": -1}, {"prompt_tokens": True}]
+    "usage",
+    [
+        None,
+        "12",
+        {"prompt_tokens": "12", "completion_tokens": -1},
+        {"prompt_tokens": True},
+        {"prompt_tokens": 2**64, "completion_tokens": 2**63},  # no server's counts; no column holds them
+    ],
 )
 def test_it_reads_unusable_usage_as_zero_tokens_it_does_not_know(usage):
     assert parse({**with_message({"content": "ok"}), "usage": usage}).usage == Usage(0, 0, reported=False)

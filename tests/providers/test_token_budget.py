@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -69,6 +70,22 @@ def test_a_prompt_reported_above_its_estimate_scales_every_later_estimate():
     budget.spend_unanswered(estimated_prompt=10, max_output=100)
     budget.spend(Usage(completion_tokens=1), estimated_prompt=10, max_output=100)
     assert budget.spent == 361 + 130 + 31  # an unreported prompt is charged at its scaled estimate
+
+
+def test_an_output_reported_above_its_cap_scales_every_later_reservation():
+    """A server may count hidden reasoning in ``completion_tokens`` that ``max_tokens`` does not stop."""
+    budget = TokenBudget(4000)
+    budget.admit(100, 200)
+    budget.spend(Usage(prompt_tokens=100, completion_tokens=3500), estimated_prompt=100, max_output=200)
+    assert (budget.spent, budget.output_scale) == (3600, Fraction(35, 2))
+
+    # A second call with the same cap now reserves 3500 for its output: 400 are left, so it is refused.
+    with pytest.raises(ProviderError) as caught:
+        budget.admit(10, 200)
+    assert caught.value.code is ErrorCode.TOKEN_BUDGET
+    assert budget.prompt_room(200) == 0
+    budget.spend_unanswered(estimated_prompt=0, max_output=20)
+    assert budget.spent == 3600 + 350  # an unanswered request is charged its scaled cap
 
 
 DIGITS = [{"role": "user", "content": " ".join(str(1_000_000 + i) for i in range(100))}]

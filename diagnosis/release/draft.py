@@ -186,13 +186,14 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             refusals.append(Refusal(RefusedMarkup.RAW_HTML, _clip(token.content)))
         elif token.type == "tr_open":
             row = []
-            written = _written_cells(lines[token.map[0]]) if token.map else 0
+            source = lines[token.map[0]] if token.map else ""
+            written = _written_cells(source)
             if previous == "thead_open":
                 header_cells = written
             elif written > header_cells:
                 # The table keeps a row's first cells, as many as its header has, and drops the rest unread;
                 # the markdown, which chat-ops and API readers show as written, keeps them.
-                refusals.append(Refusal(RefusedMarkup.TABLE_CELLS, _clip(lines[token.map[0]])))
+                refusals.append(Refusal(RefusedMarkup.TABLE_CELLS, _clip(source)))
         elif token.type == "tr_close":
             block += 1
             units.append(_unit(block, "row", " | ".join(row), claim_ids))

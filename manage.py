@@ -1,5 +1,6 @@
 #!/usr/bin/env python
-"""Django's command-line utility; a bad environment variable stops it with one line naming it."""
+"""Django's command-line utility; a bad environment variable stops it with one line naming it, and a closed
+output (``| head -1``) stops it as it stops any Unix tool: quietly, with 141 (128 + SIGPIPE)."""
 
 import os
 import sys
@@ -15,7 +16,12 @@ def main() -> None:
         settings.INSTALLED_APPS  # noqa: B018 - loads and validates the settings before any command
     except ImproperlyConfigured as exc:
         sys.exit(f"configuration error: {exc}")
-    execute_from_command_line(sys.argv)
+    try:
+        execute_from_command_line(sys.argv)
+    except BrokenPipeError:
+        # Nothing more can be said on stdout, and Python's own flush at exit would fail again on it.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)
 
 
 if __name__ == "__main__":

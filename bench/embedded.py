@@ -53,6 +53,18 @@ def setup_django(var_dir: str, **overrides: str) -> None:
     django.setup()
 
 
+def add_pack_argument(parser: argparse.ArgumentParser) -> None:
+    """``--pack``, one of the shipped packs: a wrong name is a usage error before any database is made."""
+    from tools.scenarios.pack import shipped_pack_names  # no Django set-up needed to list them
+
+    parser.add_argument(
+        "--pack",
+        default=DEFAULT_PACK,
+        choices=shipped_pack_names(),
+        help=f"shipped pack to load (default {DEFAULT_PACK})",
+    )
+
+
 def questions(pack: str) -> list[str]:
     manifest = json.loads((ROOT / "tools" / "scenarios" / "packs" / pack / "scenario.json").read_text())
     return [question["text"] for question in manifest["questions"]]

@@ -112,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=200, help="timed runs per path and entry (default 200)")
     args = parser.parse_args(argv)
+    if args.runs < 2:
+        parser.error("--runs must be at least 2 (a p95 needs two samples)")
     print(format_table(measure_floor(runs=args.runs)))
     return 0
 

@@ -45,7 +45,7 @@ if __package__ in (None, ""):
     # Run as a script: make the project root importable.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes, table
+from bench.embedded import add_pack_argument, p95, prepare, questions, setup_django, sizes, table
 from bench.parts import PartClock
 
 
@@ -262,7 +262,7 @@ def format_report(results: list[SizeResult], floors: list) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="diagnoses to time (default 20)")
-    parser.add_argument("--pack", default=DEFAULT_PACK, help=f"shipped pack to load (default {DEFAULT_PACK})")
+    add_pack_argument(parser)
     parser.add_argument(
         "--history", type=sizes, default=[], help="comma-separated prior-run counts to measure at too (10000,100000)"
     )

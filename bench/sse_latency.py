@@ -25,7 +25,7 @@ if __package__ in (None, ""):
 
 import httpx
 
-from bench.embedded import DEFAULT_PACK, bench_env, p95, prepare, questions, setup_django, table
+from bench.embedded import add_pack_argument, bench_env, p95, prepare, questions, setup_django, table
 
 
 def read_until_done(client: httpx.Client, url: str, started: float, arrived: dict[str, float]) -> None:
@@ -83,7 +83,7 @@ def format_report(samples: list[dict[str, float]]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="chat messages to time (default 20)")
-    parser.add_argument("--pack", default=DEFAULT_PACK, help=f"shipped pack to load (default {DEFAULT_PACK})")
+    add_pack_argument(parser)
     args = parser.parse_args(argv)
     if args.runs < 2:
         parser.error("--runs must be at least 2")

@@ -29,7 +29,7 @@ if __package__ in (None, ""):
     # Run as a script: make the project root importable.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.embedded import DEFAULT_PACK, bench_env, p95, prepare, questions, setup_django, table
+from bench.embedded import add_pack_argument, bench_env, p95, prepare, questions, setup_django, table
 
 POLL_SECONDS = 0.05
 
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="celery worker processes (default 2)")
     parser.add_argument("--mysql", default="mysql://root@127.0.0.1:3306", help="the MariaDB server (no database)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/2", help="broker and SSE fan-out")
-    parser.add_argument("--pack", default=DEFAULT_PACK, help=f"shipped pack to load (default {DEFAULT_PACK})")
+    add_pack_argument(parser)
     args = parser.parse_args(argv)
     if args.runs < 2 or args.workers < 1:
         parser.error("--runs must be at least 2 and --workers at least 1")

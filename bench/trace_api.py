@@ -22,7 +22,7 @@ if __package__ in (None, ""):
     # Run as a script: make the project root importable.
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.embedded import DEFAULT_PACK, p95, prepare, questions, setup_django, sizes, table
+from bench.embedded import add_pack_argument, p95, prepare, questions, setup_django, sizes, table
 
 MEASURED_RUNS = 3
 
@@ -97,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--sizes", type=sizes, default=[10_000, 1_000_000], help="tool_invocation rows (default 10000,1000000)"
     )
-    parser.add_argument("--pack", default=DEFAULT_PACK, help=f"shipped pack to load (default {DEFAULT_PACK})")
+    add_pack_argument(parser)
     args = parser.parse_args(argv)
     if args.requests < 2:
         parser.error("--requests must be at least 2")

@@ -7,6 +7,7 @@ code branches on a "demo" flag.
 from __future__ import annotations
 
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -99,13 +100,18 @@ TEMPLATES = [
 # --- Database -------------------------------------------------------------------------------------
 _default_db = env.database("DATABASE_URL", f"sqlite:///{VAR_DIR / 'superbiz.sqlite3'}")
 if _default_db["ENGINE"] == "django.db.backends.sqlite3":
+    _db_folder = Path(_default_db["NAME"]).parent
+    _variable = "DATABASE_URL" if env.string("DATABASE_URL", "") else "VAR_DIR"
     try:
-        Path(_default_db["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+        _db_folder.mkdir(parents=True, exist_ok=True)
     except OSError as _error:
-        _variable = "DATABASE_URL" if env.string("DATABASE_URL", "") else "VAR_DIR"
-        raise env.ConfigError(
-            f"{_variable}: cannot create {Path(_default_db['NAME']).parent}: {_error.strerror}"
-        ) from None
+        raise env.ConfigError(f"{_variable}: cannot create {_db_folder}: {_error.strerror}") from None
+    try:
+        # SQLite writes its journal beside the database: a folder that exists but cannot be written would
+        # fail every command's first query ("unable to open database file"), with a traceback.
+        tempfile.TemporaryFile(dir=_db_folder).close()
+    except OSError as _error:
+        raise env.ConfigError(f"{_variable}: cannot write in {_db_folder}: {_error.strerror}") from None
     # A request thread and the in-process worker thread write at once: WAL, IMMEDIATE transactions
     # and a busy timeout keep SQLite from answering "database is locked".
     _default_db["OPTIONS"] = {

@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 
@@ -31,8 +33,12 @@ def test_it_prints_the_runs_their_statements_and_their_time_by_part():
     assert "everything else (persistence, events, graph, submission, finish)" in parts
 
 
-def test_it_refuses_no_runs():
-    result = bench("--runs", "0")
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [(["--runs", "0"], "--runs must be at least 1"), (["--pack", "nope"], "argument --pack: invalid choice: 'nope'")],
+)
+def test_it_refuses_bad_arguments_before_making_a_database(args, message):
+    result = bench(*args)
 
     assert result.returncode == 2
-    assert "--runs must be at least 1" in result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr

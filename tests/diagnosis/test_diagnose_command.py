@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import connection
 
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import planner
@@ -251,6 +252,26 @@ def test_it_releases_nothing_from_a_first_round_when_the_evidence_retry_ends_in_
     assert result["orchestration_trace"]["termination_reason"] == "fallback_gatekeeper_reject"
     run = DiagnosisRun.objects.get(pk=result["run_id"])
     assert run.effective_verdict == "" and run.self_evaluation["effective_verdict"] is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_diagnosis_interrupted_as_it_began_a_transaction_is_still_ended(monkeypatch):
+    """Ctrl-C inside ``atomic()``'s entry, after BEGIN: nothing would ever end that transaction."""
+    from diagnosis.management.commands import diagnose
+
+    def interrupted_mid_begin(*args, **kwargs):
+        connection.set_autocommit(False)  # where atomic() starts its transaction
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(diagnose.execute_run, "apply", interrupted_mid_begin)
+
+    with pytest.raises(CommandError) as error:
+        call_command("diagnose", QUESTION, stdout=StringIO())
+
+    assert error.value.returncode == 130
+    assert connection.get_autocommit()
+    run = DiagnosisRun.objects.get()
+    assert (run.status, run.failure_reason) == (RunStatus.FAILED, "interrupted")
 
 
 def test_an_interrupted_diagnosis_is_ended_not_left_running(monkeypatch):

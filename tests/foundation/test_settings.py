@@ -38,6 +38,7 @@ BAD_VALUES = [
     ({"RUN_STALE_AFTER_SECONDS": "300"}, "RUN_STALE_AFTER_SECONDS"),  # not above RUN_TIME_LIMIT_SECONDS (300)
     ({"RUN_QUEUE_TIMEOUT_SECONDS": "5"}, "RUN_QUEUE_TIMEOUT_SECONDS"),
     ({"VAR_DIR": "/dev/null/var", "DATABASE_URL": None}, "VAR_DIR"),  # under a file: no folder can be made there
+    ({"VAR_DIR": "/proc", "DATABASE_URL": None}, "VAR_DIR"),  # a folder no file can be created in
     ({"DATABASE_URL": "sqlite:////dev/null/db.sqlite3"}, "DATABASE_URL"),
     ({"TOOL_TIMEOUT_SECONDS": "45"}, "RUN_FALLBACK_RESERVE_SECONDS"),
     ({"LLM_MAX_TOKENS_PARAM": "max_output_tokens"}, "LLM_MAX_TOKENS_PARAM"),
@@ -138,3 +139,19 @@ def test_celery_stops_with_the_same_one_line(program, tmp_path):
     assert result.returncode != 0
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert lines == [lines[0]] and lines[0].startswith("configuration error: RUN_STALE_AFTER_SECONDS:"), result.stderr
+
+
+def test_a_closed_output_stops_a_command_quietly_as_a_unix_tool_does():
+    """``manage.py … | head -1``: the reader left; no traceback, exit 128 + SIGPIPE."""
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "manage.py"), "help"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    process.stdout.close()  # before the command writes a word
+
+    stderr = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr

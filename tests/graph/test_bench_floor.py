@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.graph_floor import format_table, measure_floor
+from bench.graph_floor import format_table, main, measure_floor
 
 
 def test_it_measures_both_paths_through_both_entries():
@@ -20,6 +20,11 @@ def test_it_measures_both_paths_through_both_entries():
     assert len(table) == 2 + len(floors)
 
 
-def test_it_needs_two_runs_for_a_p95():
+def test_it_needs_two_runs_for_a_p95(capsys):
     with pytest.raises(ValueError, match="at least 2"):
         measure_floor(runs=1)
+    with pytest.raises(SystemExit) as exited:
+        main(["--runs", "1"])
+
+    assert exited.value.code == 2
+    assert "--runs must be at least 2" in capsys.readouterr().err

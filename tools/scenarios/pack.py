@@ -179,7 +179,10 @@ def read_pack(root: Path) -> ScenarioPack:
 def _read_text(path: Path) -> str:
     if not path.is_file():
         raise PackError(path, None, "missing file")
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except OSError as error:  # unreadable: permissions, an I/O error
+        raise PackError(path, None, f"cannot be read: {error.strerror or error}") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

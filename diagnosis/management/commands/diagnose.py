@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from config.commands import require_migrated
 from diagnosis.failures import FailureCode
@@ -99,6 +100,10 @@ def run_question(question: str, *, provider: str | None, script: str | None) -> 
         execute_run.apply(args=(str(run.pk),), kwargs={"provider": provider, "script_path": script})
     except KeyboardInterrupt:
         # Nobody else will end it: no worker holds it, and the reaper would wait for its heartbeat to age.
+        if _interrupted_mid_begin():
+            # A new connection leaves that transaction behind (the database rolls it back) and starts clean.
+            connection.close()
+            connection.connect()
         run.refresh_from_db()
         fail_with_partial_trace(run, reason=FailureCode.INTERRUPTED, detail="Ctrl-C")
         raise CommandError(
@@ -106,6 +111,14 @@ def run_question(question: str, *, provider: str | None, script: str | None) -> 
         ) from None
     run.refresh_from_db()
     return run
+
+
+def _interrupted_mid_begin() -> bool:
+    """Whether Ctrl-C landed inside ``atomic()``'s entry, past its BEGIN: no ``__exit__`` will end that
+    transaction, and the next ``atomic()`` would fail ("cannot start a transaction within a transaction")."""
+    if connection.in_atomic_block:
+        return not connection.atomic_blocks
+    return not connection.get_autocommit() or bool(getattr(connection.connection, "in_transaction", False))
 
 
 class Command(BaseCommand):

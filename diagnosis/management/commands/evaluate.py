@@ -56,7 +56,10 @@ def pack_folders(argument: str) -> list[Path]:
     path = resolve_pack(argument)
     if (path / MANIFEST).is_file():
         return [path]
-    folders = sorted(child for child in path.iterdir() if (child / MANIFEST).is_file())
+    try:
+        folders = sorted(child for child in path.iterdir() if (child / MANIFEST).is_file())
+    except OSError as error:
+        raise PackError(path, None, f"cannot be read: {error.strerror or error}") from None
     if not folders:
         raise PackError(path, None, f"neither a pack nor a folder of packs (no {MANIFEST} in it or its subfolders)")
     return folders

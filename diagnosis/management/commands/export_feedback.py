@@ -45,6 +45,8 @@ class Command(BaseCommand):
             added, present = add_stubs_to_pack(pack, stubs)
         except PackError as error:
             raise CommandError(str(error), returncode=2) from None
+        except OSError as error:  # the pack's folder cannot be written: the manifest is left as it was
+            raise CommandError(f"{pack}: cannot be written: {error.strerror or error}", returncode=2) from None
         self.stderr.write(
             f"{pack / 'scenario.json'}: added {added} question stub(s); {present} already asked. "
             "Fill in their expect_keywords before evaluating."

@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from diagnosis.feedback import export as export_module
 from diagnosis.models import FeedbackRating, RunFeedback
 from tests.diagnosis.test_evaluate_command import PACKS, evaluate_json, questions_of
 from tests.tracing.factories import make_run, make_session
@@ -126,6 +127,21 @@ def test_it_refuses_an_invalid_pack_and_leaves_it_as_it_was(feedback, pack):
 
     assert error.value.returncode == 2
     assert "metrics.csv:2" in str(error.value)
+    assert (pack / "scenario.json").read_bytes() == manifest
+
+
+def test_a_pack_it_cannot_write_is_a_usage_error_and_left_as_it_was(feedback, pack, monkeypatch):
+    def read_only_folder(path, **kwargs):
+        raise PermissionError(13, "Permission denied", str(path.parent))
+
+    monkeypatch.setattr(export_module, "staging_file", read_only_folder)
+    manifest = (pack / "scenario.json").read_bytes()
+
+    with pytest.raises(CommandError) as error:
+        export("--wrong", "--into", str(pack))
+
+    assert error.value.returncode == 2
+    assert str(error.value) == f"{pack}: cannot be written: Permission denied"
     assert (pack / "scenario.json").read_bytes() == manifest
 
 

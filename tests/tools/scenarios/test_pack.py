@@ -207,6 +207,16 @@ def test_it_names_a_missing_file(tiny_pack, name):
     assert (error.file, error.line, error.message) == (tiny_pack / name, None, "missing file")
 
 
+def test_a_file_it_cannot_read_is_named_not_a_traceback(tiny_pack):
+    (tiny_pack / "logs.jsonl").unlink()
+    (tiny_pack / "logs.jsonl").symlink_to("/proc/self/mem")  # every read of it is an I/O error
+
+    error = refusal(tiny_pack)
+
+    assert (error.file, error.line) == (tiny_pack / "logs.jsonl", None)
+    assert error.message.startswith("cannot be read: ")
+
+
 def test_it_names_the_line_of_bytes_that_are_not_utf8(tiny_pack):
     (tiny_pack / "logs.jsonl").write_bytes(b'{"a": 1}\n{"b": "\xff"}\n')
 

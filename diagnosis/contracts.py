@@ -13,9 +13,10 @@ string field takes only a string, and enum fields keep the plain string the mode
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from diagnosis.graph.status import PlannerMode, SemanticVerdict, Verdict, Verification
 from tools.names import ToolName
@@ -24,19 +25,44 @@ EXECUTOR_SCHEMA_NAME = "executor_evidence_v2"
 
 Text = Annotated[str, Field(min_length=1, max_length=2000)]
 ShortList = Annotated[list[Text], Field(max_length=20)]
+#: A tool's arguments nest a level or two; a plan's are re-encoded inside the executor's own message, where
+#: hundreds of levels would exhaust the encoder's recursion (a crash, not an invalid output).
+MAX_ARGS_DEPTH = 8
+CLAIM_ID = r"[A-Za-z][0-9]{1,3}"
+
+
+def _nesting_within(value: Any, depth: int) -> bool:
+    if isinstance(value, dict | list):
+        items = value.values() if isinstance(value, dict) else value
+        return depth > 0 and all(_nesting_within(item, depth - 1) for item in items)
+    return True
+
+
+def _shallow(value: dict[str, Any]) -> dict[str, Any]:
+    if not _nesting_within(value, MAX_ARGS_DEPTH):
+        raise ValueError(f"arguments nest deeper than {MAX_ARGS_DEPTH} levels")
+    return value
+
+
+def _whole_claim_id(value: str) -> str:
+    # ``$`` of the schema's pattern also matches before a final newline in Python: "c1\n" passed as "c1".
+    if not re.fullmatch(CLAIM_ID, value):
+        raise ValueError(f"a claim id is a letter and one to three digits ({CLAIM_ID})")
+    return value
 
 
 class Contract(BaseModel):
     """A node's output contract: unknown keys refused, enums kept as the strings the model sent."""
 
-    # python-re keeps ``pattern`` exactly as JSON Schema reads it (Python's ``re``), as before the models.
+    # python-re reads ``pattern`` with Python's ``re``, as the jsonschema checks before the models did (a claim
+    # id is matched whole besides: ``_whole_claim_id``).
     model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=True, regex_engine="python-re")
 
 
 class PlanStep(Contract):
     tool: ToolName
     purpose: Text
-    args: dict[str, Any]
+    args: Annotated[dict[str, Any], AfterValidator(_shallow)]
 
 
 class PlannerOutput(Contract):
@@ -55,7 +81,7 @@ class Binding(Contract):
 class Claim(Contract):
     # The answer shows a claim's id as its citation marker ("[c1]"), which the release policy strips before
     # it checks a sentence: an id of words ("[root-cause-redis-oom-on-db-7]") would be released unchecked.
-    claim_id: Annotated[str, Field(pattern=r"^[A-Za-z][0-9]{1,3}$")]
+    claim_id: Annotated[str, Field(pattern=rf"^{CLAIM_ID}$"), AfterValidator(_whole_claim_id)]
     statement: Text
     bindings: Annotated[list[Binding], Field(max_length=10)]
 

@@ -45,7 +45,7 @@ def _execute(context: NodeContext, state: DiagnosisState) -> dict[str, Any]:
     )
     specs = tool_specs()
     blocked = 0
-    for _ in range(MAX_TURNS):
+    for turn in range(1, MAX_TURNS + 1):
         try:
             reply = meter.complete(context.models.executor, messages, tools=specs, response_format=None)
         except ProviderError as error:
@@ -55,6 +55,10 @@ def _execute(context: NodeContext, state: DiagnosisState) -> dict[str, Any]:
             return {"executor_status": ExecutorStatus.INVALID_OUTPUT}
         if not reply.tool_calls:
             return _report(meter, reply.content, blocked)
+        if turn == MAX_TURNS:
+            # No model call would read their results: running them would only spend the run's tool calls
+            # (the evidence round's executor needs them) and its time.
+            break
         messages.append(reply.as_message())
         for call in reply.tool_calls[:MAX_CALLS_PER_TURN]:
             if context.model_deadline is not None and context.model_deadline.expired:

@@ -158,6 +158,17 @@ def test_it_maps_executor_failures(run, make_context, replies, status):
     assert update["executor_status"] == status
 
 
+def test_the_last_turns_calls_are_not_run_since_no_model_call_would_read_them(run, make_context):
+    """They would spend the run's tool calls, which the evidence round's executor needs, and its time."""
+    call = ("query_logs", {"service": "x", "start": "2026-10-14T09:30:00Z", "end": "2026-10-14T10:00:00Z", "limit": 10})
+    model = FakeModel([tool_call_reply(call, call)] * executor.MAX_TURNS)
+
+    executor.execute(make_context(run, executor=model), {"planner_plan": PLAN}, {})
+
+    assert len(model.calls) == executor.MAX_TURNS
+    assert run.tool_invocations.count() == 2 * (executor.MAX_TURNS - 1)
+
+
 def test_it_verifies_only_verified_input_and_caps_the_verdict(run, make_context):
     model = FakeModel([json.dumps(VERDICT)])
     state = {

@@ -33,7 +33,7 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
     from tools.knowledge.search import search_knowledge
 
     try:
-        payload = search_knowledge(arguments["query"], arguments["top_k"])
+        payload = search_knowledge(arguments["query"], arguments["top_k"], deadline=context.deadline)
     except EmbeddingUnavailable as error:
         # A configured embedding model that cannot answer fails this call, not the whole run.
         raise ToolBackendError("embedding_unavailable", f"the embedding model cannot answer: {error}") from error

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import time
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -37,6 +38,7 @@ from openai.types import CreateEmbeddingResponse
 from config.bounded_http import run_on_own_loop
 from config.redaction import error_summary
 from config.run_scope import waiting
+from tools.errors import ToolTimeout
 
 RRF_K = 60  # the constant of Cormack et al.; larger flattens the difference between adjacent ranks
 # A chunk joins the dense ranking only when its cosine similarity to the query reaches this. Unrelated
@@ -52,8 +54,9 @@ class EmbeddingUnavailable(ImproperlyConfigured):
 class Embedder(Protocol):
     name: str
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """One unit-length row per text, so a dot product is the cosine similarity."""
+    def embed(self, texts: Sequence[str], *, deadline: float | None = None) -> np.ndarray:
+        """One unit-length row per text, so a dot product is the cosine similarity; ``ToolTimeout`` rather
+        than a request past ``deadline`` (``time.monotonic()``: the tool call's)."""
 
 
 class OpenAICompatibleEmbedder:
@@ -72,14 +75,19 @@ class OpenAICompatibleEmbedder:
             max_retries=1,
         )
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], *, deadline: float | None = None) -> np.ndarray:
         rows: list[list[float]] = []
         waiting()
         for start in range(0, len(texts), EMBED_BATCH_SIZE):
             batch = list(texts[start : start + EMBED_BATCH_SIZE])
+            timeout = self._timeout if deadline is None else min(self._timeout, deadline - time.monotonic())
+            if timeout <= 0:
+                raise ToolTimeout()
             try:
-                response = run_on_own_loop(self._create(batch))
+                response = run_on_own_loop(self._create(batch, timeout))
             except (TimeoutError, openai.APITimeoutError) as error:
+                if timeout < self._timeout:  # cut short by the call's deadline, not the endpoint's slowness
+                    raise ToolTimeout() from error
                 raise EmbeddingUnavailable(
                     f"EMBEDDING_MODEL: {self.name} cannot embed: no whole response within {self._timeout:.3g} s"
                     " (EMBEDDING_TIMEOUT_SECONDS)"
@@ -103,9 +111,9 @@ class OpenAICompatibleEmbedder:
             raise EmbeddingUnavailable(f"EMBEDDING_MODEL: {self.name} returned vectors of different dimensions")
         return unit_rows(vectors)
 
-    async def _create(self, batch: list[str]) -> CreateEmbeddingResponse:
+    async def _create(self, batch: list[str], timeout: float) -> CreateEmbeddingResponse:
         """One embeddings request, from connecting to the body's last byte, cancelled at the deadline."""
-        async with self._new_client() as client, asyncio.timeout(self._timeout):
+        async with self._new_client() as client, asyncio.timeout(timeout):
             return await client.embeddings.create(model=self._model, input=batch)
 
 

@@ -21,7 +21,7 @@ import bm25s
 import numpy as np
 
 from tools.knowledge import revision
-from tools.knowledge.dense import Embedder
+from tools.knowledge.dense import EMBED_BATCH_SIZE, Embedder
 from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
 
@@ -145,8 +145,9 @@ class KnowledgeIndex:
         self._vectors: dict[tuple[str, str], np.ndarray] = {}
         self._terms: dict[str, list[str]] = {}
 
-    def snapshot(self, embedder: Embedder | None) -> Snapshot:
-        """The snapshot of the committed knowledge base, rebuilt first when another write happened since."""
+    def snapshot(self, embedder: Embedder | None, *, deadline: float | None = None) -> Snapshot:
+        """The snapshot of the committed knowledge base, rebuilt first when another write happened since
+        (``ToolTimeout`` when the chunks' embeddings are not all in by ``deadline``: the next call goes on)."""
         embedder_name = embedder.name if embedder else ""
         current = self._snapshot
         if current is not None and (current.tag, current.embedder_name) == (revision.current_tag(), embedder_name):
@@ -156,11 +157,11 @@ class KnowledgeIndex:
             tag = revision.current_tag()
             current = self._snapshot
             if current is None or (current.tag, current.embedder_name) != (tag, embedder_name):
-                current = self._build(tag, embedder)
+                current = self._build(tag, embedder, deadline)
                 self._snapshot = current
             return current
 
-    def _build(self, tag: revision.RevisionTag, embedder: Embedder | None) -> Snapshot:
+    def _build(self, tag: revision.RevisionTag, embedder: Embedder | None, deadline: float | None) -> Snapshot:
         # Chunks are read after the tag, so they are at least as new as it: a write landing in between
         # makes the next search rebuild again, never serve stale chunks under a new tag.
         # Archived documents are kept and listed, not searched; changing a status bumps the revision too.
@@ -175,7 +176,7 @@ class KnowledgeIndex:
             chunks.append(IndexedChunk(str(chunk_id), str(document_id), heading, text, digest))
             stored.append(terms.split() if version == TERMS_VERSION else None)
         digests = [hashlib.sha256(chunk.indexed_text.encode()).hexdigest() for chunk in chunks]
-        vectors = self._embed(chunks, digests, embedder) if embedder and chunks else None
+        vectors = self._embed(chunks, digests, embedder, deadline) if embedder and chunks else None
         chunk_terms = self._tokenised(chunks, digests, stored)
         return Snapshot(tag, chunks, chunk_terms, vectors, embedder.name if embedder else "")
 
@@ -191,12 +192,17 @@ class KnowledgeIndex:
         self._terms = _bounded(self._terms, stale)
         return [self._terms[digest] if terms is None else terms for digest, terms in zip(digests, stored, strict=True)]
 
-    def _embed(self, chunks: list[IndexedChunk], digests: list[str], embedder: Embedder) -> np.ndarray:
+    def _embed(
+        self, chunks: list[IndexedChunk], digests: list[str], embedder: Embedder, deadline: float | None
+    ) -> np.ndarray:
         keys = [(embedder.name, digest) for digest in digests]
         missing = [position for position, key in enumerate(keys) if key not in self._vectors]
-        if missing:
-            fresh = embedder.embed([chunks[position].indexed_text for position in missing])
-            for position, vector in zip(missing, fresh, strict=True):
+        # Kept batch by batch: a first search of a large base may not embed it all within one call's time,
+        # and the next call goes on from where this one stopped.
+        for start in range(0, len(missing), EMBED_BATCH_SIZE):
+            batch = missing[start : start + EMBED_BATCH_SIZE]
+            fresh = embedder.embed([chunks[position].indexed_text for position in batch], deadline=deadline)
+            for position, vector in zip(batch, fresh, strict=True):
                 self._vectors[keys[position]] = vector
         found = np.vstack([self._vectors[key] for key in keys])
         self._vectors = _bounded(self._vectors, keys)

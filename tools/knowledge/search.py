@@ -40,18 +40,22 @@ MAX_QUERY_CHARS = 2000
 SCORE_DECIMALS = 4
 
 
-def search_knowledge(query: str, top_k: int) -> dict[str, Any]:
-    """The best distinct chunks for ``query``, or ``no_evidence``; reads the committed knowledge base."""
+def search_knowledge(query: str, top_k: int, *, deadline: float | None = None) -> dict[str, Any]:
+    """The best distinct chunks for ``query``, or ``no_evidence``; reads the committed knowledge base.
+    ``ToolTimeout`` when an embedding request would run past ``deadline`` (the tool call's)."""
     top_k = min(max(top_k, 1), MAX_TOP_K)
-    query = query.strip()[:MAX_QUERY_CHARS]
+    # A lone surrogate (a ``\ud800`` escape in a model's JSON) is no character: no embedding request carries it.
+    query = query.encode("utf-8", "ignore").decode().strip()[:MAX_QUERY_CHARS]
     if not query:
         return _payload([])
     embedder = dense.configured_embedder()
     # A run searches one version of the knowledge base: its revision is asked at its first search only.
-    snapshot = read_once(f"knowledge:{embedder.name if embedder else ''}", lambda: INDEX.snapshot(embedder))
+    snapshot = read_once(
+        f"knowledge:{embedder.name if embedder else ''}", lambda: INDEX.snapshot(embedder, deadline=deadline)
+    )
     chunks: list[dict[str, Any]] = []
     seen_texts: set[str] = set()
-    for position, score in _ranked(snapshot, query, embedder):
+    for position, score in _ranked(snapshot, query, embedder, deadline):
         chunk = snapshot.chunks[position]
         if chunk.text_sha256 in seen_texts:
             continue
@@ -74,7 +78,9 @@ def _payload(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     return {"evidence_status": "ok" if chunks else "no_evidence", "chunks": chunks}
 
 
-def _ranked(snapshot: Snapshot, query: str, embedder: dense.Embedder | None) -> list[tuple[int, float]]:
+def _ranked(
+    snapshot: Snapshot, query: str, embedder: dense.Embedder | None, deadline: float | None
+) -> list[tuple[int, float]]:
     """Positions of the chunks that clear the threshold with their scores, best first."""
     if not snapshot.chunks:
         return []
@@ -87,7 +93,7 @@ def _ranked(snapshot: Snapshot, query: str, embedder: dense.Embedder | None) -> 
     lexical = [int(i) for i in order if clears[i]]
     if embedder is None:
         return [(position, float(match.scores[position])) for position in lexical]
-    similarities = snapshot.similarities(embedder.embed([query])[0])
+    similarities = snapshot.similarities(embedder.embed([query], deadline=deadline)[0])
     order = np.argsort(-similarities, kind="stable")
     semantic = [int(i) for i in order if similarities[i] >= dense.MIN_DENSE_SIMILARITY]
     return dense.reciprocal_rank_fusion([lexical, semantic])

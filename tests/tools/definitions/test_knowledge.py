@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tools.jsonpath import resolve
 from tools.models import InvocationStatus, ToolInvocation
 from tools.store import load_verified_payload
+from tools.tool import CallContext
 
 CHUNKS = [
     {
@@ -24,7 +27,7 @@ CHUNKS = [
 def searches(monkeypatch) -> list[tuple[str, int]]:
     calls: list[tuple[str, int]] = []
 
-    def search_knowledge(query: str, top_k: int) -> dict:
+    def search_knowledge(query: str, top_k: int, *, deadline: float | None = None) -> dict:
         calls.append((query, top_k))
         chunks = CHUNKS[:top_k] if "pool" in query else []
         return {"evidence_status": "ok" if chunks else "no_evidence", "chunks": chunks}
@@ -87,12 +90,12 @@ def test_it_fails_the_call_when_the_configured_embedding_model_cannot_answer(mon
     from tools.knowledge import search
     from tools.knowledge.dense import EmbeddingUnavailable
 
-    def unavailable(query, top_k):
+    def unavailable(query, top_k, *, deadline):
         raise EmbeddingUnavailable("connection refused")
 
     monkeypatch.setattr(search, "search_knowledge", unavailable)
 
     with pytest.raises(ToolBackendError) as error:
-        handle({"query": "pool", "top_k": 3}, None)
+        handle({"query": "pool", "top_k": 3}, CallContext(deadline=time.monotonic() + 10, max_rows=200))
 
     assert error.value.code == "embedding_unavailable"

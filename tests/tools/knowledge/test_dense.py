@@ -4,6 +4,7 @@ deadline against the loopback fake server."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -35,7 +36,7 @@ class ConceptEmbedder:
     def __init__(self) -> None:
         self.calls: list[list[str]] = []
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str], *, deadline: float | None = None) -> np.ndarray:
         self.calls.append(list(texts))
         rows = [[sum(text.lower().count(word) for word in words) for words in self.CONCEPTS] for text in texts]
         return unit_rows(np.asarray(rows, dtype=np.float32))
@@ -218,3 +219,39 @@ def test_it_fails_the_lookup_call_rather_than_answer_bm25_only_when_the_endpoint
     assert (invocation.payload_bytes, invocation.row_count) == (0, 0)
     assert "no whole response within 0.5 s" in result.projection["error"]
     assert "chunks" not in result.projection
+
+
+def slow_concept_embeddings(request: RecordedRequest) -> FakeResponse:
+    return replace(concept_embeddings(request), delay_seconds=0.3)
+
+
+@pytest.mark.timeout(60)
+def test_a_first_search_of_a_large_base_stops_at_the_calls_deadline_and_the_next_goes_on(
+    ingest, endpoint, harness, settings
+):
+    """A fresh process embeds every section first: past the tool call's time, the call times out (the run's
+    fallback reserve assumes no call outlasts ``TOOL_TIMEOUT_SECONDS``), keeping the batches it has."""
+    settings.TOOL_TIMEOUT_SECONDS = 0.5
+    sections = "\n\n".join(f"## Step {index}\n\nThe checkout outage note number {index}." for index in range(200))
+    ingest(f"# Checkout outage\n\n{sections}\n")
+    endpoint.enqueue(*[slow_concept_embeddings] * 20)
+
+    first = harness.call("lookup_knowledge", {"query": "checkout outage", "top_k": 3})
+
+    # One batch of 64 sections answered in 0.3 s, the next one cut at the call's 0.5 s: not all four batches.
+    assert (first.status, first.error_code) == (InvocationStatus.FAILED, "timeout")
+    assert ToolInvocation.objects.get(pk=first.invocation_id).latency_ms < 1000
+    assert [len(request.json["input"]) for request in endpoint.requests] == [64, 64]
+    later = [harness.call("lookup_knowledge", {"query": "checkout outage", "top_k": 3}) for _ in range(4)]
+    # Each later call goes on from the batches kept: 64, 64, 8 sections, then the query alone.
+    assert [result.status for result in later][-1] == InvocationStatus.READY
+
+
+def test_a_lone_surrogate_in_the_query_reaches_no_embedding_request(ingest, endpoint):
+    ingest(OUTAGE_RUNBOOK)
+    endpoint.enqueue(concept_embeddings, concept_embeddings)
+
+    payload = search_knowledge("checkout \ud800outage", top_k=3)
+
+    assert payload["evidence_status"] == "ok"
+    assert endpoint.requests[-1].json["input"] == ["checkout outage"]

@@ -102,10 +102,10 @@ def test_it_rebuilds_once_when_threads_search_a_stale_index_together(ingest, mon
     builds = []
     real_build = KnowledgeIndex._build
 
-    def counted_build(self, tag, embedder):
+    def counted_build(self, tag, embedder, deadline):
         builds.append(tag)
         time.sleep(0.3)  # a slow rebuild: every other thread reaches the lock while it runs
-        return real_build(self, tag, embedder)
+        return real_build(self, tag, embedder, deadline)
 
     monkeypatch.setattr(KnowledgeIndex, "_build", counted_build)
     start = threading.Barrier(6)

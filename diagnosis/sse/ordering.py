@@ -27,7 +27,9 @@ follows; what it repeats is dropped, with its opening.
 A run's stream ends after its ``done`` (the last event of every run, docs/architecture.md): the wrapper
 delivers it and ends the response; the library's stream and its listener go with it. A client that reconnects
 replays from its last id and is closed again after ``done``; one that already had ``done`` (or gave no
-last id on a finished run, which resumes at its last event) gets the stream's opening, and the end.
+last id on a finished run, which resumes at its last event) gets the stream's opening, and the end. A client
+that gives no last id resumes after the channel's current event, as the library does, and is kept gap-free
+from there in the same way.
 """
 
 from __future__ import annotations
@@ -75,16 +77,23 @@ def _last_id(request: HttpRequest, channel: str) -> int | None:
         return None
 
 
+def _resume_point(request: HttpRequest, channel: str) -> int | None:
+    """The id the stream resumes after: the client's last id for the channel, or without any last id the
+    channel's current id (where the library starts). Read once per connection."""
+    return _last_id(request, channel) if requested_last_event_id(request) else get_storage().get_current_id(channel)
+
+
 def resumes_after_done(request: HttpRequest, channel: str) -> bool:
-    """Whether the stream would resume right after the run's ``done``: the client's last id for the
-    channel, or without any last id the channel's current id (where the library starts), is the ``done``
-    event. Read once per connection."""
-    storage = get_storage()
-    resume_at = _last_id(request, channel) if requested_last_event_id(request) else storage.get_current_id(channel)
+    """Whether the stream would resume right after the run's ``done``."""
+    return _done_at(channel, _resume_point(request, channel))
+
+
+def _done_at(channel: str, resume_at: int | None) -> bool:
+    """Whether the event ``resume_at`` of ``channel`` is the run's ``done``."""
     if resume_at is None or resume_at < 1:
         return False
     try:
-        stored = storage.get_events(channel, resume_at - 1, limit=1)
+        stored = get_storage().get_events(channel, resume_at - 1, limit=1)
     except EventDoesNotExist:  # trimmed: the library's stream-reset tells the client
         return False
     return bool(stored) and stored[0].type == LAST_EVENT
@@ -210,6 +219,16 @@ async def _ended_after_done(content: AsyncGenerator[bytes, None], cursor: _Curso
             yield part
 
 
+def cursor_for(request: HttpRequest, channel: str) -> _Cursor:
+    """The connection's cursor, its opening read. Without a last id too it knows where the stream starts: a
+    gap after it (an announcement this process missed, a ``done`` never announced) is then filled as it is
+    for a client that gave one."""
+    resume_at = _resume_point(request, channel)
+    cursor = _Cursor(channel, resume_at, finished=_done_at(channel, resume_at))
+    cursor.read_opening()
+    return cursor
+
+
 def ordered(response: HttpResponse, request: HttpRequest, channel: str) -> HttpResponse:
     """django-eventstream's response for ``channel``, its stream made exactly-once, gap-free and finite."""
     # An async response's content is an async generator; isinstance says so to the type checker too.
@@ -218,7 +237,6 @@ def ordered(response: HttpResponse, request: HttpRequest, channel: str) -> HttpR
         and response.is_async
         and isinstance(content := response.streaming_content, AsyncGenerator)
     ):
-        cursor = _Cursor(channel, _last_id(request, channel), finished=resumes_after_done(request, channel))
-        cursor.read_opening()
+        cursor = cursor_for(request, channel)
         response.streaming_content = _ended_after_done(content, cursor)
     return response

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django_eventstream.utils import sse_encode_event
 
 from diagnosis import sse
-from diagnosis.sse.ordering import RECHECK_KEEP_ALIVES, _Cursor, _ordered, resumes_after_done
+from diagnosis.sse.ordering import RECHECK_KEEP_ALIVES, _Cursor, _ordered, cursor_for, resumes_after_done
 from tracing.timeline import RunLog, StreamEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,6 +82,26 @@ def test_a_done_stored_but_never_announced_reaches_the_page_at_the_quiet_recheck
     cursor = _Cursor(sse.channel_for(run_id), last=1)
     admit_counting(cursor, [KEEP_ALIVE])
     # The run ends while the page is open: its events are stored, their announcement is lost.
+    RunLog(run_id).append_streams([StreamEvent("failure", '{"code": "worker_lost"}'), StreamEvent("done", "{}")])
+
+    out, _ = admit_counting(cursor, [KEEP_ALIVE] * RECHECK_KEEP_ALIVES)
+
+    assert names(out)[-2:] == ["failure", "done"]
+    assert cursor.finished
+
+
+def test_a_stream_opened_without_a_last_id_is_kept_gap_free_from_where_it_started():
+    """EventSource without ``lastEventId`` resumes after the channel's current event, as the library does:
+    a ``done`` never announced still arrives at the quiet recheck, a missed event when the next one does."""
+    run_id = uuid.uuid4()
+    sse.publish(run_id, "metadata", {"n": 1})
+    channel = sse.channel_for(run_id)
+    cursor = cursor_for(RequestFactory().get("/"), channel)
+    admit_counting(cursor, [KEEP_ALIVE])
+    sse.publish(run_id, "status", {"n": 2})  # this stream misses its announcement
+    sse.publish(run_id, "status", {"n": 3})
+    out, _ = admit_counting(cursor, [block(channel, 3)])
+    assert [line for line in out.split("\n") if line.startswith("id: ")] == [f"id: {channel}:2", f"id: {channel}:3"]
     RunLog(run_id).append_streams([StreamEvent("failure", '{"code": "worker_lost"}'), StreamEvent("done", "{}")])
 
     out, _ = admit_counting(cursor, [KEEP_ALIVE] * RECHECK_KEEP_ALIVES)

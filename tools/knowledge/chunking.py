@@ -9,7 +9,9 @@ Policy (``docs/knowledge.md`` explains the choice):
   mitigates. Text before the first heading belongs to the title.
 - A section whose text fits in ``MAX_CHUNK_CHARS`` is one chunk. A longer one is cut at the strongest break in
   the second half of the window: a blank line, else a line end, else a sentence end (``.`` ``。`` ``！`` …), else
-  a space, else hard at the cap (unpunctuated Chinese). The next piece starts up to ``OVERLAP_CHARS`` earlier,
+  a space, else hard at the cap (unpunctuated Chinese). A break outside a code block or a table is taken
+  before one inside it (a piece that starts inside a fence holds commands without their fence and language,
+  one inside a table rows without their header); inside one only when the window has no other. The next piece starts up to ``OVERLAP_CHARS`` earlier,
   at the earliest break inside that tail, so a sentence cut across two chunks is whole in one of them.
   Sections are never merged: a heading is where a runbook author changes subject.
 - A heading with no text of its own (only subheadings) makes no chunk; it lives on in its children's paths.
@@ -28,7 +30,8 @@ OVERLAP_CHARS = 200
 MAX_HEADING_CHARS = 300  # KnowledgeChunk.heading and KnowledgeDocument.title
 PATH_SEPARATOR = " > "
 
-_PARSER = MarkdownIt("commonmark")
+_PARSER = MarkdownIt("commonmark").enable("table")
+_BLOCKS = frozenset({"fence", "code_block", "table_open"})
 # Break kinds, strongest first; a piece ends right after the match.
 _BREAKS = (re.compile(r"\n[ \t]*\n"), re.compile(r"\n"), re.compile(r"[.!?;](?=\s)|[。！？；]"), re.compile(r"\s"))
 
@@ -113,22 +116,40 @@ def split_text(body: str) -> list[str]:
     body = body.strip()
     pieces = []
     start = 0
+    blocks = _block_spans(body) if len(body) > MAX_CHUNK_CHARS else []
     while len(body) - start > MAX_CHUNK_CHARS:
-        end = _break_before(body, start)
+        end = _break_before(body, start, blocks)
         pieces.append(body[start:end].strip())
         start = _overlap_start(body, start, end)
     pieces.append(body[start:].strip())
     return [piece for piece in pieces if piece]
 
 
-def _break_before(body: str, start: int) -> int:
-    """End of the strongest break in the second half of the window, so no piece is under half the cap."""
+def _block_spans(body: str) -> list[tuple[int, int]]:
+    """Character spans of the top-level code blocks and tables of ``body``, from their first line to the
+    start of the line after them."""
+    line_starts = [0]
+    for line in body.split("\n"):
+        line_starts.append(line_starts[-1] + len(line) + 1)
+    return [
+        (line_starts[token.map[0]], line_starts[min(token.map[1], len(line_starts) - 1)])
+        for token in _PARSER.parse(body)
+        if token.type in _BLOCKS and token.level == 0 and token.map
+    ]
+
+
+def _break_before(body: str, start: int, blocks: list[tuple[int, int]]) -> int:
+    """End of the strongest break in the second half of the window, so no piece is under half the cap:
+    outside a code block or table if the window has one."""
     floor, limit = start + MAX_CHUNK_CHARS // 2, start + MAX_CHUNK_CHARS
+    found: list[int] = []
     for pattern in _BREAKS:
         ends = [match.end() for match in pattern.finditer(body, floor, limit)]
-        if ends:
-            return ends[-1]
-    return limit
+        outside = [end for end in ends if not any(first < end < after for first, after in blocks)]
+        if outside:
+            return outside[-1]
+        found = found or ends
+    return found[-1] if found else limit
 
 
 def _overlap_start(body: str, start: int, end: int) -> int:

@@ -122,3 +122,22 @@ def test_it_hard_cuts_unpunctuated_chinese_at_the_cap():
 def test_it_normalises_windows_line_endings():
     chunks = chunk_markdown("# Title\r\n\r\n## Part\r\n\r\nText.\r\n", fallback_title="f").chunks
     assert [(chunk.heading, chunk.text) for chunk in chunks] == [("Title > Part", "Text.")]
+
+
+def test_a_long_section_is_cut_before_a_code_block_rather_than_inside_it():
+    """A piece that starts inside a fence holds commands without their fence and language."""
+    prose = "Intro line about the pool.\n\n" + "Some prose sentence here. " * 30 + "\n\n"
+    code = "```bash\n" + "\n\n".join(f"kubectl rollout undo deploy/payment-{index}" for index in range(30)) + "\n```\n"
+
+    chunks = chunk_markdown("# T\n\n## S\n\n" + prose + code, fallback_title="t").chunks
+
+    assert len(chunks) > 1 and all(len(chunk.text) <= MAX_CHUNK_CHARS for chunk in chunks)
+    assert chunks[0].text.count("```") == 0 and chunks[1].text.startswith("```bash")
+
+
+def test_a_block_longer_than_a_piece_is_still_cut_inside():
+    code = "```\n" + "\n".join(f"line {index} of a long listing" for index in range(100)) + "\n```"
+
+    pieces = split_text(code)
+
+    assert len(pieces) > 1 and all(len(piece) <= MAX_CHUNK_CHARS for piece in pieces)

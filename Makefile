@@ -11,12 +11,10 @@ DEMO_SCENARIO ?= payment-db-pool
 # something else (another database, a broker, a model or an embedder, Prometheus or Loki, a production host
 # or HTTPS, the team's chat-ops sinks) is dropped. DEBUG serves static files and allows the generated development secret; never use
 # `make run` settings in production.
-EMBEDDED_ONLY := -u DATABASE_URL -u REDIS_URL -u RUN_EXECUTION -u LLM_PROVIDER -u SEMANTIC_GUARD_PROVIDER \
-	-u LLM_BASE_URL -u EMBEDDING_MODEL -u BUSINESS_DATABASE_URL -u BUSINESS_ADMIN_DATABASE_URL \
-	-u METRICS_BACKEND -u PROMETHEUS_URL -u LOGS_BACKEND -u LOKI_URL \
-	-u ALLOWED_HOSTS -u CSRF_TRUSTED_ORIGINS -u SECURE_HTTPS -u SECURE_SSL_REDIRECT -u SECURE_HSTS_SECONDS \
-	-u PUBLIC_BASE_URL -u ALERT_SINK_WEBHOOK_URL -u ALERT_SINK_SLACK_URL -u ALERT_SINK_WECOM_URL \
-	-u ALERT_SINK_DINGTALK_URL -u ALERT_SINK_FEISHU_URL
+# The list is scripts/production-variables, which scripts/test.sh reads too; VAR_DIR as well: the demo's
+# database is var/.
+EMBEDDED_ONLY := -u DATABASE_URL -u REDIS_URL -u VAR_DIR \
+	$(addprefix -u ,$(shell sed -e 's/\#.*//' scripts/production-variables))
 RUN_ENV := env $(EMBEDDED_ONLY) DEBUG=true
 
 .PHONY: run test lint install install-dev clean messages

@@ -15,12 +15,10 @@ REDIS_URL_FOR_TESTS=${TEST_REDIS_URL:-redis://127.0.0.1:6379/14}
 VAR_ROOT=${VAR_DIR:-var}
 
 # Production settings a developer's shell may export (README, "Production") would send tests to real
-# models, backends or hosts: neither pass sees them; each pass sets what it needs.
-PRODUCTION_ONLY=(-u RUN_EXECUTION -u LLM_PROVIDER -u SEMANTIC_GUARD_PROVIDER -u LLM_BASE_URL -u LLM_API_KEY
-  -u EMBEDDING_MODEL -u BUSINESS_DATABASE_URL -u BUSINESS_ADMIN_DATABASE_URL -u METRICS_BACKEND -u PROMETHEUS_URL
-  -u LOGS_BACKEND -u LOKI_URL -u ALLOWED_HOSTS -u CSRF_TRUSTED_ORIGINS -u SECURE_HTTPS -u SECURE_SSL_REDIRECT
-  -u PUBLIC_BASE_URL -u ALERT_SINK_WEBHOOK_URL -u ALERT_SINK_SLACK_URL -u ALERT_SINK_WECOM_URL
-  -u ALERT_SINK_DINGTALK_URL -u ALERT_SINK_FEISHU_URL -u ALERT_INTAKE_TOKEN)
+# models, backends or hosts: neither pass sees them (scripts/production-variables, which `make run` unsets
+# too); each pass sets what it needs.
+PRODUCTION_ONLY=()
+while read -r name; do PRODUCTION_ONLY+=(-u "$name"); done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' scripts/production-variables)
 
 embedded_pass() {
   env "${PRODUCTION_ONLY[@]}" -u DATABASE_URL -u REDIS_URL VAR_DIR="$VAR_ROOT/test-embedded" \

@@ -10,7 +10,8 @@ Contract of every action ``action(state, config) -> Mapping[str, Any]``:
 * ``state`` is a read-only view of the graph state (typed reads in ``diagnosis.graph.state``). The wrapper
   has already applied this attempt's counters, so ``planner_retry_count`` of a retried planner is 1.
 * ``config["configurable"]`` holds ``thread_id`` and ``run_id`` (both the run id) and whatever the caller
-  passed as ``config_extra`` to ``run_graph`` (session id, provider...).
+  passed as ``config_extra`` to ``run_graph``; the run's own objects (models, tools, progress) come as
+  LangGraph's runtime context (``run_graph(context=...)``, read with ``get_runtime``).
 * Return only the keys the node owns (``OUTPUT_DEFAULTS``). An owned key left out takes its default, so
   nothing from an earlier attempt or an earlier evidence round can steer a route. Never return a counter,
   ``planner_mode``, ``orchestration_events`` or another node's key: that raises ``ActionContractError``.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -155,3 +156,17 @@ def test_a_closed_output_stops_a_command_quietly_as_a_unix_tool_does():
     stderr = process.stderr.read()
     assert process.wait(timeout=60) == 141
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+
+
+def test_the_production_variables_make_run_and_make_test_drop_are_documented_settings():
+    """scripts/production-variables is read by the Makefile and scripts/test.sh: a misspelt name would be a
+    production setting that reaches the demo and the tests. Every setting has its row in the README."""
+    listed = [
+        line.split("#")[0].strip()
+        for line in (ROOT / "scripts" / "production-variables").read_text().splitlines()
+        if line.split("#")[0].strip()
+    ]
+    documented = set(re.findall(r"^\| `([A-Z0-9_]+)`", (ROOT / "README.md").read_text(), re.MULTILINE))
+
+    assert listed and [name for name in listed if name not in documented] == []
+    assert "LLM_BASE_URL" in listed and "ALERT_INTAKE_TOKEN" in listed and "DATABASE_URL" not in listed

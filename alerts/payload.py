@@ -16,6 +16,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    TypeAdapter,
     ValidationError,
     field_validator,
     model_validator,
@@ -34,6 +35,7 @@ MAX_GROUP_KEY_CHARS = 10_000
 # No group truncates more alerts than this; a larger count is no Alertmanager's, and its digits alone could
 # push the question past the chat limit.
 MAX_TRUNCATED_ALERTS = 1_000_000_000
+_COUNT = TypeAdapter(int)
 
 
 def _storable(text: str) -> str:
@@ -95,9 +97,12 @@ class AlertmanagerPayload(_Model):
     def _keeps_the_first_alerts(cls, data: Any) -> Any:
         """Past ``MAX_ALERTS``, the firing alerts first (they are what a diagnosis asks about), the rest counted."""
         alerts = data.get("alerts") if isinstance(data, dict) else None
-        truncated = data.get("truncatedAlerts", 0) if isinstance(data, dict) else None
-        if not isinstance(alerts, list) or len(alerts) <= MAX_ALERTS or type(truncated) is not int:
+        if not isinstance(alerts, list) or len(alerts) <= MAX_ALERTS:
             return data  # within bounds, or not a payload: the fields' own validation speaks
+        try:  # read as the field reads it (``true``, ``5.0`` and ``"5"`` are counts to it)
+            truncated = _COUNT.validate_python(data.get("truncatedAlerts", 0))
+        except ValidationError:
+            return data
         firing = [alert for alert in alerts if isinstance(alert, dict) and alert.get("status") == "firing"]
         others = [alert for alert in alerts if not (isinstance(alert, dict) and alert.get("status") == "firing")]
         kept = (firing + others)[:MAX_ALERTS]

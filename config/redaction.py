@@ -19,6 +19,8 @@ from django.conf import settings
 REDACTED = "[redacted]"
 # Shorter values cannot be told apart from ordinary words, and are no secret worth the name anyway.
 MIN_SECRET_CHARS = 6
+# A path segment this long is a token (Slack's 24 characters, Feishu's 36), not a word such as /alerts.
+MIN_PATH_TOKEN_CHARS = 16
 BEARER = re.compile(r"(?i)\b(bearer\s+)[\w.~+/=-]+")
 SECRET_URL_SETTINGS = ("BUSINESS_DATABASE_URL", "BUSINESS_ADMIN_DATABASE_URL", "REDIS_URL")
 SECRET_SETTINGS = (
@@ -44,12 +46,12 @@ def _secrets() -> Iterator[str]:
     for name in SECRET_SETTINGS:
         yield getattr(settings, name, "") or ""
     # A chat-ops webhook's URL is its credential (a token in its path or its query), and httpx logs it in its
-    # own normal form (the host lower-cased, a default port dropped): its path and query values are blanked
-    # wherever they appear, however the rest was written.
+    # own normal form (the host lower-cased, a default port dropped): its query values and the token-like
+    # segments of its path (Slack's, Feishu's) are blanked wherever they appear, however the rest was written.
     for sink_url in getattr(settings, "ALERT_SINK_URLS", {}).values():
         parts = urlsplit(sink_url)
         yield sink_url
-        yield parts.path
+        yield from (segment for segment in parts.path.split("/") if len(segment) >= MIN_PATH_TOKEN_CHARS)
         yield parts.password or ""
         yield from (value for _, value in parse_qsl(parts.query))
     for database in settings.DATABASES.values():

@@ -152,8 +152,9 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     next_number = 1  # the number an ordered list that goes on from the last one closed would start at
     item_number: int | None = None
     row: list[str] = []
-    lines = markdown.splitlines()
-    header_cells = 0
+    # Lines as markdown-it counts them (``str.splitlines`` also breaks at \u2028, \x0c...).
+    lines = re.split(r"\r\n|\r|\n", markdown)
+    source = ""
     for index, token in enumerate(tokens):
         previous = tokens[index - 1].type if index else ""
         if token.type in ("list_item_open", "list_item_close"):
@@ -186,15 +187,13 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
             refusals.append(Refusal(RefusedMarkup.RAW_HTML, _clip(token.content)))
         elif token.type == "tr_open":
             row = []
-            source = lines[token.map[0]] if token.map else ""
-            written = _written_cells(source)
-            if previous == "thead_open":
-                header_cells = written
-            elif written > header_cells:
+            # A header row is read whole; a body row's source may hold more cells than the header's.
+            source = lines[token.map[0]] if token.map and previous != "thead_open" else ""
+        elif token.type == "tr_close":
+            if source and _written_cells(source) > len(row):
                 # The table keeps a row's first cells, as many as its header has, and drops the rest unread;
                 # the markdown, which chat-ops and API readers show as written, keeps them.
                 refusals.append(Refusal(RefusedMarkup.TABLE_CELLS, _clip(source)))
-        elif token.type == "tr_close":
             block += 1
             units.append(_unit(block, "row", " | ".join(row), claim_ids))
         elif token.type == "inline":

@@ -175,7 +175,19 @@ class Evidence:
     """
 
     def __init__(self, texts: Iterable[str]) -> None:
-        self.texts = [normalise(text) for text in texts if text]
+        self._raw = [text for text in texts if text]
+        self.texts = [normalise(text) for text in self._raw]
+
+    @cached_property
+    def _lines(self) -> list[str]:
+        """Each line of the evidence, normalised, without its list, heading or quote marker: where a line
+        begins a sentence begins too ("## Mitigation", then "Restart the pool."), whatever ends the line before."""
+        return [
+            line
+            for text in self._raw
+            for raw_line in _LINE_BREAK.split(text)
+            if (line := normalise(_LINE_MARKER.sub("", raw_line)))
+        ]
 
     @cached_property
     def _numbers(self) -> set[str]:
@@ -210,8 +222,10 @@ class Evidence:
     def copies(self, text: str) -> bool:
         """Whether ``text``, unquoted, is a copy of one evidence text from the start of one of its sentences:
         a part cut from mid-sentence may leave out what governs it ("No errors on order-db since 10:05")."""
-        norm = normalise(text)
-        return bool(norm) and any(occurs_whole(norm, evidence, from_sentence_start=True) for evidence in self.texts)
+        norm = normalise(text).rstrip(".。")  # a full stop after a copied list item adds nothing
+        return bool(norm) and any(
+            occurs_whole(norm, evidence, from_sentence_start=True) for evidence in (*self.texts, *self._lines)
+        )
 
 
 # Pure, and asked about the same evidence texts for every sentence of every draft of a run.
@@ -249,6 +263,9 @@ def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False) 
     return False
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# A line's list, heading or quote marker: "- ", "* ", "3. ", "2) ", "## ", "> ".
+_LINE_MARKER = re.compile(r"^\s*(?:(?:[-*+]|\d{1,9}[.)]|#{1,6}|>)\s+)*")
 # What may stand before a sentence's first character, spaces aside: nothing, or a sentence's (or a label's) end.
 _SENTENCE_ENDS = ("", *".!?;:。！？；：")
 

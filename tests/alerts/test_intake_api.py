@@ -184,7 +184,7 @@ def test_a_notification_stores_a_bounded_summary_of_its_labels(intake, dispatche
 
 def test_a_group_past_the_alert_limit_is_read_not_refused(intake, dispatched, django_capture_on_commit_callbacks):
     """Alertmanager sends a group's every alert unless told otherwise, and never resends a refused one."""
-    payload = alertmanager_payload(truncatedAlerts=5)
+    payload = alertmanager_payload(truncatedAlerts=5.0)  # a count, as the field reads it
     firing = payload["alerts"][0]
     resolved = {**firing, "status": "resolved", "endsAt": "2026-10-14T10:40:00Z"}
     payload["alerts"] = [resolved] * 10 + [firing] * MAX_ALERTS

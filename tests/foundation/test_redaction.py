@@ -61,6 +61,16 @@ def test_it_blanks_a_webhooks_secret_path_however_its_host_is_written(settings):
     assert "sl4ck-secret-path" not in line and "hooks.slack.com" in line
 
 
+def test_a_webhooks_ordinary_path_is_no_secret(settings):
+    """A webhook authenticated by its query keeps its words: "/alerts" is blanked nowhere else."""
+    settings.ALERT_SINK_URLS = {"webhook": "https://ops.example.com/alerts?token=0ps-t0ken-value"}
+
+    assert (
+        redact("POST /api/alerts/alertmanager token=0ps-t0ken-value")
+        == "POST /api/alerts/alertmanager token=[redacted]"
+    )
+
+
 def test_a_quoted_url_keeps_neither_its_password_nor_its_query_values():
     assert redacted("mysql://app:s3cret@db/app") == "mysql://app:***@db/app"
     assert redacted("https://oapi.dingtalk.com/robot/send?access_token=t0ken&x") == (

@@ -120,7 +120,7 @@ def split_text(body: str) -> list[str]:
     while len(body) - start > MAX_CHUNK_CHARS:
         end = _break_before(body, start, blocks)
         pieces.append(body[start:end].strip())
-        start = _overlap_start(body, start, end)
+        start = _overlap_start(body, start, end, blocks)
     pieces.append(body[start:].strip())
     return [piece for piece in pieces if piece]
 
@@ -152,14 +152,17 @@ def _break_before(body: str, start: int, blocks: list[tuple[int, int]]) -> int:
     return found[-1] if found else limit
 
 
-def _overlap_start(body: str, start: int, end: int) -> int:
-    """Start of the next piece: the earliest, strongest break in the last ``OVERLAP_CHARS`` before ``end``."""
+def _overlap_start(body: str, start: int, end: int, blocks: list[tuple[int, int]]) -> int:
+    """Start of the next piece: the earliest, strongest break in the last ``OVERLAP_CHARS`` before ``end``;
+    after a code block or table the piece holds whole rather than inside it."""
     window = max(end - OVERLAP_CHARS, start + 1)
+    chosen = window
     for pattern in _BREAKS:
         match = pattern.search(body, window, end)
         if match and match.end() < end:
-            return match.end()
-    return window
+            chosen = match.end()
+            break
+    return next((after for first, after in blocks if first < chosen < after <= end), chosen)
 
 
 def _clip(text: str) -> str:

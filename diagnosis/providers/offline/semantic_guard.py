@@ -63,8 +63,11 @@ _NEGATION = re.compile(
 _CAUSAL = re.compile(
     r"\b(?:because|caused|causing|causes? of|due to|led to|leads? to|leading to|result(?:s|ed)? in|result of"
     r"|as a result|triggered|therefore|hence|responsible for|stem(?:s|med)? from|so that"
-    # "X made Y time out", not "a change made shortly before the failure".
-    r"|(?:made|makes)(?!\s+(?:just|shortly|minutes|seconds|hours|earlier|recently|before|after|at|on|in|by|during)\b))\b"
+    # "X made Y time out": the causative, not the passive ("a change was made to order-db") nor a time or
+    # place after it ("a change made shortly before", "made at 14:02", "made yesterday", "made.").
+    r"|(?<!\bwas )(?<!\bwere )(?<!\bbeen )(?<!\bbe )(?<!\bis )(?<!\bare )(?:made|makes)"
+    r"(?=\s+[\w-])(?!\s+(?:just|shortly|minutes|seconds|hours|days|earlier|recently|yesterday|today|before|after|at"
+    r"|on|in|to|by|during|when|while|from|for|with|and|but|by)\b))\b"
     r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于",
     re.IGNORECASE,
 )

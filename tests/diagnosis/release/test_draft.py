@@ -370,6 +370,13 @@ def test_a_marker_right_after_a_full_stop_closes_that_sentence():
     ]
 
 
+def test_a_line_separator_in_a_paragraph_does_not_shift_a_tables_rows():
+    """markdown-it counts lines at \\n only; ``str.splitlines`` also breaks at \\u2028."""
+    draft = read_draft("para \u2028 x\n\n| a | b | c |\n|---|---|---|\n| x | y | z |\n")
+
+    assert draft.refusals == []
+
+
 def test_a_row_is_read_with_its_escaped_pipes_and_no_more_cells_than_written():
     draft = read_draft("| a | b |\n|---|---|\n| x \\| q | y |\n| z |\n")
 

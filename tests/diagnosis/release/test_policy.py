@@ -267,6 +267,18 @@ def test_an_unmarked_copy_cut_from_mid_sentence_is_uncited():
     assert result.findings == [Finding("uncited_finding", "Errors on order-db since 10:05.", "order-db, 10:05")]
 
 
+@pytest.mark.parametrize(
+    "evidence", ["## Mitigation\nRestart the order-db pool.", "- Drain queue-7\n- Restart the order-db pool"]
+)
+def test_an_unmarked_copy_of_a_line_of_the_evidence_is_a_copy(evidence):
+    """A line begins a sentence whatever ends the line before it: a heading, a list item."""
+    runbook = _claim("c9", "the runbook says what to do", evidence)
+
+    result = check("The runbook applies [c9]. Restart the order-db pool.", claims=[runbook], known_names=["order-db"])
+
+    assert result.released
+
+
 def test_an_unmarked_sentence_copying_evidence_of_another_paragraph_is_uncited():
     markdown = "> Pool HikariPool-1 is exhausted.\n\nRequests wait 30000ms [c3]."
 
@@ -521,6 +533,8 @@ def test_a_marker_glued_to_the_full_stop_grounds_only_its_own_sentence():
             "table_cells",
         ),
         ("> | a [c1] | b |\n> |---|---|\n> | x [c1] | y | 5000 errors |", "table_cells"),
+        # In a list item: its marker is no cell of the header.
+        ("- | a [c1] | b |\n  |---|---|\n  | x [c1] | y | 5000 errors |", "table_cells"),
     ],
 )
 def test_what_the_page_shows_is_what_is_checked(markdown, rule):

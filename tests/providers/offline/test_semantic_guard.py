@@ -218,6 +218,38 @@ def test_the_words_root_cause_are_no_causal_link():
     assert guard("The likely root cause is a change made shortly before the timeouts [c1].")["verdict"] == "RELEASE"
 
 
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "A change was made to payment-service [c1].",
+        "The change to payment-service was made [c1].",
+        "payment-service changes made at 10:04 [c1].",
+    ],
+)
+def test_made_as_a_passive_or_before_a_time_is_no_causal_link(draft):
+    claims = [
+        {
+            "claim_id": "c1",
+            "fact": "a change was made to payment-service",
+            "excerpts": ["change to payment-service at 10:04"],
+        }
+    ]
+
+    assert guard(draft, claims)["verdict"] == "RELEASE"
+
+
+def test_a_runbook_line_copied_without_a_marker_is_released():
+    claims = [
+        {
+            "claim_id": "c1",
+            "fact": "the runbook lists the steps",
+            "excerpts": ["- Drain the payment queue\n- Restart the consumers"],
+        }
+    ]
+
+    assert guard("- Restart the consumers", claims)["verdict"] == "RELEASE"
+
+
 def test_a_number_in_words_is_no_report_language():
     """The release policy grounds digits; a count in words is the guard's to catch."""
     [finding] = blocked("payment-service requests timed out three times [c1].")

@@ -141,3 +141,15 @@ def test_a_block_longer_than_a_piece_is_still_cut_inside():
     pieces = split_text(code)
 
     assert len(pieces) > 1 and all(len(piece) <= MAX_CHUNK_CHARS for piece in pieces)
+
+
+def test_the_next_piece_starts_after_a_code_block_the_last_one_held_whole():
+    """The overlap walks back from a piece's end: not into a block that piece held, fence and all."""
+    intro = " ".join(["Check the pool before restarting anything."] * 16)
+    fence = "```bash\n" + "".join(f"kubectl rollout restart deploy/order-{index}\n" for index in range(8)) + "```"
+    after = " ".join(["Then watch the error rate for ten minutes."] * 14)
+
+    pieces = split_text(intro + "\n\n" + fence + "\n\n" + after)
+
+    assert pieces[0].endswith("```")
+    assert all("kubectl" not in piece for piece in pieces[1:])

@@ -255,3 +255,24 @@ def test_a_lone_surrogate_in_the_query_reaches_no_embedding_request(ingest, endp
 
     assert payload["evidence_status"] == "ok"
     assert endpoint.requests[-1].json["input"] == ["checkout outage"]
+
+
+def embeddings_at_10ms_a_text(request: RecordedRequest) -> FakeResponse:
+    return replace(concept_embeddings(request), delay_seconds=0.01 * len(request.json["input"]))
+
+
+@pytest.mark.timeout(60)
+def test_an_embedder_slower_per_batch_than_a_call_may_take_still_gets_the_base_embedded(
+    ingest, endpoint, harness, settings, monkeypatch
+):
+    """64 sections take 0.64 s, a call 0.5 s: a call cut before its first batch halves the next one's."""
+    monkeypatch.setattr(INDEX, "_batch_size", 64)
+    settings.TOOL_TIMEOUT_SECONDS = 0.5
+    sections = "\n\n".join(f"## Step {index}\n\nThe checkout outage note number {index}." for index in range(64))
+    ingest(f"# Checkout outage\n\n{sections}\n")
+    endpoint.enqueue(*[embeddings_at_10ms_a_text] * 20)
+
+    results = [harness.call("lookup_knowledge", {"query": "checkout outage", "top_k": 3}) for _ in range(4)]
+
+    assert results[0].error_code == "timeout"
+    assert results[-1].status == InvocationStatus.READY

@@ -12,16 +12,18 @@ from redis.exceptions import RedisError
 from alerts.delivery import alert_run_name, record_not_queued
 from alerts.tasks import deliver_run_notification
 from diagnosis.dispatch import submit_task
+from diagnosis.failures import FailureCode
 from diagnosis.models import DiagnosisRun
 from diagnosis.signals import run_ended
-from diagnosis.submission import never_started
 
 logger = logging.getLogger(__name__)
 
 
 def notify_sinks(sender: type[DiagnosisRun], run: DiagnosisRun, **kwargs: Any) -> None:
     # A run the broker refused never ran: the intake answered 503, and Alertmanager's retry starts another.
-    if not settings.ALERT_SINK_URLS or never_started(run) or alert_run_name(run.pk) is None:
+    # One the intake accepted (202) but no worker took in time is said, as a failure: no one else will.
+    refused = run.failure_reason == FailureCode.BROKER_UNAVAILABLE and run.claimed_at is None
+    if not settings.ALERT_SINK_URLS or refused or alert_run_name(run.pk) is None:
         return
     for sink in settings.ALERT_SINK_URLS:
         try:

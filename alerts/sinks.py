@@ -14,14 +14,17 @@ Robots answer HTTP 200 with an error code in the body, so those codes are read t
 robot says it is sent too much too fast are worth another try (``RobotRefusal.retryable``).
 
 The alert's name comes from label values (which can carry what a client sent the alerting service) and an
-answer quotes log lines: neither may address people or link elsewhere in the chat. Slack's text is escaped
-as Slack documents (``&``, ``<``, ``>``); in the robots' formats, where nothing escapes them, a ``<`` (which
-opens WeCom's and Feishu's mentions and the robots' tags) is shown as the full-width ``＜``, and the square
-brackets of the title (which the answer's rules already keep out of a link) as ``［ ］``.
+answer quotes log lines: neither may address people or link elsewhere in the chat. An answer's CommonMark
+backslash escapes (``\\[``, which the fallback writes before quoted text's markup) mean nothing to Slack or
+the robots, so they are dropped first, then: Slack's text is escaped as Slack documents (``&``, ``<``,
+``>``), cut before it is escaped so that no cut splits an ``&amp;``; in the robots' formats, where nothing
+escapes them, a ``<`` (which opens WeCom's and Feishu's mentions and the robots' tags) is shown as the
+full-width ``＜``, a link's ``](`` in an answer as ``］(``, and the title's square brackets as ``［ ］``.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -50,12 +53,25 @@ def _cut(text: str, limit: int) -> str:
     return text.encode()[: max(0, limit)].decode(errors="ignore")
 
 
+_MARKDOWN_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _unescaped(text: str) -> str:
+    """``text`` without CommonMark's backslash escapes, as a reader of the rendered answer sees it."""
+    return _MARKDOWN_ESCAPE.sub(r"\1", text)
+
+
 def _slack_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _robot_text(text: str) -> str:
     return text.replace("<", "＜")
+
+
+def _robot_answer(message: RunMessage) -> str:
+    # A link is ``[label](url)``: its "](" is broken, and a citation marker "[c1]" stays as it is.
+    return _robot_text(_unescaped(message.answer_markdown)).replace("](", "］(")
 
 
 def _robot_title(message: RunMessage) -> str:
@@ -71,7 +87,7 @@ def _markdown(message: RunMessage, total: int | None = None) -> str:
         title = _cut(title, total - len(f"****\n\n{tail}".encode()))
     head = f"**{title}**\n\n"
     room = ANSWER_BYTES if total is None else min(ANSWER_BYTES, total - len((head + tail).encode()))
-    return head + _clipped(_robot_text(message.answer_markdown), room) + tail
+    return head + _clipped(_robot_answer(message), room) + tail
 
 
 def webhook_body(message: RunMessage) -> dict[str, Any]:
@@ -82,7 +98,7 @@ def webhook_body(message: RunMessage) -> dict[str, Any]:
 
 def slack_body(message: RunMessage) -> dict[str, Any]:
     links = f"<{message.run_url}|Run> · <{message.trace_url}|Trace>"
-    text = _clipped(_slack_text(message.answer_markdown))
+    text = _slack_text(_clipped(_unescaped(message.answer_markdown)))
     return {"text": f"*{_slack_text(message.title)}*\n{text}\n{links}"}
 
 
@@ -95,7 +111,7 @@ def dingtalk_body(message: RunMessage) -> dict[str, Any]:
 
 
 def feishu_body(message: RunMessage) -> dict[str, Any]:
-    answer = _clipped(_robot_text(message.answer_markdown))
+    answer = _clipped(_robot_answer(message))
     text = f"{_robot_text(message.title)}\n\n{answer}\n\nRun: {message.run_url}\nTrace: {message.trace_url}"
     return {"msg_type": "text", "content": {"text": text}}
 
@@ -112,8 +128,8 @@ BODIES: Mapping[str, Callable[[RunMessage], dict[str, Any]]] = {
 ROBOT_CODE_FIELDS: Mapping[str, str] = {"wecom": "errcode", "dingtalk": "errcode", "feishu": "code"}
 #: The codes by which a robot says it was sent too much too fast (no 429: the answer is a 200).
 ROBOT_THROTTLED: Mapping[str, frozenset[int]] = {
-    "wecom": frozenset({45009}),  # api freq out of limit (20 messages a minute per robot)
-    "dingtalk": frozenset({130101}),  # send too fast
+    "wecom": frozenset({45009, -1}),  # api freq out of limit (20 messages a minute per robot); system busy
+    "dingtalk": frozenset({130101, -1}),  # send too fast; system busy
     "feishu": frozenset({11232}),  # frequency limited
 }
 
@@ -138,7 +154,7 @@ def robot_refusal(sink: str, response: httpx.Response) -> RobotRefusal | None:
     if not isinstance(answer, dict):
         return RobotRefusal("the robot's answer is not a JSON object", retryable=False)
     code = answer.get(field)
-    if code == 0:
+    if type(code) is int and code == 0:  # not ``false``, which equals 0
         return None
     text = f"{field} {code}: {answer.get('errmsg') or answer.get('msg') or ''}"[:300]
     # The code is the robot's JSON: a list or an object is no code, and no set can be asked about it.

@@ -342,6 +342,20 @@ def test_every_sink_kind_a_setting_names_has_a_format(settings):
     assert set(BODIES) == set(settings.ALERT_SINK_KINDS)
 
 
+def test_a_run_no_worker_started_in_time_is_announced_as_failed(
+    settings, alert_run, handed_on, django_capture_on_commit_callbacks
+):
+    """The intake answered 202: Alertmanager waits for its repeat interval, so the chat hears why now."""
+    settings.ALERT_SINK_URLS = {"webhook": "http://127.0.0.1:9/a"}
+    DiagnosisRun.objects.filter(pk=alert_run.pk).update(claimed_at=None)
+    alert_run.refresh_from_db()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        run_fail(alert_run, reason=FailureCode.NOT_STARTED)
+
+    assert handed_on == [("alerts.deliver_run_notification", str(alert_run.pk), "webhook")]
+
+
 def test_a_run_the_broker_refused_is_not_announced(settings, alert_run, handed_on, django_capture_on_commit_callbacks):
     """It never ran: the intake answered 503, and Alertmanager's retry starts the run that will be announced."""
     settings.ALERT_SINK_URLS = {"webhook": "http://127.0.0.1:9/a"}
@@ -376,6 +390,8 @@ def test_the_wecom_message_fits_its_limit_with_a_long_title_and_links(settings, 
         ("wecom", {"errcode": 45009, "errmsg": "api freq out of limit"}),
         ("dingtalk", {"errcode": 130101, "errmsg": "send too fast"}),
         ("feishu", {"code": 11232, "msg": "frequency limited"}),
+        ("wecom", {"errcode": -1, "errmsg": "system busy"}),
+        ("dingtalk", {"errcode": -1, "errmsg": "系统繁忙"}),
     ],
 )
 def test_a_robot_that_says_too_fast_is_tried_again(settings, alert_run, sink, throttled):
@@ -437,7 +453,7 @@ def test_a_sink_trickling_its_answer_is_cut_off_at_the_timeout_and_retried(setti
     assert max(latencies) < 5_000  # each attempt ended near its 300 ms, not when the sink stopped trickling
 
 
-@pytest.mark.parametrize("code", [[45009], {"a": 1}, "45009", True])
+@pytest.mark.parametrize("code", [[45009], {"a": 1}, "45009", True, False])
 def test_a_robot_code_that_is_no_number_is_a_recorded_refusal(settings, alert_run, code):
     settings.PUBLIC_BASE_URL = BASE
     run_finish(alert_run, RunResult(final_answer=ANSWER))

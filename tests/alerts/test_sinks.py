@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from alerts.messages import RunMessage
-from alerts.sinks import WECOM_CONTENT_BYTES, wecom_body
+from alerts.sinks import ANSWER_BYTES, WECOM_CONTENT_BYTES, dingtalk_body, feishu_body, slack_body, wecom_body
 
 
 def message(*, base_length: int, title: str, answer: str) -> RunMessage:
@@ -40,3 +42,23 @@ def test_a_short_message_is_sent_whole():
     content = wecom_body(message(base_length=10, title="告警", answer="连接池耗尽。"))["markdown"]["content"]
 
     assert content.startswith("**告警**\n\n连接池耗尽。\n\n[Run](")
+
+
+QUOTED_LINK = "- > GET /\\[Reset password\\](https://evil.example) 200 [c1]"
+"""A quoted log line as the fallback writes it: CommonMark escapes, which no chat-ops format honours."""
+
+
+@pytest.mark.parametrize("body", [wecom_body, dingtalk_body, feishu_body])
+def test_a_quoted_link_is_no_link_in_the_robots_markdown(body):
+    text = str(body(message(base_length=10, title="A", answer=QUOTED_LINK)))
+
+    assert "](https://evil.example)" not in text and "\\[" not in text
+    assert "Reset password］(https://evil.example)" in text and "[c1]" in text
+
+
+def test_slack_shows_the_answer_unescaped_and_never_cuts_an_escape():
+    text = slack_body(message(base_length=10, title="A", answer="pool\\_size=0 \\& more"))["text"]
+    assert "pool_size=0 &amp; more" in text
+
+    long = slack_body(message(base_length=10, title="A", answer="x" * (ANSWER_BYTES - 60) + "&" * 100))["text"]
+    assert "&amp;" in long and not re.search(r"&(?!amp;|lt;|gt;)", long)

@@ -20,9 +20,12 @@ from django.http import HttpRequest
 from django.template.defaultfilters import pprint
 from django.views.debug import SafeExceptionReporterFilter
 
+from config.redaction import configured_secrets
+
 # Django's own pattern, plus the names of the project's settings and variables that hold URLs with passwords.
 HIDDEN_SETTINGS = re.compile(
-    "API|AUTH|TOKEN|KEY|SECRET|PASS|SIGNATURE|HTTP_COOKIE|DATABASE_URL|REDIS_URL|BROKER_URL|RESULT_BACKEND", flags=re.I
+    "API|AUTH|TOKEN|KEY|SECRET|PASS|SIGNATURE|HTTP_COOKIE|DATABASE_URL|REDIS_URL|BROKER_URL|RESULT_BACKEND|SINK_URL",
+    flags=re.I,
 )
 # scheme://user:password@host — the password is whatever lies between the user's ":" and the "@".
 URL_PASSWORD = re.compile(r"(?P<head>[a-z][a-z0-9+.-]*://[^/:@\s'\"]*:)(?P<password>[^@\s'\"]+)(?=@)", flags=re.I)
@@ -31,8 +34,9 @@ SECRET_SETTINGS = ("SECRET_KEY", "LLM_API_KEY")
 
 
 def settings_secrets() -> set[str]:
-    """Every secret string of the settings: the keys, the database passwords, any password inside a URL."""
-    secrets = {str(getattr(settings, name, "")) for name in SECRET_SETTINGS}
+    """Every secret string of the settings: what the logs' redaction blanks (the keys and tokens, the
+    database passwords, a chat-ops webhook's tokens), and any password inside a URL."""
+    secrets = {str(getattr(settings, name, "")) for name in SECRET_SETTINGS} | configured_secrets()
     secrets |= {str(database.get("PASSWORD") or "") for database in settings.DATABASES.values()}
     for name in dir(settings):
         if name.isupper():

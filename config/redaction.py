@@ -41,6 +41,11 @@ def error_summary(error: BaseException) -> str:
     return f"{name} (HTTP {status})" if isinstance(status, int) else name
 
 
+def configured_secrets() -> set[str]:
+    """The secret values of this process's settings worth blanking (long enough to tell from words)."""
+    return {value for value in _secrets() if len(value) >= MIN_SECRET_CHARS}
+
+
 def _secrets() -> Iterator[str]:
     """The secret values of this process's settings, read at each call (tests and reloads change them)."""
     for name in SECRET_SETTINGS:
@@ -62,7 +67,7 @@ def _secrets() -> Iterator[str]:
 
 def redact(text: str) -> str:
     """``text`` with every configured secret and every bearer credential replaced by ``[redacted]``."""
-    for secret in sorted({value for value in _secrets() if len(value) >= MIN_SECRET_CHARS}, key=len, reverse=True):
+    for secret in sorted(configured_secrets(), key=len, reverse=True):
         text = text.replace(secret, REDACTED)
     return BEARER.sub(rf"\g<1>{REDACTED}", text)
 

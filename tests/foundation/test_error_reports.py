@@ -64,3 +64,21 @@ def test_it_masks_only_the_password_of_a_url_it_shows():
     assert shown == "https://user:********************@models.internal/v1"
     assert reporter_filter.cleanse_setting("STATIC_URL", "static/") == "static/"
     assert reporter_filter.cleanse_setting("REDIS_URL", "redis://127.0.0.1:6379/0") == "********************"
+
+
+def test_it_shows_no_chat_ops_webhook_token_nor_backend_token(settings):
+    """What the logs' redaction blanks, the error page hides too: a Slack URL's path token, a bearer token."""
+    slack_token = f"sl4ck{uuid.uuid4().hex}"
+    bearer = f"prom-{uuid.uuid4().hex}"
+    settings.ALERT_SINK_URLS = {"slack": f"https://hooks.slack.com/services/T0/B0/{slack_token}"}
+    settings.PROMETHEUS_BEARER_TOKEN = bearer
+    request = RequestFactory().get("/api/chat")
+    header = f"Bearer {bearer}"  # noqa: F841 - a local the traceback shows
+    with override_settings(DEBUG=True):
+        try:
+            raise RuntimeError("boom")
+        except RuntimeError:
+            html = technical_500_response(request, *sys.exc_info()).content.decode()
+
+    assert slack_token not in html and bearer not in html
+    assert "RuntimeError" in html

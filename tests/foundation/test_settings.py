@@ -34,6 +34,8 @@ BAD_VALUES = [
     ({"DEBUG": "maybe"}, "DEBUG"),
     ({"DEBUG": "false", "SECRET_KEY": None}, "SECRET_KEY"),
     ({"DEBUG": "false", "SECRET_KEY": "short"}, "SECRET_KEY"),
+    ({"DEBUG": "false", "SECRET_KEY": "ab" * 40}, "SECRET_KEY"),  # long, but not varied: check --deploy's W009
+    ({"DEBUG": "false", "SECRET_KEY": "django-insecure-" + "q8#v1!Lk2@mW9$pR4^tY7&uI0*oP3(aS6)dF5_gH8"}, "SECRET_KEY"),
     ({"RUN_SOFT_TIME_LIMIT_SECONDS": "300", "RUN_TIME_LIMIT_SECONDS": "100"}, "RUN_TIME_LIMIT_SECONDS"),
     ({"RUN_SOFT_TIME_LIMIT_SECONDS": "20", "RUN_FALLBACK_RESERVE_SECONDS": "30"}, "RUN_FALLBACK_RESERVE_SECONDS"),
     ({"RUN_STALE_AFTER_SECONDS": "300"}, "RUN_STALE_AFTER_SECONDS"),  # not above RUN_TIME_LIMIT_SECONDS (300)

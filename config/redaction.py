@@ -51,11 +51,14 @@ def _secrets() -> Iterator[str]:
     for name in SECRET_SETTINGS:
         yield getattr(settings, name, "") or ""
     # A chat-ops webhook's URL is its credential (a token in its path or its query), and httpx logs it in its
-    # own normal form (the host lower-cased, a default port dropped): its query values and the token-like
-    # segments of its path (Slack's, Feishu's) are blanked wherever they appear, however the rest was written.
+    # own normal form (the host lower-cased, a default port dropped): its query values and its path (Slack's,
+    # Feishu's tokens; a webhook's "/hook/<token>") are blanked wherever they appear, however the rest was
+    # written; not a one-word path ("/alerts", whose secret is its query), which other log lines also hold.
     for sink_url in getattr(settings, "ALERT_SINK_URLS", {}).values():
         parts = urlsplit(sink_url)
         yield sink_url
+        if parts.path.strip("/").count("/") or len(parts.path) >= MIN_PATH_TOKEN_CHARS:
+            yield parts.path
         yield from (segment for segment in parts.path.split("/") if len(segment) >= MIN_PATH_TOKEN_CHARS)
         yield parts.password or ""
         yield from (value for _, value in parse_qsl(parts.query))

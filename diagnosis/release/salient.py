@@ -14,6 +14,7 @@ is not "found" in ``10:50``; a number written without a unit claims only its val
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Collection, Iterable
@@ -179,15 +180,24 @@ class Evidence:
         self.texts = [normalise(text) for text in self._raw]
 
     @cached_property
-    def _lines(self) -> list[str]:
-        """Each line of the evidence, normalised, without its list, heading or quote marker: where a line
-        begins a sentence begins too ("## Mitigation", then "Restart the pool."), whatever ends the line before."""
-        return [
-            line
+    def _after_headings(self) -> list[str]:
+        """The lines that follow a markdown heading, normalised: a heading is a title, not a sentence, so
+        the line after it begins one ("## Mitigation", then "Restart the pool.")."""
+        after = []
+        for text in self._raw:
+            lines = _LINE_BREAK.split(text)
+            after += [normalise(line) for before, line in itertools.pairwise(lines) if _HEADING.match(before)]
+        return [line for line in after if line]
+
+    @cached_property
+    def _items(self) -> frozenset[str]:
+        """The evidence's list items, each whole and normalised, without its marker and final full stop."""
+        return frozenset(
+            item
             for text in self._raw
-            for raw_line in _LINE_BREAK.split(text)
-            if (line := normalise(_LINE_MARKER.sub("", raw_line)))
-        ]
+            for line in _LINE_BREAK.split(text)
+            if (marker := _ITEM_MARKER.match(line)) and (item := normalise(line[marker.end() :]).rstrip(".。"))
+        )
 
     @cached_property
     def _numbers(self) -> set[str]:
@@ -220,12 +230,20 @@ class Evidence:
         return bool(norm) and any(occurs_whole(norm, evidence) for evidence in self.texts)
 
     def copies(self, text: str) -> bool:
-        """Whether ``text``, unquoted, is a copy of one evidence text from the start of one of its sentences:
-        a part cut from mid-sentence may leave out what governs it ("No errors on order-db since 10:05")."""
-        norm = normalise(text).rstrip(".。")  # a full stop after a copied list item adds nothing
-        return bool(norm) and any(
-            occurs_whole(norm, evidence, from_sentence_start=True) for evidence in (*self.texts, *self._lines)
+        """Whether ``text``, unquoted, is a copy of one evidence text from the start of one of its sentences
+        (the line after a heading begins one): a part cut from mid-sentence may leave out what governs it
+        ("No errors on order-db since 10:05")."""
+        norm = normalise(text)
+        return bool(norm) and (
+            any(occurs_whole(norm, evidence, from_sentence_start=True) for evidence in self.texts)
+            or any(occurs_whole(norm, line, from_sentence_start=True) for line in self._after_headings)
         )
+
+    def copies_item(self, text: str) -> bool:
+        """Whether ``text`` is one of the evidence's list items, whole (a runbook's step copied as a step).
+        An item may sit under a line that governs it ("Not affected:"): the release policy, which grounds
+        every name and number, does not take an item for a copy; the semantic guard's word check does."""
+        return bool(self._items) and normalise(text).rstrip(".。") in self._items
 
 
 # Pure, and asked about the same evidence texts for every sentence of every draft of a run.
@@ -264,8 +282,9 @@ def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False) 
 
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-# A line's list, heading or quote marker: "- ", "* ", "3. ", "2) ", "## ", "> ".
-_LINE_MARKER = re.compile(r"^\s*(?:(?:[-*+]|\d{1,9}[.)]|#{1,6}|>)\s+)*")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+# A list item's marker ("- ", "* ", "3. ", "2) "), not a minus sign ("- 36.0 s").
+_ITEM_MARKER = re.compile(r"^\s*(?:[-*+](?!\s+\d)|\d{1,9}[.)])\s+")
 # What may stand before a sentence's first character, spaces aside: nothing, or a sentence's (or a label's) end.
 _SENTENCE_ENDS = ("", *".!?;:。！？；：")
 

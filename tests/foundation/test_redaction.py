@@ -61,6 +61,12 @@ def test_it_blanks_a_webhooks_secret_path_however_its_host_is_written(settings):
     assert "sl4ck-secret-path" not in line and "hooks.slack.com" in line
 
 
+def test_a_webhooks_short_path_token_is_blanked_however_the_host_is_written(settings):
+    settings.ALERT_SINK_URLS = {"webhook": "https://OPS.example.com/hook/Zx9Kp2Lm4Qr7"}
+
+    assert "Zx9Kp2Lm4Qr7" not in redact("HTTP Request: POST https://ops.example.com/hook/Zx9Kp2Lm4Qr7")
+
+
 def test_a_webhooks_ordinary_path_is_no_secret(settings):
     """A webhook authenticated by its query keeps its words: "/alerts" is blanked nowhere else."""
     settings.ALERT_SINK_URLS = {"webhook": "https://ops.example.com/alerts?token=0ps-t0ken-value"}

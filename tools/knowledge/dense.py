@@ -51,6 +51,10 @@ class EmbeddingUnavailable(ImproperlyConfigured):
     """``EMBEDDING_MODEL`` is set but the model cannot produce embeddings."""
 
 
+class EmbeddingCut(ToolTimeout):
+    """An embeddings request was sent and cut at the tool call's deadline (not the endpoint's own limit)."""
+
+
 class Embedder(Protocol):
     name: str
 
@@ -87,7 +91,7 @@ class OpenAICompatibleEmbedder:
                 response = run_on_own_loop(self._create(batch, timeout))
             except (TimeoutError, openai.APITimeoutError) as error:
                 if timeout < self._timeout:  # cut short by the call's deadline, not the endpoint's slowness
-                    raise ToolTimeout() from error
+                    raise EmbeddingCut() from error
                 raise EmbeddingUnavailable(
                     f"EMBEDDING_MODEL: {self.name} cannot embed: no whole response within {self._timeout:.3g} s"
                     " (EMBEDDING_TIMEOUT_SECONDS)"

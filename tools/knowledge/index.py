@@ -20,9 +20,8 @@ from typing import TypeVar
 import bm25s
 import numpy as np
 
-from tools.errors import ToolTimeout
 from tools.knowledge import revision
-from tools.knowledge.dense import EMBED_BATCH_SIZE, Embedder
+from tools.knowledge.dense import EMBED_BATCH_SIZE, Embedder, EmbeddingCut
 from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
 
@@ -200,20 +199,21 @@ class KnowledgeIndex:
         keys = [(embedder.name, digest) for digest in digests]
         missing = [position for position, key in enumerate(keys) if key not in self._vectors]
         # Kept batch by batch: a first search of a large base may not embed it all within one call's time,
-        # and the next call goes on from where this one stopped. A call cut before its first batch was in
-        # halves the batch for the next: an embedder slower per batch than a call may take still progresses.
+        # and the next call goes on from where this one stopped. A call whose first request was cut halves
+        # the batch until the base is embedded: an embedder slower per batch than a call may take progresses.
         done = 0
         while done < len(missing):
             batch = missing[done : done + self._batch_size]
             try:
                 fresh = embedder.embed([chunks[position].indexed_text for position in batch], deadline=deadline)
-            except ToolTimeout:
+            except EmbeddingCut:
                 if done == 0:
                     self._batch_size = max(1, self._batch_size // 2)
                 raise
             for position, vector in zip(batch, fresh, strict=True):
                 self._vectors[keys[position]] = vector
             done += len(batch)
+        self._batch_size = EMBED_BATCH_SIZE
         found = np.vstack([self._vectors[key] for key in keys])
         self._vectors = _bounded(self._vectors, keys)
         return found

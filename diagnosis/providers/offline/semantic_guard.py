@@ -63,10 +63,9 @@ _NEGATION = re.compile(
 _CAUSAL = re.compile(
     r"\b(?:because|caused|causing|causes? of|due to|led to|leads? to|leading to|result(?:s|ed)? in|result of"
     r"|as a result|triggered|therefore|hence|responsible for|stem(?:s|med)? from|so that"
-    # "X made Y time out": the causative, not the passive ("a change was made to order-db") nor a time or
-    # place after it ("a change made shortly before", "made at 14:02", "made yesterday", "made.").
-    r"|(?<!\bwas )(?<!\bwere )(?<!\bbeen )(?<!\bbe )(?<!\bis )(?<!\bare )(?:made|makes)"
-    r"(?=\s+[\w-])(?!\s+(?:just|shortly|minutes|seconds|hours|days|earlier|recently|yesterday|today|before|after|at"
+    # "X made Y time out", "was made unavailable": the causative; not "made" before a time, a place or a
+    # preposition ("a change made shortly before", "was made to order-db", "made at 14:02", "made.").
+    r"|(?:made|makes)(?=\s+[\w-])(?!\s+(?:just|shortly|minutes|seconds|hours|days|earlier|recently|yesterday|today|before|after|at"
     r"|on|in|to|by|during|when|while|from|for|with|and|but|by)\b))\b"
     r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于",
     re.IGNORECASE,
@@ -104,7 +103,8 @@ def _judge(body: str, cited: list[str], everything: list[str]) -> str:
         return f"quotes text the {'cited' if cited else 'allowed'} claims do not contain: {copied[0][:80]}"
     if cited:
         return _cited_reason(prose, cited)
-    if Evidence(everything).copies(body):
+    allowed = Evidence(everything)
+    if allowed.copies(body) or allowed.copies_item(body):
         return ""
     if _CAUSAL.search(_without_root_cause(prose)):
         return "states a cause-and-effect link without citing a claim"

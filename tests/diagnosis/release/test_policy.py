@@ -267,16 +267,32 @@ def test_an_unmarked_copy_cut_from_mid_sentence_is_uncited():
     assert result.findings == [Finding("uncited_finding", "Errors on order-db since 10:05.", "order-db, 10:05")]
 
 
-@pytest.mark.parametrize(
-    "evidence", ["## Mitigation\nRestart the order-db pool.", "- Drain queue-7\n- Restart the order-db pool"]
-)
-def test_an_unmarked_copy_of_a_line_of_the_evidence_is_a_copy(evidence):
-    """A line begins a sentence whatever ends the line before it: a heading, a list item."""
-    runbook = _claim("c9", "the runbook says what to do", evidence)
+def test_an_unmarked_copy_of_the_line_after_a_heading_is_a_copy():
+    """A heading is a title, not a sentence: the line after it begins one."""
+    runbook = _claim("c9", "the runbook says what to do", "## Mitigation\nRestart the order-db pool.")
 
     result = check("The runbook applies [c9]. Restart the order-db pool.", claims=[runbook], known_names=["order-db"])
 
     assert result.released
+
+
+@pytest.mark.parametrize(
+    ("evidence", "sentence"),
+    [
+        # A wrapped line does not begin a sentence.
+        ("There were no\nerrors on order-db since 10:05.", "Errors on order-db since 10:05."),
+        # A list item may sit under what governs it.
+        ("Not affected:\n- errors on order-db since 10:05", "Errors on order-db since 10:05."),
+        # A copy must end where its sentence does.
+        ("Errors on order-db since 10:05 were not seen.", "Errors on order-db since 10:05."),
+    ],
+)
+def test_an_unmarked_copy_that_drops_what_governs_it_is_uncited(evidence, sentence):
+    checked = _claim("c9", "order-db was checked", evidence)
+
+    result = check(f"order-db was checked [c9]. {sentence}", claims=[checked], known_names=["order-db"])
+
+    assert rules(result) == ["uncited_finding"]
 
 
 def test_an_unmarked_sentence_copying_evidence_of_another_paragraph_is_uncited():

@@ -227,10 +227,11 @@ def slow_concept_embeddings(request: RecordedRequest) -> FakeResponse:
 
 @pytest.mark.timeout(60)
 def test_a_first_search_of_a_large_base_stops_at_the_calls_deadline_and_the_next_goes_on(
-    ingest, endpoint, harness, settings
+    ingest, endpoint, harness, settings, monkeypatch
 ):
     """A fresh process embeds every section first: past the tool call's time, the call times out (the run's
     fallback reserve assumes no call outlasts ``TOOL_TIMEOUT_SECONDS``), keeping the batches it has."""
+    monkeypatch.setattr(INDEX, "_batch_size", 64)
     settings.TOOL_TIMEOUT_SECONDS = 0.5
     sections = "\n\n".join(f"## Step {index}\n\nThe checkout outage note number {index}." for index in range(200))
     ingest(f"# Checkout outage\n\n{sections}\n")
@@ -276,3 +277,4 @@ def test_an_embedder_slower_per_batch_than_a_call_may_take_still_gets_the_base_e
 
     assert results[0].error_code == "timeout"
     assert results[-1].status == InvocationStatus.READY
+    assert INDEX._batch_size == 64  # the base embedded, the next rebuild's batches are whole again

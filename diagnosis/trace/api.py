@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.utils.translation import gettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
@@ -32,7 +33,7 @@ SESSION_ID = OpenApiParameter("session_id", OpenApiTypes.UUID, OpenApiParameter.
 def _session_or_404(request: Request, session_id: str) -> ChatSession:
     session = trace_session(request.user, session_id)
     if session is None:
-        raise NotFound("no such chat session")
+        raise NotFound(gettext("no such chat session"))
     return session
 
 
@@ -46,7 +47,7 @@ class TraceApi(APIView):
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "runId" in attrs and "before" in attrs:
-                raise serializers.ValidationError({"before": "pages the run list; it does not go with runId"})
+                raise serializers.ValidationError({"before": gettext("pages the run list; it does not go with runId")})
             return attrs
 
     @extend_schema(
@@ -78,7 +79,7 @@ class TraceApi(APIView):
             return Response(SessionTraceSerializer(_runs_page(session, query.validated_data.get("before"))).data)
         run = trace_run(session, run_id)
         if run is None:
-            raise NotFound("no such run in this chat session")
+            raise NotFound(gettext("no such run in this chat session"))
         return Response(RunTraceSerializer(run).data)
 
 
@@ -87,7 +88,7 @@ def _runs_page(session: ChatSession, before_id: uuid.UUID | None) -> dict[str, A
     if before_id is not None:
         before = run_of(session, before_id)
         if before is None:
-            raise NotFound("no such run in this chat session")
+            raise NotFound(gettext("no such run in this chat session"))
     runs, truncated = session_runs(session, before)
     return {
         "session": session,
@@ -128,5 +129,5 @@ class ReasoningApi(APIView):
         run_id = query.validated_data["runId"]
         entries = run_reasoning(session, run_id)
         if entries is None:
-            raise NotFound("no such run in this chat session")
+            raise NotFound(gettext("no such run in this chat session"))
         return Response(ReasoningSerializer({"sessionId": session.id, "runId": run_id, "steps": entries}).data)

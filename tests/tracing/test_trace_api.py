@@ -125,6 +125,8 @@ def test_it_refuses_a_run_of_another_session(api_client, owner, owned_run):
 
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+    chinese = api_client(owner).get(trace_url(other_session.pk, owned_run.pk), HTTP_ACCEPT_LANGUAGE="zh-CN")
+    assert chinese.json()["error"]["message"] == "这个会话中没有这次运行"
 
 
 @pytest.mark.parametrize(("session_id", "run_id", "status"), [("not-a-uuid", None, 404), (None, "not-a-uuid", 400)])

@@ -5,11 +5,12 @@
 (function () {
   "use strict";
 
-  // Any form's hidden token will do: Django accepts each masked copy it rendered. A page without a form
-  // falls back to the cookie.
+  // The cookie first: signing in again (in another tab) gives the session a new secret, which the forms'
+  // masked copies rendered before it no longer match. A form's hidden token when there is no cookie.
   function csrfToken() {
+    const cookie = (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1];
     const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : (document.cookie.match(/csrftoken=([^;]+)/) || [])[1];
+    return cookie || (input ? input.value : undefined);
   }
 
   // A refusal by the server: `message` is the API's own (already in the reader's language), else the
@@ -23,13 +24,15 @@
   }
 
   // The body as JSON; null when there is none (204) or, on a refusal, when it is not JSON (a proxy's page).
-  function readBody(response) {
+  // An answer that is not JSON although it says OK (a sign-in page a proxy or an expired session sent
+  // instead) is no answer of this API: a refusal, with the caller's words.
+  function readBody(response, refused) {
     return response.text().then(function (text) {
       if (!text) return null;
       try {
         return JSON.parse(text);
       } catch (error) {
-        if (response.ok) throw error;
+        if (response.ok) throw new ApiError(refused || "HTTP " + response.status, response.status);
         return null;
       }
     });
@@ -48,7 +51,7 @@
       init.body = JSON.stringify(settings.body);
     }
     return fetch(url, init).then(function (response) {
-      return readBody(response).then(function (json) {
+      return readBody(response, settings.refused).then(function (json) {
         if (response.ok) return json;
         const error = json && json.error;
         const message = (error && error.message) || settings.refused || response.statusText || "HTTP " + response.status;

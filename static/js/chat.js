@@ -186,7 +186,8 @@
   // reader's language, and open the answer.
   function showFigures(view, runId) {
     fetch("/runs/" + runId + "/figures", { credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : ""; })
+      // Signed out meanwhile: the view redirects to the sign-in page, which is no picture of the run.
+      .then(function (response) { return response.ok && !response.redirected ? response.text() : ""; })
       .then(function (html) {
         if (html) view.answer.insertAdjacentHTML("afterbegin", html);
       })
@@ -238,7 +239,8 @@
         .catch(function (error) {
           // 409: the run ended meanwhile; there is nothing left to cancel, and its `done` is on the way (or,
           // with the stream down, the card ends on its own).
-          if (error.status === 409) {
+          // Ended meanwhile (409, or its `done` came while the request failed): nothing is left to cancel.
+          if (error.status === 409 || !button.isConnected) {
             button.remove();
             return;
           }
@@ -394,7 +396,11 @@
     event.preventDefault();
     const message = input.value.trim();
     errorBox.textContent = "";
-    if (!message) return;
+    if (!message) {
+      errorBox.textContent = gettext("message must not be empty");
+      input.focus();
+      return;
+    }
     const length = messageLength();
     if (length > maxLength) {
       const values = { count: length, max: maxLength };

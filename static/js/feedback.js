@@ -17,10 +17,14 @@
     form.querySelector(".feedback-more").hidden = false;
   }
 
+  // One request at a time per form: with two in flight the buttons would follow whichever reply came last,
+  // not the rating the server kept.
   function send(form, rating) {
     const status = form.querySelector(".feedback-status");
     const body = { rating: rating, comment: form.elements.comment.value };
+    const buttons = form.querySelectorAll("button");
     status.textContent = "";
+    buttons.forEach(function (button) { button.disabled = true; });
     api.fetchJson("/api/runs/" + form.dataset.run + "/feedback", { method: "PUT", body: body })
       .then(function (saved) {
         show(form, saved.rating);
@@ -28,7 +32,8 @@
       })
       .catch(function (error) {
         status.textContent = interpolate(gettext("Your feedback could not be saved: %s"), [error.message]);
-      });
+      })
+      .finally(function () { buttons.forEach(function (button) { button.disabled = false; }); });
   }
 
   document.addEventListener("click", function (event) {

@@ -9,9 +9,14 @@
   const uploadForm = document.getElementById("upload-form");
   const table = document.getElementById("documents");
 
+  // One upload at a time: a success reloads the page, which would cut a second one off half-way.
+  let uploading = false;
+
   function upload(files) {
     const status = document.getElementById("upload-status");
-    if (!files.length) return;
+    if (!files.length || uploading) return;
+    uploading = true;
+    document.getElementById("upload-files").disabled = true;
     const body = new FormData();
     Array.prototype.forEach.call(files, function (file) { body.append("file", file); });
     body.append("category", uploadForm.elements.category.value);
@@ -26,6 +31,8 @@
       .catch(function (error) {
         status.className = "error";
         status.textContent = interpolate(gettext("Upload refused: %s"), [error.message]);
+        uploading = false;
+        document.getElementById("upload-files").disabled = false;
       });
   }
 
@@ -42,6 +49,7 @@
     });
     document.getElementById("upload-files").addEventListener("change", function (event) {
       upload(event.target.files);
+      event.target.value = "";  // choosing the same file again, after a refusal, is a change again
     });
   }
 

@@ -122,3 +122,14 @@ def test_the_sidebar_follows_a_new_session_without_a_reload(demo_user, slow_stac
     page.wait_for_selector("#session-list li[data-session] .badge[data-outcome=SUCCESS]", timeout=120_000)
     assert item.locator(".spinner").count() == 0
     assert page.evaluate("window.notReloaded") is True
+
+
+def test_a_blank_question_is_refused_with_a_word_not_in_silence(demo_user, live_stack, browser):
+    page = signed_in_page(browser, live_stack.base, accept_language="zh-CN")
+    page.wait_for_selector("#send:not([disabled])", timeout=10_000)
+
+    page.fill("#message", "   \n  ")
+    page.click("#send")
+
+    page.wait_for_selector("#form-error:has-text('消息不能为空')", timeout=10_000)
+    assert page.query_selector(".run") is None

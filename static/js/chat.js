@@ -365,8 +365,18 @@
   // The server refuses a question over its limit (`message_too_long`), and a `maxlength` would cut a longer
   // paste without a word: the count shows from 90 % of the limit on, and a longer question is not sent. It
   // counts as the server does: characters (code points), without the blanks around the question.
+  // The question as the server reads it: Python's str.strip() takes off what str.isspace() calls space,
+  // which JavaScript's trim() does not quite (the information separators and U+0085 are Python's too; U+FEFF
+  // is JavaScript's alone), so the counter and the server agree at the limit.
+  const PYTHON_SPACE = "[\\t-\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+  const EDGE_SPACE = new RegExp("^" + PYTHON_SPACE + "+|" + PYTHON_SPACE + "+$", "g");
+
+  function question() {
+    return input.value.replace(EDGE_SPACE, "");
+  }
+
   function messageLength() {
-    return Array.from(input.value.trim()).length;
+    return Array.from(question()).length;
   }
 
   function showCount() {
@@ -394,7 +404,7 @@
 
   form.addEventListener("submit", function (event) {
     event.preventDefault();
-    const message = input.value.trim();
+    const message = question();
     errorBox.textContent = "";
     if (!message) {
       errorBox.textContent = gettext("message must not be empty");

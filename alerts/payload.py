@@ -103,9 +103,11 @@ class AlertmanagerPayload(_Model):
             truncated = _COUNT.validate_python(data.get("truncatedAlerts", 0))
         except ValidationError:
             return data
-        firing = [alert for alert in alerts if isinstance(alert, dict) and alert.get("status") == "firing"]
-        others = [alert for alert in alerts if not (isinstance(alert, dict) and alert.get("status") == "firing")]
-        kept = (firing + others)[:MAX_ALERTS]
+        # A stable sort: the firing alerts first, each part in Alertmanager's order.
+        firing_first = sorted(
+            alerts, key=lambda alert: not (isinstance(alert, dict) and alert.get("status") == "firing")
+        )
+        kept = firing_first[:MAX_ALERTS]
         return {**data, "alerts": kept, "truncatedAlerts": truncated + len(alerts) - len(kept)}
 
     @property

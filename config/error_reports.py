@@ -20,7 +20,7 @@ from django.http import HttpRequest
 from django.template.defaultfilters import pprint
 from django.views.debug import SafeExceptionReporterFilter
 
-from config.redaction import configured_secrets
+from config.redaction import secret_values
 
 # Django's own pattern, plus the names of the project's settings and variables that hold URLs with passwords.
 HIDDEN_SETTINGS = re.compile(
@@ -29,15 +29,12 @@ HIDDEN_SETTINGS = re.compile(
 )
 # scheme://user:password@host — the password is whatever lies between the user's ":" and the "@".
 URL_PASSWORD = re.compile(r"(?P<head>[a-z][a-z0-9+.-]*://[^/:@\s'\"]*:)(?P<password>[^@\s'\"]+)(?=@)", flags=re.I)
-# Settings whose whole value is a secret; the others' secrets are the passwords of the URLs they hold.
-SECRET_SETTINGS = ("SECRET_KEY", "LLM_API_KEY")
 
 
 def settings_secrets() -> set[str]:
     """Every secret string of the settings: what the logs' redaction blanks (the keys and tokens, the
-    database passwords, a chat-ops webhook's tokens), and any password inside a URL."""
-    secrets = {str(getattr(settings, name, "")) for name in SECRET_SETTINGS} | configured_secrets()
-    secrets |= {str(database.get("PASSWORD") or "") for database in settings.DATABASES.values()}
+    database passwords, a chat-ops webhook's tokens), short ones too, and any password inside a URL."""
+    secrets = set(secret_values())
     for name in dir(settings):
         if name.isupper():
             secrets |= {match["password"] for match in URL_PASSWORD.finditer(repr(getattr(settings, name)))}

@@ -43,10 +43,10 @@ def error_summary(error: BaseException) -> str:
 
 def configured_secrets() -> set[str]:
     """The secret values of this process's settings worth blanking (long enough to tell from words)."""
-    return {value for value in _secrets() if len(value) >= MIN_SECRET_CHARS}
+    return {value for value in secret_values() if len(value) >= MIN_SECRET_CHARS}
 
 
-def _secrets() -> Iterator[str]:
+def secret_values() -> Iterator[str]:
     """The secret values of this process's settings, read at each call (tests and reloads change them)."""
     for name in SECRET_SETTINGS:
         yield getattr(settings, name, "") or ""

@@ -103,6 +103,10 @@ _INVISIBLE = frozenset(
 ).union(range(0xE0100, 0xE01F0))
 
 
+#: Lines as markdown-it counts them (``str.splitlines`` also breaks at \u2028, \x0c...).
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
 def _written_cells(line: str) -> int:
     """The cells a table row's source line holds, split as markdown-it splits it (escaped pipes kept)."""
     cells = escapedSplit(re.sub(r"^[\s>]*", "", line).strip())
@@ -152,8 +156,7 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     next_number = 1  # the number an ordered list that goes on from the last one closed would start at
     item_number: int | None = None
     row: list[str] = []
-    # Lines as markdown-it counts them (``str.splitlines`` also breaks at \u2028, \x0c...).
-    lines = re.split(r"\r\n|\r|\n", markdown)
+    lines = LINE_BREAK.split(markdown)
     source = ""
     for index, token in enumerate(tokens):
         previous = tokens[index - 1].type if index else ""

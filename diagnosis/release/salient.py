@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property, lru_cache
 
-from diagnosis.release.draft import protected_spans, visible
+from diagnosis.release.draft import LINE_BREAK, protected_spans, visible
 
 UNITS = {
     "ms": "ms", "msec": "ms", "millisecond": "ms", "milliseconds": "ms", "毫秒": "ms",
@@ -185,7 +185,7 @@ class Evidence:
         the line after it begins one ("## Mitigation", then "Restart the pool.")."""
         after = []
         for text in self._raw:
-            lines = _LINE_BREAK.split(text)
+            lines = LINE_BREAK.split(text)
             after += [normalise(line) for before, line in itertools.pairwise(lines) if _HEADING.match(before)]
         return [line for line in after if line]
 
@@ -195,7 +195,7 @@ class Evidence:
         return frozenset(
             item
             for text in self._raw
-            for line in _LINE_BREAK.split(text)
+            for line in LINE_BREAK.split(text)
             if (marker := _ITEM_MARKER.match(line)) and (item := normalise(line[marker.end() :]).rstrip(".。"))
         )
 
@@ -281,7 +281,6 @@ def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False) 
     return False
 
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 # A list item's marker ("- ", "* ", "3. ", "2) "), not a minus sign ("- 36.0 s").
 _ITEM_MARKER = re.compile(r"^\s*(?:[-*+](?!\s+\d)|\d{1,9}[.)])\s+")

@@ -11,8 +11,9 @@ Policy (``docs/knowledge.md`` explains the choice):
   the second half of the window: a blank line, else a line end, else a sentence end (``.`` ``。`` ``！`` …), else
   a space, else hard at the cap (unpunctuated Chinese). A break outside a code block or a table is taken
   before one inside it (a piece that starts inside a fence holds commands without their fence and language,
-  one inside a table rows without their header); inside one only when the window has no other. The next piece starts up to ``OVERLAP_CHARS`` earlier,
-  at the earliest break inside that tail, so a sentence cut across two chunks is whole in one of them.
+  one inside a table rows without their header); inside one only when the window has no other. The next
+  piece starts up to ``OVERLAP_CHARS`` earlier, at the earliest break inside that tail, so a sentence cut
+  across two chunks is whole in one of them (not inside a block the piece before held whole).
   Sections are never merged: a heading is where a runbook author changes subject.
 - A heading with no text of its own (only subheadings) makes no chunk; it lives on in its children's paths.
 - Plain text files have no headings: their title comes from the caller and they are cut by the same rule.

@@ -66,7 +66,7 @@ _CAUSAL = re.compile(
     # "X made Y time out", "was made unavailable": the causative; not "made" before a time, a place or a
     # preposition ("a change made shortly before", "was made to order-db", "made at 14:02", "made.").
     r"|(?:made|makes)(?=\s+[\w-])(?!\s+(?:just|shortly|minutes|seconds|hours|days|earlier|recently|yesterday|today|before|after|at"
-    r"|on|in|to|by|during|when|while|from|for|with|and|but|by)\b))\b"
+    r"|on|in|to|by|during|when|while|from|for|with|and|but)\b))\b"
     r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于",
     re.IGNORECASE,
 )

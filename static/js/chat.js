@@ -350,17 +350,21 @@
     });
   }
 
-  // A run that was still going when the page was rendered is followed from its first event.
-  document.querySelectorAll("article.run[data-events-url]").forEach(function (card) {
-    const view = {
-      card: card,
-      progress: card.querySelector(".progress"),
-      answer: card.querySelector(".answer"),
-      meta: card.querySelector(".run-meta"),
-    };
-    view.answer.textContent = "";
-    follow(view, { events_url: card.dataset.eventsUrl, run_id: card.dataset.run, session_id: card.dataset.session });
-  });
+  // A run that was still going when the page was rendered is followed from its first event, once every
+  // deferred script of the page has run (see offerSend below): a `done` replayed before feedback.js listened
+  // would leave the finished card without its feedback form.
+  function followLiveRuns() {
+    document.querySelectorAll("article.run[data-events-url]").forEach(function (card) {
+      const view = {
+        card: card,
+        progress: card.querySelector(".progress"),
+        answer: card.querySelector(".answer"),
+        meta: card.querySelector(".run-meta"),
+      };
+      view.answer.textContent = "";
+      follow(view, { events_url: card.dataset.eventsUrl, run_id: card.dataset.run, session_id: card.dataset.session });
+    });
+  }
 
   // The server refuses a question over its limit (`message_too_long`), and a `maxlength` would cut a longer
   // paste without a word: the count shows from 90 % of the limit on, and a longer question is not sent. It
@@ -443,5 +447,8 @@
   // Rendered disabled: a click before this script was bound would submit the form natively (a GET of this
   // page with the question in its URL) and start nothing. Offered once every deferred script of the page has
   // run, so that sidebar.js and feedback.js are listening when the first run is announced.
-  document.addEventListener("DOMContentLoaded", offerSend);
+  document.addEventListener("DOMContentLoaded", function () {
+    followLiveRuns();
+    offerSend();
+  });
 })();

@@ -116,3 +116,25 @@ def test_the_page_does_not_reconnect_once_the_server_has_ended_the_stream(demo_u
     assert len(opened) == 1, opened
     assert page.inner_text(".run .run-meta .badge") == "SUCCESS"
     page.context.close()
+
+
+def test_a_run_live_at_load_is_followed_once_every_page_script_listens(demo_user, slow_stack, browser):
+    # A run still going when the page is rendered used to be followed as soon as chat.js ran: a `done` that
+    # arrived while feedback.js was still loading was announced to nobody, and the card ended without its
+    # feedback form until the next reload.
+    page = ask(browser, slow_stack.base, demo_user["text"])
+    page.wait_for_selector(".run.live .progress li", timeout=30_000)
+    held = []
+    page.route("**/js/feedback*.js", lambda route: held.append(route))
+    page.reload(wait_until="commit")
+    page.wait_for_selector(".run.live")
+
+    other = page.context.new_page()  # the same session, to see the run end on the server meanwhile
+    other.goto(page.url)
+    other.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=60_000)
+    other.close()
+    assert held and page.locator(".run.live").count() == 1  # not followed before every script has run
+
+    held[0].continue_()
+    page.wait_for_selector(".run:not(.live) form.feedback", timeout=30_000)
+    assert page.is_enabled(".run form.feedback .feedback-rate")

@@ -17,15 +17,15 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from config.readonly_admin import AuditRowsAdmin, NodeFilter, ReadOnlyModelAdmin
 from diagnosis.feedback.admin import FeedbackInline, RunFeedbackFilter
 from diagnosis.figures.render import render_figures
 from diagnosis.graph.drawing import render_run_path, render_transitions
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
-from diagnosis.selectors import sessions_visible_to
+from diagnosis.selectors import is_auditor
 from diagnosis.usage_filters import CostFilter, TokensFilter
 from tools.admin import ToolInvocationInline
 from tracing.admin import AgentStepInline, TimelineInline
@@ -153,7 +153,8 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
         """Enough of the id to tell runs apart in a list; search and the run page take the whole id."""
         return str(run.pk)[:SHORT_ID_CHARS]
 
-    @admin.display(description=_("owner"), ordering="session__owner__username")
+    # Not sortable: no index orders runs by their owner's name, and the list would sort the whole table.
+    @admin.display(description=_("owner"))
     def owner(self, run: DiagnosisRun) -> str:
         return run.session.owner.get_username()
 
@@ -185,7 +186,12 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
         """Why each draft was released or blocked: rule names only (the findings are in the reasoning audit)."""
         release = (run.self_evaluation or {}).get("release") or {}
         decisions = [
-            f"attempt {item.get('attempt')}: {item.get('decision', 'checked')} ({item.get('rule')})"
+            gettext("attempt %(attempt)s: %(decision)s (%(rule)s)")
+            % {
+                "attempt": item.get("attempt"),
+                "decision": item.get("decision") or gettext("checked"),
+                "rule": item.get("rule"),
+            }
             for item in release.get("decisions") or []
         ]
         return "; ".join(decisions) or "-"
@@ -249,5 +255,7 @@ class AgentReasoningAuditAdmin(ReadOnlyModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[AgentReasoningAudit]:
         # The permission opens this table, not other users' runs: like the reasoning API, a holder who is
-        # not an auditor sees the reasoning of their own sessions only.
-        return super().get_queryset(request).filter(run__session__in=sessions_visible_to(request.user))
+        # not an auditor sees the reasoning of their own sessions only. An auditor's list is not filtered at
+        # all: `session IN (every session)` made the database read and sort the whole table for each page.
+        audits = super().get_queryset(request)
+        return audits if is_auditor(request.user) else audits.filter(run__session__owner=request.user)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from redis.exceptions import RedisError
 
 from config.readonly_admin import AuditRowsAdmin, FieldValueFilter, ReadOnlyModelAdmin, ReadOnlyTabularInline
 from tools.models import KnowledgeDocument, ToolInvocation
 from tools.names import TOOL_NAMES, UNKNOWN_TOOL
 from tools.store import load_arguments
+
+logger = logging.getLogger(__name__)
 
 INVOCATION_FIELDS = (
     "seq",
@@ -51,12 +56,18 @@ class ToolInvocationAdmin(AuditRowsAdmin):
     ordering = ("-created_at",)
     readonly_fields = ("arguments",)
 
-    @admin.display(description="arguments")
+    @admin.display(description=_("arguments"))
     def arguments(self, invocation: ToolInvocation) -> str:
-        """The call's arguments while the invocation store keeps them (and they match ``args_sha256``)."""
-        text = load_arguments(invocation)
+        """The call's arguments while the invocation store keeps them (and they match ``args_sha256``). A store
+        that cannot be reached (Redis down) costs the page this field, not the page: the rest is in the
+        database."""
+        try:
+            text = load_arguments(invocation)
+        except (RedisError, OSError):
+            logger.warning("the invocation store cannot be read for invocation %s", invocation.pk, exc_info=True)
+            return gettext("the invocation store cannot be reached now: try again later")
         if text is None:
-            return "not in the invocation store: expired, or recorded before the store kept arguments"
+            return gettext("not in the invocation store: expired, or recorded before the store kept arguments")
         return text
 
 

@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 
 from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
@@ -46,6 +47,11 @@ class TraceApi(APIView):
         )
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            # DRF reads a blank query parameter of an optional field as no parameter: `?runId=` would answer
+            # the session's list, another shape, where the client asked for a run.
+            blank = [name for name in ("runId", "before") if self.initial_data.get(name, None) == ""]
+            if blank:
+                raise serializers.ValidationError({name: self.fields[name].error_messages["invalid"] for name in blank})
             if "runId" in attrs and "before" in attrs:
                 raise serializers.ValidationError({"before": gettext("pages the run list; it does not go with runId")})
             return attrs
@@ -99,7 +105,7 @@ def _runs_page(session: ChatSession, before_id: uuid.UUID | None) -> dict[str, A
 
 
 class CanViewReasoning(BasePermission):
-    message = "the reasoning audit needs the tracing.view_reasoning permission"
+    message = _("the reasoning audit needs the tracing.view_reasoning permission")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return can_view_reasoning(request.user)

@@ -47,6 +47,13 @@ def test_it_answers_reasoning_auditors_only(request, api_client, owned_run, who,
         assert REASONING_SECRET not in response.content.decode()
 
 
+def test_its_refusal_is_in_the_readers_language(api_client, owner, owned_run):
+    response = api_client(owner).get(reasoning_url(owned_run.session_id, owned_run.pk), HTTP_ACCEPT_LANGUAGE="zh-CN")
+
+    assert response.status_code == 403
+    assert response.json()["error"]["message"] == "查看推理审计需要 tracing.view_reasoning 权限"
+
+
 def test_it_lets_an_owner_holding_the_permission_read_their_own_run(api_client, owner, owned_run):
     grant_reasoning(owner)
 

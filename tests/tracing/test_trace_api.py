@@ -138,6 +138,17 @@ def test_it_answers_malformed_ids_in_json(api_client, owner, owned_run, session_
     assert "error" in response.json()
 
 
+@pytest.mark.parametrize("parameter", ["runId", "before"])
+def test_a_blank_id_is_refused_not_read_as_no_id(api_client, owner, owned_run, parameter):
+    """A client that sends an empty id asked for something: answered with the session's list (another shape),
+    it would read that as its run, or as the first page."""
+    response = api_client(owner).get(f"/api/diagnosis/{owned_run.session_id}/trace?{parameter}=")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_input"
+    assert response.json()["error"]["message"].startswith(f"{parameter}: ")
+
+
 def test_it_lists_the_session_runs_newest_first(api_client, owner):
     session = make_session(owner)
     older = make_run(session, query="first question")

@@ -89,7 +89,8 @@ def _fail(
         progress.flush()
     except Exception:
         logger.warning("run %s: its last progress reports could not be written", run.pk, exc_info=True)
-    return _fail_retrying(run, reason=reason, detail=detail, trace=trace)
+    with progress.ending():
+        return _fail_retrying(run, reason=reason, detail=detail, trace=trace)
 
 
 def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
@@ -113,8 +114,12 @@ def _fail_retrying(run: DiagnosisRun, *, reason: FailureCode, detail: str, trace
 
     A run its path did not fail with a trace (the answer's rendering or the finish's transaction broke after
     the graph ended, a time limit then) gets the partial trace its log shows, as a reaped run does: every
-    graph run keeps one. The run is read again first: a finish that rolled back left its values on it."""
-    run.refresh_from_db()
+    graph run keeps one. The run is read again first: a finish that rolled back left its values on it; False
+    when it is gone (its session was deleted meanwhile: nothing is left to end)."""
+    try:
+        run.refresh_from_db()
+    except DiagnosisRun.DoesNotExist:
+        return False
     if trace is None:
         return fail_with_partial_trace(run, reason=reason, detail=detail)
     return run_fail(run, reason=reason, detail=detail, orchestration_trace=trace)
@@ -123,7 +128,8 @@ def _fail_retrying(run: DiagnosisRun, *, reason: FailureCode, detail: str, trace
 def run_execute(
     run_id: uuid.UUID | str, *, worker: str, options: ExecutionOptions | None = None
 ) -> DiagnosisRun | None:
-    """Claim and execute a run; None when it was already claimed or has ended (a redelivered message)."""
+    """Claim and execute a run; None when it was already claimed or has ended (a redelivered message), or
+    was deleted while it ran."""
     # First of all: Celery counts the time limit from the task's start.
     options = dataclasses.replace(options or ExecutionOptions(), model_deadline=model_deadline())
     progress = RunProgress(run_id)
@@ -141,7 +147,8 @@ def run_execute(
         try:
             result = _execute_path(run, progress, options)
             progress.flush()
-            ended = run_finish(run, result)
+            with progress.ending():
+                ended = run_finish(run, result)
         except RunFailure as failure:
             ended = _fail(run, progress, reason=failure.code, detail=failure.detail, trace=failure.orchestration_trace)
         except SoftTimeLimitExceeded:
@@ -152,5 +159,9 @@ def run_execute(
             logger.exception("run %s raised", run.pk)
             ended = _fail(run, progress, reason=FailureCode.INTERNAL_ERROR)
     if not ended:
-        run.refresh_from_db()
+        try:
+            run.refresh_from_db()
+        except DiagnosisRun.DoesNotExist:
+            logger.info("run %s was deleted (with its session) while its worker was busy", run.pk)
+            return None
     return run

@@ -34,7 +34,8 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
@@ -72,9 +73,10 @@ class RunProgress:
         self.run_id = run_id
         self._heartbeat_at: float | None = None
         self._claim_checked = False
-        # The thread inside ``_report``: only a report stops when another writer has ended the run; the
-        # terminal events this worker writes itself after ending it (``run_fail``) must still be written.
-        self._reporting: int | None = None
+        # The thread writing the run's end (``ending``): a write of the log that meets another writer's rows
+        # stops the worker when that writer ended the run (the reaper), except the terminal events this
+        # worker writes itself after ending it (``run_fail``), which must still be written.
+        self._ending: int | None = None
         # The run's log as its owner numbers it; ``execution`` registers it for the run's other writers.
         self.log = RunLog(
             run_id,
@@ -99,13 +101,19 @@ class RunProgress:
 
     def flush(self) -> None:
         """Store and announce the reports held back so far; RunEnded when the run was ended meanwhile."""
-        self._reporting = threading.get_ident()
         try:
             self.log.flush()
         except DatabaseError as error:
             raise EventLogUnwritable(f"run {self.run_id}: its progress reports could not be written") from error
+
+    @contextmanager
+    def ending(self) -> Iterator[None]:
+        """While this worker writes the end of its run (``run_finish``, ``run_fail``)."""
+        self._ending = threading.get_ident()
+        try:
+            yield
         finally:
-            self._reporting = None
+            self._ending = None
 
     @staticmethod
     def _announce(rows: list[DiagnosisTraceEvent]) -> None:
@@ -196,7 +204,9 @@ class RunProgress:
         self._heartbeat_at = time.monotonic()
 
     def _on_foreign_write(self) -> None:
-        if self._reporting == threading.get_ident():
+        # Any write of the owner's (a report, a held step lingering past its time), not only a report: after
+        # the reaper's ``done`` nothing more may be stored, steps included.
+        if self._ending != threading.get_ident():
             self._check_running()
 
     def _report(
@@ -204,9 +214,5 @@ class RunProgress:
     ) -> None:
         if self._heartbeat_at is None or time.monotonic() - self._heartbeat_at >= settings.RUN_HEARTBEAT_SECONDS:
             self._check_running()
-        self._reporting = threading.get_ident()
-        try:
-            # The row is the report itself, not news about other rows to commit: announced once stored.
-            sse.hold(self.log, "status", dict(stream), timeline=TimelineEntry(kind, name, details))
-        finally:
-            self._reporting = None
+        # The row is the report itself, not news about other rows to commit: announced once stored.
+        sse.hold(self.log, "status", dict(stream), timeline=TimelineEntry(kind, name, details))

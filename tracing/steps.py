@@ -11,8 +11,10 @@ and the steps held together in one INSERT.
 
 from __future__ import annotations
 
+import functools
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
@@ -80,11 +82,24 @@ class StepLog:
             # taken by the next one.
             self.log.hold_write(self._write_pending)
 
-    def _write_pending(self) -> None:
+    def _write_pending(self) -> Callable[[], None] | None:
+        """Write the steps pending; returns what puts them back, should the transaction roll back (they are
+        then written by the next write, with the steps recorded since)."""
         with self._lock:
             steps, self._pending = self._pending, []
-        if steps:
+        if not steps:
+            return None
+        put_back = functools.partial(self._put_back, steps)
+        try:
             _insert(self.run_id, steps)
+        except BaseException:
+            put_back()
+            raise
+        return put_back
+
+    def _put_back(self, steps: list[tuple[int, StepRecord]]) -> None:
+        with self._lock:
+            self._pending = steps + self._pending
 
 
 def _insert(run_id: uuid.UUID | str, steps: list[tuple[int, StepRecord]]) -> None:

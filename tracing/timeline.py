@@ -112,6 +112,8 @@ def _save(rows: list[DiagnosisTraceEvent]) -> None:
 
 
 OnFlushed = Callable[[list[DiagnosisTraceEvent]], None]
+HeldWrite = Callable[[], Callable[[], None] | None]
+"""A write held for the log's next write (``RunLog.hold_write``); returns what puts back what it took."""
 
 
 class RunLog:
@@ -136,7 +138,7 @@ class RunLog:
         self._last: tuple[int, int] | None = (0, 0) if empty else None
         self._held: list[DiagnosisTraceEvent] = []
         # Writes of the run's other rows (its steps, ``tracing.steps``), made with the held rows' write.
-        self._held_writes: list[Callable[[], object]] = []
+        self._held_writes: list[HeldWrite] = []
         self._held_since = 0.0
         self._lock = threading.Lock()
 
@@ -194,9 +196,10 @@ class RunLog:
         else:
             self._write(rows)
 
-    def hold_write(self, write: Callable[[], object]) -> None:
+    def hold_write(self, write: HeldWrite) -> None:
         """Hold ``write``, a write of other rows of the run (a step), until the next write of the held rows,
-        and make it in that write's transaction: one transaction for both, not one each."""
+        and make it in that write's transaction: one transaction for both, not one each. ``write`` returns
+        what puts back what it took, called should that transaction roll back, or None."""
         with self._lock:
             self._hold(lambda: self._held_writes.append(write))
 
@@ -218,23 +221,32 @@ class RunLog:
             self._write_held()
 
     def _write_held(self, *after: DiagnosisTraceEvent) -> None:
-        """Write the held rows, then ``after`` (the caller's to announce), in one INSERT, and the held writes
-        after them in the same transaction, and hand the held rows to ``on_flushed``. Everything held is taken
-        first: whatever interrupts the write, a row is never written twice."""
+        """Make the held writes, then write the held rows and ``after`` (the caller's to announce) in one
+        INSERT, in the same transaction, and hand the held rows to ``on_flushed``. Everything held is taken
+        first: whatever interrupts the write, a row is never written twice.
+
+        The writes go first for the order of the locks: a step's row locks the run's row (shared, for its
+        foreign key) and the log's rows their numbers. A cancellation locks the run's row, then appends to
+        the log; taken the other way round here, each waited for the other on MariaDB, and the database
+        failed this write (a deadlock) and so the run."""
         held, self._held = self._held, []
         writes, self._held_writes = self._held_writes, []
         rows = [*held, *after]
         if writes:
+            undo: list[Callable[[], None]] = []
             try:
                 with transaction.atomic():
+                    for write in writes:
+                        if taken := write():
+                            undo.append(taken)
                     if rows:
                         self._write(rows)
-                    for write in writes:
-                        write()
             except BaseException:
-                # The rows were numbered, then rolled back with a held write: read the log's end again
-                # rather than leave a gap in the stream's ids.
+                # The rows may have been numbered, then rolled back: read the log's end again rather than
+                # leave a gap in the stream's ids. The held writes' rows are theirs to write again.
                 self._last = None
+                for put_back in undo:
+                    put_back()
                 raise
         else:
             self._write(rows)

@@ -24,9 +24,10 @@ from diagnosis.execution import run_execute
 from diagnosis.failures import FailureCode
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.progress import EventLogUnwritable, RunEnded, RunProgress
-from diagnosis.services import run_fail
+from diagnosis.services import run_cancel, run_fail
 from diagnosis.submission import run_create
 from tests.support.stored_events import payload, stored_events
+from tracing import steps as steps_module
 from tracing import timeline
 from tracing.events import TimelineEvent
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent, TraceEventKind
@@ -246,7 +247,8 @@ def test_the_owners_own_terminal_events_are_written_after_a_foreign_write(run):
         DiagnosisTraceEvent.log.create(run=run, seq=2, kind="RUN", name="cancel_requested")
         DiagnosisRun.objects.filter(pk=run.pk).update(started_at=timezone.now())
 
-        assert run_fail(DiagnosisRun.objects.get(pk=run.pk), reason=FailureCode.CANCELLED)
+        with progress.ending():  # as ``execution`` ends its run
+            assert run_fail(DiagnosisRun.objects.get(pk=run.pk), reason=FailureCode.CANCELLED)
 
     assert [event.type for event in stored_events(run.pk)] == ["status", "failure", "done"]
     assert [row.name for row in DiagnosisTraceEvent.objects.filter(run=run).order_by("seq")] == [
@@ -362,6 +364,46 @@ def test_a_canceller_appending_inside_its_transaction_never_waits_for_the_writin
     assert [event.type for event in stored_events(run.pk)] == ["status"]
 
 
+def test_a_cancel_while_the_owner_writes_its_held_steps_and_reports_does_not_deadlock(owner, settings):
+    """The canceller locks the run's row, then appends to the log; the owner's write of its held steps and
+    reports must take the run's row (a step's foreign key) before the log's numbers, or on MariaDB each waits
+    for the other and the database fails the owner's write, and with it the run."""
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    run = run_create(user=owner, message="why is p99 up?")
+    DiagnosisRun.objects.filter(pk=run.pk).update(claimed_at=timezone.now(), claimed_by="test")
+    progress = RunProgress(run.pk)
+    cancelled: list[bool] = []
+    canceller = threading.Thread(
+        target=lambda: in_own_connection(
+            lambda: cancelled.append(
+                run_cancel(DiagnosisRun.objects.select_related("session").get(pk=run.pk), user=owner)
+            )
+        )
+    )
+
+    def cancel_meanwhile() -> None:  # a held write of the owner's: the canceller starts inside its transaction
+        canceller.start()
+        # The canceller locks the run's row, then waits for a number of the log this transaction holds (the
+        # reports first), or for nothing (the steps first): it commits, and the owner numbers after it.
+        time.sleep(1)
+
+    with owned_log(progress.log):
+        progress.status("verifier", "started", attempt=1)
+        progress.log.hold_write(cancel_meanwhile)
+        StepLog(run.pk, empty=True, log=progress.log).record(
+            StepRecord(node="verifier", attempt=1, outcome="COMPLETED")
+        )
+        progress.flush()
+    canceller.join(timeout=30)
+
+    assert cancelled == [True]
+    assert AgentStep.objects.filter(run=run).count() == 1
+    names = list(
+        DiagnosisTraceEvent.objects.filter(run=run, seq__isnull=False).order_by("seq").values_list("name", flat=True)
+    )
+    assert "verifier_started" in names and "cancel_requested" in names
+
+
 def test_a_runs_steps_are_written_with_its_held_reports_in_their_transaction(run, settings):
     settings.RUN_EVENT_LINGER_MS = 60_000
     progress = RunProgress(run.pk)
@@ -412,9 +454,10 @@ def test_held_steps_are_written_one_by_one_where_a_bulk_insert_returns_no_ids(ru
     assert sum(sql.startswith("INSERT") for sql in statements(captured)) == 1 + 3 + 1
 
 
-def test_steps_a_failed_write_never_reached_are_written_with_the_next(run, settings, monkeypatch):
-    """The reports' INSERT failed before the held steps' turn came: the steps are still to write, and the next
-    write takes them with the steps recorded since."""
+def test_steps_a_failed_write_rolled_back_are_written_with_the_next(run, settings, monkeypatch):
+    """The reports' INSERT failed after the held steps' (steps go first: see the test of a cancel above): the
+    steps rolled back with it are still to write, and the next write takes them with the steps recorded
+    since."""
     settings.RUN_EVENT_LINGER_MS = 60_000
     real_insert = timeline._insert
 
@@ -447,15 +490,25 @@ def test_held_steps_and_reports_are_written_all_or_nothing(run, settings, monkey
     def unwritable(*args):
         raise OperationalError("disk I/O error")
 
-    monkeypatch.setattr("tracing.steps._insert", unwritable)
+    real_insert = steps_module._insert
+    monkeypatch.setattr(steps_module, "_insert", unwritable)
     progress = RunProgress(run.pk)
+    steps = StepLog(run.pk, empty=True, log=progress.log)
     with owned_log(progress.log):
         progress.status("planner", "started")
-        StepLog(run.pk, empty=True, log=progress.log).record(StepRecord(node="planner", attempt=1, outcome="FAILED"))
+        steps.record(StepRecord(node="planner", attempt=1, outcome="FAILED"))
         with pytest.raises(EventLogUnwritable):
             progress.flush()
+        assert not DiagnosisTraceEvent.objects.filter(run=run).exists()
 
-    assert not DiagnosisTraceEvent.objects.filter(run=run).exists()
+        monkeypatch.setattr(steps_module, "_insert", real_insert)  # the step failed to write: it is written next
+        steps.record(StepRecord(node="fallback", attempt=1, outcome="COMPLETED"))
+        progress.flush()
+
+    assert list(AgentStep.objects.filter(run=run).order_by("seq").values_list("seq", "node")) == [
+        (1, "planner"),
+        (2, "fallback"),
+    ]
 
 
 def test_reports_rolled_back_with_a_held_step_leave_no_gap_in_the_stream_ids(run, settings, monkeypatch):

@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 from io import StringIO
 
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
-from django.db import DataError, OperationalError
+from django.db import DataError, OperationalError, connections
 from django.utils import timezone
 from redis.exceptions import RedisError
 
 from diagnosis import execution, sse
 from diagnosis.execution import run_execute
 from diagnosis.failures import FailureCode
-from diagnosis.models import DiagnosisRun, RunStatus
+from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.nodes import planner, verifier
 from diagnosis.progress import RunEnded, RunProgress
-from diagnosis.reaper import reap_stale_runs
+from diagnosis.reaper import fail_with_partial_trace, reap_stale_runs
+from diagnosis.services import run_claim
 from diagnosis.submission import run_create
 from tests.support.stored_events import stored_names
 from tracing import timeline
-from tracing.models import DiagnosisTraceEvent
+from tracing.models import AgentStep, DiagnosisTraceEvent
+from tracing.steps import StepLog, StepRecord
+from tracing.timeline import owned_log
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,6 +38,20 @@ QUESTION = "payment-service p99 latency tripled since 10:05, why?"
 def run(owner):
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
     return run_create(user=owner, message=QUESTION)
+
+
+def in_own_thread(action) -> None:
+    """``action`` on another thread, with its own database connection (another process's writer)."""
+
+    def run_and_close() -> None:
+        try:
+            action()
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run_and_close)
+    thread.start()
+    thread.join(timeout=30)
 
 
 def stream(run: DiagnosisRun) -> list[str]:
@@ -179,6 +198,43 @@ def test_it_stops_a_worker_whose_run_was_reaped_meanwhile(run, monkeypatch):
     assert (run.status, run.failure_reason) == (RunStatus.FAILED, "worker_lost")
     assert not run.tool_invocations.exists()
     assert "done" not in stream(run)  # the reaper, not this worker, owns the end of this stream
+
+
+def test_nothing_of_the_worker_follows_the_reapers_done_not_even_a_held_step(run, settings):
+    """The reaper ended a run whose worker was alive (a stalled thread of the embedded mode): the worker's next
+    write of its log meets the reaper's rows. Written by a step lingering past its time rather than by a
+    report, it used to number the worker's held reports after the reaper's ``done`` and store them."""
+    settings.RUN_EVENT_LINGER_MS = 50
+    progress = RunProgress(run.pk)
+    with owned_log(progress.log):
+        run_claim(run.pk, worker="test")
+        progress.claimed()
+        progress.flush()
+        progress.status("verifier", "started", attempt=1)  # held
+        in_own_thread(
+            lambda: fail_with_partial_trace(DiagnosisRun.objects.get(pk=run.pk), reason=FailureCode.WORKER_LOST)
+        )
+        time.sleep(0.06)  # the held report has lingered: the step's write writes it
+        with pytest.raises(RunEnded):
+            StepLog(run.pk, empty=True, log=progress.log).record(
+                StepRecord(node="verifier", attempt=1, outcome="COMPLETED")
+            )
+
+    assert stored_names(run.pk)[-1] == "done"
+    assert not AgentStep.objects.filter(run=run).exists()
+
+
+def test_a_run_deleted_with_its_session_while_it_runs_ends_the_task_quietly(run, monkeypatch):
+    real_plan = planner.plan
+
+    def deleted_while_planning(context, state, config):
+        ChatSession.objects.filter(pk=run.session_id).delete()
+        return real_plan(context, state, config)
+
+    monkeypatch.setattr(planner, "plan", deleted_while_planning)
+
+    assert run_execute(run.pk, worker="test") is None  # not a DoesNotExist out of the task
+    assert not DiagnosisTraceEvent.objects.filter(run_id=run.pk).exists()
 
 
 def test_it_never_streams_a_tool_name_no_tool_has(run):

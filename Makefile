@@ -21,18 +21,19 @@ RUN_ENV := env $(EMBEDDED_ONLY) DEBUG=true
 
 install: $(BIN)/.installed
 
-$(BIN)/.installed: requirements.txt scripts/system-deps.sh
+# constraints.txt pins the packages the requirements pull in, indirect ones too, at the versions tested.
+$(BIN)/.installed: requirements.txt constraints.txt scripts/system-deps.sh
 	scripts/system-deps.sh build
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -r requirements.txt -c constraints.txt
 	touch $@
 
 # Tests, linters and type checks on top of the runtime packages.
 install-dev: $(BIN)/.installed-dev
 
-$(BIN)/.installed-dev: requirements-dev.txt $(BIN)/.installed
-	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+$(BIN)/.installed-dev: requirements-dev.txt constraints.txt $(BIN)/.installed
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt -c constraints.txt
 	touch $@
 
 run: install

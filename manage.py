@@ -1,6 +1,7 @@
 #!/usr/bin/env python
-"""Django's command-line utility; a bad environment variable stops it with one line naming it, and a closed
-output (``| head -1``) stops it as it stops any Unix tool: quietly, with 141 (128 + SIGPIPE)."""
+"""Django's command-line utility; a bad environment variable stops it with one line naming it, a closed
+output (``| head -1``) stops it as it stops any Unix tool: quietly, with 141 (128 + SIGPIPE), and so does
+Ctrl-C before a command handles it (while Django and the apps load): one line, 130 (128 + SIGINT)."""
 
 import os
 import sys
@@ -25,4 +26,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import environ
 from django.core.exceptions import ImproperlyConfigured
+from redis.connection import parse_url
 
 _env = environ.Env()
 _UNSET: Any = object()
@@ -147,11 +148,20 @@ def database_url(name: str, url: str, *, schemes: tuple[str, ...] = ("sqlite", "
 
 
 def redis_url(name: str) -> str | None:
+    """A ``redis://`` or ``rediss://`` URL that redis-py can connect with: a valid host and port, and a path
+    that is a database number or nothing (redis-py reads ``/abc`` as database 0 without a word)."""
     value = _raw(name)
     if value is None:
         return None
     if not value.startswith(("redis://", "rediss://")):
         raise ConfigError(f"{name}: {redacted(value)!r} is not a redis:// URL")
+    try:
+        path = urlsplit(value).path
+        parse_url(value)
+    except ValueError as error:
+        raise ConfigError(f"{name}: {redacted(value)!r} is not a valid Redis URL ({error})") from None
+    if not re.fullmatch(r"/?\d*", path):
+        raise ConfigError(f"{name}: {redacted(value)!r} names no database number (redis://host:6379/0)")
     return value
 
 

@@ -10,7 +10,8 @@ import re
 import tempfile
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+
+from redis.connection import SSLConnection, parse_url
 
 from config import env
 
@@ -122,6 +123,7 @@ if _default_db["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 30,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        **_default_db.get("OPTIONS", {}),  # the URL's own (``?timeout=60``) over these
     }
     # A file (not :memory:) so that live servers and worker subprocesses started by tests see it.
     _default_db["TEST"] = {"NAME": str(VAR_DIR / "test_superbiz.sqlite3")}
@@ -129,6 +131,9 @@ else:
     _default_db["OPTIONS"] = {
         "charset": "utf8mb4",
         "init_command": "SET sql_mode='STRICT_TRANS_TABLES', time_zone='+00:00'",
+        # The URL's own (``?ssl_mode=REQUIRED``) over these: dropped, a deployment asking for TLS to its
+        # database got a plain connection without a word.
+        **_default_db.get("OPTIONS", {}),
     }
     _default_db["TEST"] = {"CHARSET": "utf8mb4", "COLLATION": "utf8mb4_unicode_ci"}
 _default_db["CONN_MAX_AGE"] = env.integer("DATABASE_CONN_MAX_AGE", 0)
@@ -137,14 +142,15 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Read-only business database behind `query_mysql`. Production points it at a read-only MySQL user;
 # embedded mode opens the loaded scenario's SQLite file read-only.
+# MySQL only: the embedded mode's SQLite business database is the loaded scenario's file, not a setting.
 BUSINESS_DATABASE_URL = env.string("BUSINESS_DATABASE_URL", "")
 if BUSINESS_DATABASE_URL:
-    env.database("BUSINESS_DATABASE_URL", BUSINESS_DATABASE_URL)
+    env.database_url("BUSINESS_DATABASE_URL", BUSINESS_DATABASE_URL, schemes=("mysql",))
 BUSINESS_SQLITE_PATH = VAR_DIR / "business.sqlite3"
 # Used only by `load_scenario` to create a pack's tables in the business database (needs write rights).
 BUSINESS_ADMIN_DATABASE_URL = env.string("BUSINESS_ADMIN_DATABASE_URL", "")
 if BUSINESS_ADMIN_DATABASE_URL:
-    env.database("BUSINESS_ADMIN_DATABASE_URL", BUSINESS_ADMIN_DATABASE_URL)
+    env.database_url("BUSINESS_ADMIN_DATABASE_URL", BUSINESS_ADMIN_DATABASE_URL, schemes=("mysql",))
 
 # --- Redis: Celery broker, SSE fan-out, cache ----------------------------------------------------
 REDIS_URL = env.redis_url("REDIS_URL")
@@ -168,18 +174,20 @@ if REDIS_URL:
             "OPTIONS": dict(_redis_timeouts),
         }
     }
-    _redis = urlsplit(REDIS_URL)
+    # django-eventstream takes keyword arguments, not a URL: redis-py's own reading of it (as the cache's and
+    # Celery's clients read it), its user and TLS included.
+    _redis = parse_url(REDIS_URL)
     EVENTSTREAM_REDIS = {
-        "host": _redis.hostname or "127.0.0.1",
-        "port": _redis.port or 6379,
-        "db": int((_redis.path or "/0").lstrip("/") or 0),
+        "host": _redis.get("host") or "127.0.0.1",
+        "port": _redis.get("port") or 6379,
+        "db": _redis.get("db", 0),
+        **{key: _redis[key] for key in ("username", "password") if _redis.get(key)},
+        **({"ssl": True} if _redis.get("connection_class") is SSLConnection else {}),
         **_redis_timeouts,
         # One attempt, no backoff (redis-py retries 3 times by default, ~4 s on a closed port): events are
         # stored before they are announced, so a lost announcement is filled from storage by the readers.
         "retry": None,
     }
-    if _redis.password:
-        EVENTSTREAM_REDIS["password"] = _redis.password
 else:
     # The database cache is shared by every process on the same database (web, CLI, tests' servers).
     CACHES = {

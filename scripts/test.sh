@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 BIN=.venv/bin
 MARIADB_URL=${TEST_MARIADB_URL:-mysql://root@127.0.0.1:3306/superbiz}
 REDIS_URL_FOR_TESTS=${TEST_REDIS_URL:-redis://127.0.0.1:6379/14}
-VAR_ROOT=${VAR_DIR:-var}
+# Not VAR_DIR: a shell with the production exports (README) would put the test databases in its data folder.
+VAR_ROOT=${TEST_VAR_DIR:-var}
 
 # Production settings a developer's shell may export (README, "Production") would send tests to real
 # models, backends or hosts: neither pass sees them (scripts/production-variables, which `make run` unsets

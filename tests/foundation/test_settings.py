@@ -16,6 +16,12 @@ BAD_VALUES = [
     ({"DATABASE_URL": "postgres://x@localhost/db"}, "DATABASE_URL"),
     ({"DATABASE_URL": "nonsense"}, "DATABASE_URL"),
     ({"REDIS_URL": "http://127.0.0.1:6379"}, "REDIS_URL"),
+    ({"REDIS_URL": "redis://127.0.0.1:port/0"}, "REDIS_URL"),
+    ({"REDIS_URL": "redis://127.0.0.1:99999/0"}, "REDIS_URL"),
+    ({"REDIS_URL": "redis://[::1/0"}, "REDIS_URL"),
+    ({"REDIS_URL": "redis://127.0.0.1:6379/cache"}, "REDIS_URL"),  # redis-py would read database 0
+    ({"BUSINESS_DATABASE_URL": "sqlite:////tmp/business.sqlite3"}, "BUSINESS_DATABASE_URL"),  # MySQL only
+    ({"BUSINESS_ADMIN_DATABASE_URL": "sqlite:////tmp/business.sqlite3"}, "BUSINESS_ADMIN_DATABASE_URL"),
     ({"LLM_PROVIDER": "gpt"}, "LLM_PROVIDER"),
     ({"LLM_PROVIDER": "openai", "LLM_BASE_URL": None, "LLM_MODEL": "m"}, "LLM_BASE_URL"),
     ({"LLM_PROVIDER": "scripted", "LLM_SCRIPT_PATH": None}, "LLM_SCRIPT_PATH"),
@@ -102,6 +108,25 @@ def test_a_webhook_may_carry_its_credentials_in_its_url(manage_py):
     assert manage_py("check", env=env).returncode == 0
 
 
+def test_the_sse_fan_out_reads_the_redis_url_as_the_other_redis_clients_do(manage_py):
+    """django-eventstream takes keyword arguments: its user and TLS were left out, and a TLS or ACL Redis
+    broke live streams while the cache and Celery worked."""
+    shown = "from django.conf import settings as s; print(sorted(s.EVENTSTREAM_REDIS.items()))"
+    result = manage_py("shell", "-c", shown, env={"REDIS_URL": "rediss://alice:p%40ss@redis.internal:6380/2"})
+
+    assert result.returncode == 0, result.stderr
+    assert "('ssl', True)" in result.stdout and "('username', 'alice')" in result.stdout
+    assert "('password', 'p@ss')" in result.stdout and "('db', 2)" in result.stdout
+
+
+def test_the_database_urls_options_are_kept(manage_py):
+    shown = "from django.conf import settings as s; print(s.DATABASES['default']['OPTIONS'])"
+    result = manage_py("shell", "-c", shown, env={"DATABASE_URL": "mysql://u:p@db.internal/app?ssl_mode=REQUIRED"})
+
+    assert result.returncode == 0, result.stderr
+    assert "'ssl_mode': 'REQUIRED'" in result.stdout and "'charset': 'utf8mb4'" in result.stdout
+
+
 def test_it_accepts_the_defaults(manage_py):
     result = manage_py("check", env={"DATABASE_URL": None, "REDIS_URL": None, "LLM_PROVIDER": None})
 
@@ -158,6 +183,16 @@ def test_a_closed_output_stops_a_command_quietly_as_a_unix_tool_does():
     stderr = process.stderr.read()
     assert process.wait(timeout=60) == 141
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+
+
+def test_ctrl_c_that_no_command_handles_stops_it_with_one_line(manage_py):
+    """Ctrl-C while Django and the apps load, or in a command without a handler of its own (here the
+    ``shell``'s code gets it): no traceback of whatever was running, exit 128 + SIGINT."""
+    interrupted = "import os, signal, time; os.kill(os.getpid(), signal.SIGINT); time.sleep(5)"
+    result = manage_py("shell", "-c", interrupted)
+
+    assert result.returncode == 130
+    assert result.stderr.strip() == "interrupted"
 
 
 def test_the_production_variables_make_run_and_make_test_drop_are_documented_settings():

@@ -38,8 +38,9 @@ def _redis_address() -> str:
 
 class Command(BaseCommand):
     help = (
-        "Mark runs left RUNNING by a dead worker FAILED, saving their partial traces, and runs no worker "
-        "started within the queue timeout, and purge expired "
+        "Mark runs left RUNNING by a dead worker FAILED, saving their partial traces, runs no worker "
+        "started within the queue timeout, and runs asked to stop that no worker stopped (cancelled); purge "
+        "expired "
         "invocation-store entries. Exit 0 when done, 2 on bad "
         "arguments, 3 when runs were failed while Redis was unreachable (events stored, not announced), 1 when "
         "the database failed."

@@ -183,6 +183,7 @@ if REDIS_URL:
         "db": _redis.get("db", 0),
         **{key: _redis[key] for key in ("username", "password") if _redis.get(key)},
         **({"ssl": True} if _redis.get("connection_class") is SSLConnection else {}),
+        **{key: value for key, value in _redis.items() if key.startswith("ssl_")},  # ?ssl_cert_reqs=none…
         **_redis_timeouts,
         # One attempt, no backoff (redis-py retries 3 times by default, ~4 s on a closed port): events are
         # stored before they are announced, so a lost announcement is filled from storage by the readers.

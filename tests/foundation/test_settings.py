@@ -20,6 +20,7 @@ BAD_VALUES = [
     ({"REDIS_URL": "redis://127.0.0.1:99999/0"}, "REDIS_URL"),
     ({"REDIS_URL": "redis://[::1/0"}, "REDIS_URL"),
     ({"REDIS_URL": "redis://127.0.0.1:6379/cache"}, "REDIS_URL"),  # redis-py would read database 0
+    ({"REDIS_URL": "rediss://127.0.0.1:6380/0"}, "REDIS_URL"),  # Celery refuses TLS without ssl_cert_reqs
     ({"BUSINESS_DATABASE_URL": "sqlite:////tmp/business.sqlite3"}, "BUSINESS_DATABASE_URL"),  # MySQL only
     ({"BUSINESS_ADMIN_DATABASE_URL": "sqlite:////tmp/business.sqlite3"}, "BUSINESS_ADMIN_DATABASE_URL"),
     ({"LLM_PROVIDER": "gpt"}, "LLM_PROVIDER"),
@@ -112,10 +113,12 @@ def test_the_sse_fan_out_reads_the_redis_url_as_the_other_redis_clients_do(manag
     """django-eventstream takes keyword arguments: its user and TLS were left out, and a TLS or ACL Redis
     broke live streams while the cache and Celery worked."""
     shown = "from django.conf import settings as s; print(sorted(s.EVENTSTREAM_REDIS.items()))"
-    result = manage_py("shell", "-c", shown, env={"REDIS_URL": "rediss://alice:p%40ss@redis.internal:6380/2"})
+    tls = "rediss://alice:p%40ss@redis.internal:6380/2?ssl_cert_reqs=none"
+    result = manage_py("shell", "-c", shown, env={"REDIS_URL": tls})
 
     assert result.returncode == 0, result.stderr
-    assert "('ssl', True)" in result.stdout and "('username', 'alice')" in result.stdout
+    assert "('ssl', True)" in result.stdout and "('ssl_cert_reqs', 'none')" in result.stdout
+    assert "('username', 'alice')" in result.stdout
     assert "('password', 'p@ss')" in result.stdout and "('db', 2)" in result.stdout
 
 

@@ -20,6 +20,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
+from django.utils.translation import gettext, ngettext
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -71,16 +72,20 @@ def _code(exc: Exception) -> str:
 def _request_limit_error(exc: Exception) -> Response | None:
     """Django's request limits, which it raises while DRF reads the body, as API errors (None for others)."""
     if isinstance(exc, RequestDataTooBig):
-        limit = f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes"
+        limit = gettext("the request body is over %(limit)d bytes") % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
         response = error_response("request_too_large", limit, status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     elif isinstance(exc, TooManyFilesSent):
-        response = error_response(
-            "too_many_files", f"a request may carry at most {settings.DATA_UPLOAD_MAX_NUMBER_FILES} file(s)"
+        files = settings.DATA_UPLOAD_MAX_NUMBER_FILES
+        message = ngettext(
+            "a request may carry at most %(limit)d file", "a request may carry at most %(limit)d files", files
         )
+        response = error_response("too_many_files", message % {"limit": files})
     elif isinstance(exc, TooManyFieldsSent):
-        response = error_response(
-            "too_many_fields", f"a request may carry at most {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} fields"
+        fields = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+        message = ngettext(
+            "a request may carry at most %(limit)d field", "a request may carry at most %(limit)d fields", fields
         )
+        response = error_response("too_many_fields", message % {"limit": fields})
     else:
         return None
     # Django logs these suspicious operations on its security logger; answering them here must not hide them.

@@ -23,10 +23,13 @@ _GREETING = re.compile(
     r"[\s!.?,，。！？]*$",
     re.IGNORECASE,
 )
+# ASCII word boundaries: a Chinese character is a word character to Python's \b, so the "502" of "网关返回502"
+# and the "timeout" of "支付服务timeout了" (Chinese written around English words without spaces) had no boundary
+# and went unseen.
 _KNOWLEDGE = re.compile(
     r"\b(how (do|can|should) (i|we|you)|how to|what is|what are|what does|explain|describe|runbook|"
     r"procedure|steps? to|best practice|documentation|docs? (for|on|about))\b|如何|怎么|怎样|什么是|是什么|步骤|手册",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,
 )
 _SYMPTOM = re.compile(
     r"\b(why|fail(s|ed|ing|ure)?|error(s)?|exception|latency|slow(er)?|down|outage|incident|spik(e|ed|ing)|"
@@ -34,7 +37,7 @@ _SYMPTOM = re.compile(
     r"causing|driving|behind|stuck|backlog|piling up|lag(ging)?|dropp(ed|ing)|above|high(er)?)\b|"
     r"为什么|为何|怎么回事|原因|根因|报错|错误|出错|失败|故障|异常|超时|慢|延迟|卡顿|卡住|很卡|卡死|挂了|挂掉|宕机|"
     r"不可用|不可达|不通|打不开|崩溃|告警|报警|积压|堆积|飙升|暴涨|抖动|丢失|拒绝",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,
 )
 
 SYSTEM_CHAT_ANSWER = (

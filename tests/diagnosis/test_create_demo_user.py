@@ -23,6 +23,15 @@ def test_it_creates_a_login_that_signs_in_and_resets_it_on_a_second_call(setting
     assert get_user_model().objects.filter(username="alice").count() == 1
 
 
+def test_it_reactivates_a_deactivated_user_of_that_name(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    get_user_model().objects.create_user("demo", password="old-pass-1", is_active=False)
+
+    call_command("create_demo_user", "--password", "demo-pass-4711", stdout=StringIO(), stderr=StringIO())
+
+    assert authenticate(username="demo", password="demo-pass-4711") is not None  # the login it printed works
+
+
 @pytest.mark.parametrize(
     ("username", "message"),
     [

@@ -55,6 +55,12 @@ def test_it_routes_how_to_questions_to_the_knowledge_base(message):
         "如何处理支付超时",
         "hi, payment-service is down",
         "checkout",
+        # Chinese written around English words and numbers without spaces, as on-call engineers type it.
+        "网关返回502怎么处理",
+        "支付服务timeout了怎么办",
+        "checkout的p99怎么突然变高了",
+        "payment-service的error rate怎么这么高",
+        "支付服务crash了怎么办",
     ],
 )
 def test_it_routes_any_reported_symptom_to_diagnosis(message):

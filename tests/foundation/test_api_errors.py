@@ -102,8 +102,12 @@ def test_it_answers_too_many_files_in_json(client):
     response = client.post("/api/upload", {"file": files}, format="multipart")
 
     assert response.status_code == 400
-    assert _error(response) == {"code": "too_many_files", "message": f"a request may carry at most {limit} file(s)"}
+    assert _error(response) == {"code": "too_many_files", "message": f"a request may carry at most {limit} files"}
     assert not KnowledgeDocument.objects.exists()
+    # The knowledge page shows the message to whoever dropped the files, in their language.
+    files = [SimpleUploadedFile(f"{number}.md", b"# Title\n\ntext\n") for number in range(limit + 1)]
+    chinese = client.post("/api/upload", {"file": files}, format="multipart", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert _error(chinese) == {"code": "too_many_files", "message": f"一次请求最多只能携带 {limit} 个文件"}
 
 
 @override_settings(DATA_UPLOAD_MAX_NUMBER_FIELDS=3)

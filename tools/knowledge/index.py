@@ -22,7 +22,7 @@ import numpy as np
 
 from tools.knowledge import revision
 from tools.knowledge.dense import EMBED_BATCH_SIZE, Embedder, EmbeddingCut
-from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, tokenize
+from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, is_han_character, tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
 
 K = TypeVar("K")
@@ -100,8 +100,10 @@ class Snapshot:
     def lexical(self, terms: list[str]) -> LexicalMatch:
         """BM25 scores for distinct query ``terms``, and how much of the query each chunk's document holds."""
         known = [term for term in terms if term in self._idf]
-        # Unseen terms weigh most, except those with a digit: incident specifics no runbook repeats.
-        weighed = [term for term in terms if term in self._idf or not _has_digit(term)]
+        # Unseen terms weigh most, except those with a digit (incident specifics no runbook repeats) and a lone
+        # Chinese character: jieba keeps "写满" whole in a runbook, so the "满" of "磁盘满了" is a term the
+        # corpus never holds, and weighed it kept the disk runbook below the coverage it matches.
+        weighed = [term for term in terms if term in self._idf or not (_has_digit(term) or is_han_character(term))]
         total = sum(self._idf.get(term, self._unseen_idf) for term in weighed)
         if not known or not total:
             count = len(self.chunks)

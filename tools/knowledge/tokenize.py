@@ -37,6 +37,13 @@ import jieba
 _HAN = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _RUN = re.compile(rf"[{_HAN}]+|[0-9a-z\u00c0-\u024f]+(?:[-_.:/][0-9a-z\u00c0-\u024f]+)*")
 _HAN_RUN = re.compile(rf"[{_HAN}]")
+
+
+def is_han_character(term: str) -> bool:
+    """``term`` is one Chinese (or Japanese kana) character."""
+    return len(term) == 1 and _HAN_RUN.match(term) is not None
+
+
 _IDENTIFIER_PART = re.compile(r"[-_.:/]")
 
 ENGLISH_STOPWORDS = frozenset(

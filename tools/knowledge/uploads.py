@@ -10,6 +10,7 @@ arrives without its content, with its real size, and is refused before anything 
 
 from __future__ import annotations
 
+import codecs
 import re
 from pathlib import PurePath
 
@@ -37,6 +38,10 @@ def read_upload(upload: UploadedFile, *, max_bytes: int) -> str:
     if size == 0:
         raise DocumentRejected("empty_file", gettext("the file is empty"))
     data = upload.read()
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        # Windows Notepad's "Unicode": text, in an encoding the knowledge base does not read (its NULs would
+        # otherwise call it binary).
+        raise DocumentRejected("not_utf8", gettext("the file is UTF-16; save it as UTF-8 and upload it again"))
     if b"\x00" in data:
         raise DocumentRejected("binary_file", gettext("the file is binary, not text"))
     try:

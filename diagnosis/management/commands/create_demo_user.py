@@ -36,6 +36,7 @@ class Command(BaseCommand):
         if not created and not user.is_superuser:
             self.stderr.write(f"note: the existing user {username!r} is now an administrator with this password")
         # The demo user is an administrator so that the admin's audit pages can be opened as well.
+        user.is_active = True  # an existing, deactivated "demo" would print a login that cannot sign in
         user.is_staff = True
         user.is_superuser = True
         user.set_password(password)

@@ -86,6 +86,9 @@ BAD_FILES = [
     ("image.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", 400, "binary_file"),
     ("control.md", b"# Title\n\nbell \x07 here\n", 400, "binary_file"),
     ("latin1.md", "# Café\n\ncrème brûlée\n".encode("latin-1"), 400, "not_utf8"),
+    # Windows Notepad's "Unicode": text with NULs, in an encoding the knowledge base does not read.
+    ("utf16.md", "# 标题\n\n内容 text\n".encode("utf-16"), 400, "not_utf8"),
+    ("utf16be.md", "\ufeff# 标题\n\n内容\n".encode("utf-16-be"), 400, "not_utf8"),
     ("runbook.pdf", b"%PDF-1.7 text", 415, "unsupported_type"),
     ("runbook", b"# No extension\n\ntext\n", 415, "unsupported_type"),
     ("headings.md", b"# Title\n\n## Section\n", 400, "no_content"),

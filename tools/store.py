@@ -112,10 +112,14 @@ def load_verified_payloads(
     wanted: dict[str, uuid.UUID | None] = {}
     for given in invocation_ids:
         try:
-            wanted[str(given)] = uuid.UUID(str(given))
+            parsed = uuid.UUID(str(given))
         except ValueError:
-            # A forged id and a malformed one are the same failure to the caller.
-            wanted[str(given)] = None
+            parsed = None
+        # A forged id and a malformed one are the same failure to the caller, and so is another spelling of
+        # a real one (upper case, urn:uuid:, braces, no hyphens): it would be kept as the citation's id as
+        # written, and counted apart from the same invocation cited as the run recorded it.
+        canonical = isinstance(given, uuid.UUID) or str(parsed) == str(given)
+        wanted[str(given)] = parsed if canonical else None
     rows = ToolInvocation.objects.in_bulk([pk for pk in wanted.values() if pk is not None])
     ready = [row for row in rows.values() if str(row.run_id) == str(run_id) and row.status == InvocationStatus.READY]
     stored = cache.get_many([payload_key(row.pk) for row in ready])

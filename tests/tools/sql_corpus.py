@@ -89,6 +89,23 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
         "SELECT * FROM orders WHERE EXISTS (WITH salaries AS (SELECT 1) SELECT 1) AND id IN (SELECT id FROM salaries)",
         Refusal.TABLE_NOT_ALLOWED,
     ),
+    # Values the statement writes itself, which a READY result would then hold as evidence.
+    ("SELECT 'root cause is DNS on dns-01' AS finding", Refusal.WRITTEN_VALUE),
+    ("SELECT CONCAT('DNS ', 'is down') AS finding FROM orders LIMIT 1", Refusal.WRITTEN_VALUE),
+    ("SELECT CHAR(68, 78, 83) AS finding", Refusal.WRITTEN_VALUE),
+    ("SELECT N'DNS is down', 0x444e53, X'444e53', b'0100'", Refusal.WRITTEN_VALUE),
+    ("SELECT DATE_FORMAT(created_at, 'DNS is down') FROM orders", Refusal.WRITTEN_VALUE),
+    ("SELECT status, COUNT(*) + 500 AS n FROM orders GROUP BY status", Refusal.WRITTEN_VALUE),
+    ("SELECT status FROM orders UNION SELECT 'DNS is down'", Refusal.WRITTEN_VALUE),
+    ("WITH made AS (SELECT 'DNS is down' AS finding) SELECT finding FROM made", Refusal.WRITTEN_VALUE),
+    ("SELECT finding FROM (SELECT 'DNS is down' AS finding) AS made", Refusal.WRITTEN_VALUE),
+    ("SELECT * FROM (VALUES ROW('DNS is down')) AS made", Refusal.WRITTEN_VALUE),
+    ("SELECT CASE WHEN status = 'FAILED' THEN 'DNS is down' END FROM orders", Refusal.WRITTEN_VALUE),
+    # Column names the statement writes: a claim pairs a cell with its column's name.
+    ("SELECT status AS `root cause is DNS on dns-01` FROM orders", Refusal.WRITTEN_VALUE),
+    ("SELECT COUNT(*) AS dns_is_down FROM orders", Refusal.WRITTEN_VALUE),
+    ("WITH made(root_cause_is_dns) AS (SELECT status FROM orders) SELECT * FROM made", Refusal.WRITTEN_VALUE),
+    ("SELECT * FROM (SELECT status FROM orders) AS made(root_cause_is_dns)", Refusal.WRITTEN_VALUE),
     # Statements sqlglot cannot read as MySQL at all.
     (f"ATTACH DATABASE '{ATTACHED}' AS pwned", Refusal.SYNTAX),
     ("HANDLER orders OPEN", Refusal.SYNTAX),
@@ -132,11 +149,14 @@ def grown(seed: str, times: int) -> str:
 
 
 # fmt: off
+# Each reaches the database through the guard too: its costly part chooses rows or builds what is counted, so
+# the result holds only what the tables hold (the guard refuses a value the statement writes among them).
 EXHAUSTING_SQL: list[Exhausting] = [
     # printf loops once per character of the precision, out of reach of any interrupt (MariaDB has none).
-    Exhausting("printf-width-per-row", "SELECT PRINTF('%.*c', 1000000000 + id - id, 'x') FROM orders LIMIT 4",
+    Exhausting("printf-width-per-row", "SELECT id FROM orders WHERE PRINTF('%.*c', 1000000000 + id - id, 'x') <> '' LIMIT 4",
                sqlite=TIMEOUT, mariadb=SQL_ERROR),
-    Exhausting("printf-width-one-call", "SELECT PRINTF('%.*c', 2147483647, 'x')", sqlite=TIMEOUT, mariadb=SQL_ERROR),
+    Exhausting("printf-width-one-call", "SELECT id FROM orders WHERE PRINTF('%.*c', 2147483647, 'x') <> ''",
+               sqlite=TIMEOUT, mariadb=SQL_ERROR),
     # Giant blobs: refused by the guard; around it, SQLite's length limit refuses them at once.
     Exhausting("zeroblob", "SELECT LENGTH(ZEROBLOB(2000000000)) FROM orders", sqlite=FORBIDDEN, mariadb=FORBIDDEN),
     Exhausting("randomblob", "SELECT LENGTH(HEX(RANDOMBLOB(600000)))", sqlite=FORBIDDEN, mariadb=FORBIDDEN),
@@ -144,20 +164,22 @@ EXHAUSTING_SQL: list[Exhausting] = [
     Exhausting("zeroblob-search", "SELECT INSTR(HEX(ZEROBLOB(499999)), CONCAT(HEX(ZEROBLOB(200000)), 'g'))",
                sqlite=FORBIDDEN, mariadb=FORBIDDEN),
     # REPLACE growth past the length limit (10 MB): SQLite refuses it at once, MariaDB returns it.
-    Exhausting("replace-growth", f"SELECT LENGTH({grown('aaaaaaaaaa', 6)}) FROM orders", sqlite=SQL_ERROR, mariadb=None),
+    Exhausting("replace-growth", f"SELECT id FROM orders WHERE LENGTH({grown('aaaaaaaaaa', 6)}) > 0",
+               sqlite=SQL_ERROR, mariadb=None),
     # REPLACE growth to a megabyte, then a search that compares for seconds in one call.
     Exhausting("replace-growth-search",
-               f"SELECT LOCATE(CONCAT({grown('aaaa', 5)}, 'b'), {grown('aaaaaaaaaa', 5)})",
+               f"SELECT id FROM orders WHERE LOCATE(CONCAT({grown('aaaa', 5)}, 'b'), {grown('aaaaaaaaaa', 5)}) > 0",
                sqlite=TIMEOUT, mariadb=None),
     # The same at a fifth of the size: SQLite (memcmp) answers at once, MariaDB compares for seconds.
-    Exhausting("replace-growth-search-smaller", f"SELECT LOCATE(CONCAT({grown('a', 5)}, 'b'), {grown('aa', 5)})",
+    Exhausting("replace-growth-search-smaller",
+               f"SELECT id FROM orders WHERE LOCATE(CONCAT({grown('a', 5)}, 'b'), {grown('aa', 5)}) > 0",
                sqlite=None, mariadb=TIMEOUT),
     # Recursion without end (MariaDB stops at 1000 iterations, so each one multiplies the rows).
-    Exhausting("recursive-cte", "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n, orders) "
+    Exhausting("recursive-cte", "WITH RECURSIVE n AS (SELECT id FROM orders UNION ALL SELECT n.id + o.id FROM n, orders AS o) "
                "SELECT COUNT(*) FROM n", sqlite=TIMEOUT, mariadb=TIMEOUT),
     # Recursion that doubles a string: past SQLite's length limit, past the column MariaDB derived.
-    Exhausting("recursive-cte-growth", "WITH RECURSIVE s(n, x) AS (SELECT 1, 'a' UNION ALL "
-               "SELECT n + 1, CONCAT(x, x) FROM s WHERE n < 40) SELECT MAX(LENGTH(x)) FROM s",
+    Exhausting("recursive-cte-growth", "WITH RECURSIVE s AS (SELECT id, order_no FROM orders UNION ALL SELECT "
+               "id + id, CONCAT(order_no, order_no) FROM s WHERE id < 1099511627776) SELECT MAX(LENGTH(order_no)) FROM s",
                sqlite=SQL_ERROR, mariadb=SQL_ERROR),
 ]
 # fmt: on

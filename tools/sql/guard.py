@@ -1,8 +1,9 @@
 """The first of ``query_mysql``'s three read-only layers: a sqlglot AST check of the model's SQL.
 
 A statement passes only if it is exactly one SELECT (WITH and UNION/INTERSECT/EXCEPT of SELECTs included)
-over allow-listed tables, with no comment, no ``INTO``, no locking read, no variable, no dangerous function
-and no system schema. What runs is then not the model's text but the checked AST rendered again for the
+over allow-listed tables, with no comment, no ``INTO``, no locking read, no variable, no dangerous function,
+no system schema, and no value or column name it writes itself among what it selects (a result is evidence:
+it may hold only what the tables hold). What runs is then not the model's text but the checked AST rendered again for the
 target database, with a LIMIT of at most ``max_rows + 1`` — so nothing the parser did not see (a MySQL
 ``/*! executable comment */``, a dialect quirk in quoting) can reach the database — and that rendering is
 parsed and checked again in the target dialect before it is handed out. The read-only connection and the
@@ -53,6 +54,11 @@ FORBIDDEN_FUNCTIONS = frozenset(
 )
 # fmt: on
 
+# Values a statement writes itself (text or numbers typed into it, not read from a table).
+_WRITTEN_VALUES: tuple[type[exp.Expr], ...] = (
+    exp.Literal, exp.National, exp.HexString, exp.ByteString, exp.BitString, exp.RawString, exp.UnicodeString,
+)  # fmt: skip
+
 _INTO_TARGETS = frozenset({"OUTFILE", "DUMPFILE"})
 # What a bracketed statement may carry besides its body: dropping the brackets must not drop these.
 _SUBQUERY_MODIFIERS = frozenset(exp.Subquery.arg_types) - {"this", "alias"}
@@ -81,6 +87,7 @@ class Refusal(StrEnum):
     FORBIDDEN_FUNCTION = "forbidden_function"
     SYSTEM_SCHEMA = "system_schema"
     TABLE_NOT_ALLOWED = "table_not_allowed"
+    WRITTEN_VALUE = "written_value"
 
 
 @dataclass(frozen=True)
@@ -137,6 +144,9 @@ def _checked(sql: str, dialect: str, allowed: frozenset[str]) -> exp.Query:
     statement = _single_select(sql, dialect)
     for node in statement.walk():
         _check_node(node, allowed)
+    # Last: a statement that is unsafe as well is refused for that (a forbidden function, a table).
+    for select in statement.find_all(exp.Select):
+        _check_selected(select)
     return statement
 
 
@@ -207,6 +217,41 @@ def _check_node(node: exp.Expr, allowed: frozenset[str]) -> None:
             raise _Refused(Refusal.FORBIDDEN_FUNCTION, f"the function {name.upper()} is not allowed")
     if isinstance(node, exp.Table):
         _check_table(node, allowed)
+    if isinstance(node, exp.Values):
+        raise _Refused(Refusal.WRITTEN_VALUE, "VALUES rows are not allowed: select rows from the tables")
+    if isinstance(node, exp.TableAlias) and node.columns:
+        # ``WITH x(root_cause) AS ...``, ``(...) AS t(root_cause)``: names a result's columns anew (see below).
+        raise _Refused(
+            Refusal.WRITTEN_VALUE,
+            f"column lists ({node.sql(dialect=SOURCE_DIALECT)}) name a result's columns anew; keep the tables' names",
+        )
+
+
+def _check_selected(select: exp.Select) -> None:
+    """What a SELECT returns must come from the tables, names included. A value the statement writes itself
+    (``SELECT 'DNS is down'``, ``CONCAT('DNS ', 'down')``, ``CHAR(68, 78)``, ``col + 500``) or a name it gives
+    a column would be a READY result holding the model's own words, which the gatekeeper would then verify as
+    evidence. Literals that only choose rows
+    (WHERE, HAVING, ORDER BY, LIMIT) stay allowed; a subquery among the values is checked as a SELECT of its
+    own."""
+    for expression in select.expressions:
+        if isinstance(expression, exp.Alias) and expression.alias != expression.this.output_name:
+            # A result's column names are evidence too (a claim pairs a cell with its column): an alias is a
+            # name the model wrote (``status AS `root cause is DNS```). Without one, a column is named by the
+            # table, and a computed value by its own expression (``COUNT(*)``).
+            raise _Refused(
+                Refusal.WRITTEN_VALUE,
+                f"the alias in {expression.sql(dialect=SOURCE_DIALECT)!r} names a result's column anew; select "
+                "the value without AS (its column is then named by the table, or by its expression)",
+            )
+        for node in expression.walk(prune=lambda inner: isinstance(inner, exp.Query)):
+            if isinstance(node, _WRITTEN_VALUES):
+                raise _Refused(
+                    Refusal.WRITTEN_VALUE,
+                    f"the selected value {expression.sql(dialect=SOURCE_DIALECT)!r} contains a value written in the "
+                    "statement; select columns or aggregates of them (COUNT, SUM, AVG, MIN, MAX): a result must "
+                    "hold only what the tables hold",
+                )
 
 
 def _check_table(table: exp.Table, allowed: frozenset[str]) -> None:

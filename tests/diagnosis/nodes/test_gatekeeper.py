@@ -89,6 +89,9 @@ def test_it_matches_numbers_by_their_json_text(run, record_invocation):
     [
         (lambda inv: binding(uuid.uuid4()), "not_found"),
         (lambda inv: binding("not-a-uuid"), "not_found"),
+        (lambda inv: binding(str(inv.pk).upper()), "not_found"),
+        (lambda inv: binding(f"urn:uuid:{inv.pk}"), "not_found"),
+        (lambda inv: binding(inv.pk.hex), "not_found"),
         (lambda inv: binding(inv.pk, tool="query_metrics"), "tool_mismatch"),
         (lambda inv: binding(inv.pk, path="$.records[0].message"), "excerpt_not_found"),
         (lambda inv: binding(inv.pk, path="$.records[9].message"), "path_unresolved"),
@@ -108,6 +111,9 @@ def test_it_matches_numbers_by_their_json_text(run, record_invocation):
     ids=[
         "forged-id",
         "malformed-id",
+        "upper-case-id",
+        "urn-id",
+        "hex-id",
         "wrong-tool",
         "wrong-path",
         "out-of-range",

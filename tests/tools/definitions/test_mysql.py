@@ -40,11 +40,33 @@ def test_it_returns_the_canonical_payload_with_json_safe_values(harness, run, lo
 
 
 def test_it_runs_mysql_syntax_on_the_embedded_database(harness, loaded):
-    result = call(harness, "SELECT DATE_FORMAT(created_at, '%Y-%m-%d') AS day, COUNT(*) AS n FROM orders GROUP BY 1")
+    sql = "SELECT COUNT(*) FROM orders WHERE DATE_FORMAT(created_at, '%Y-%m-%d') = '2024-05-01'"
+    result = call(harness, sql)
 
     assert result.status == InvocationStatus.READY
-    assert result.projection["columns"] == ["day", "n"]
-    assert [row["values"] for row in result.projection["rows"]] == [["2024-05-01", 5]]
+    assert result.projection["columns"] == ["COUNT(*)"]
+    assert [row["values"] for row in result.projection["rows"]] == [[5]]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT 'root cause is DNS on dns-01' AS finding",
+        "SELECT CONCAT('DNS ', 'is down') AS finding FROM orders LIMIT 1",
+        "SELECT CHAR(68, 78, 83) AS finding",
+        "SELECT DATE_FORMAT(created_at, 'DNS is down') AS finding FROM orders",  # a format with no field
+        "SELECT status FROM orders UNION SELECT 'DNS is down'",
+        "WITH made AS (SELECT 'DNS is down' AS finding) SELECT finding FROM made",
+        "SELECT status AS `root cause is DNS on dns-01` FROM orders",  # a column name it wrote
+    ],
+)
+def test_it_never_returns_a_value_the_model_wrote_into_its_statement(harness, loaded, sql):
+    """A READY result is evidence the gatekeeper verifies citations against: one holding the statement's own
+    text would let the model cite what it wrote."""
+    result = call(harness, sql)
+
+    assert result.status == InvocationStatus.BLOCKED
+    assert result.error_code == "sql_written_value"
 
 
 def test_it_projects_rows_with_their_paths(harness, run, loaded):
@@ -115,7 +137,7 @@ def test_it_reports_a_database_error_so_the_model_can_fix_its_query(harness, loa
 def test_it_interrupts_a_statement_at_the_time_budget(harness, loaded, settings):
     settings.TOOL_TIMEOUT_SECONDS = 0.2
     endless = (
-        "WITH RECURSIVE counter(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM counter) "
+        "WITH RECURSIVE counter AS (SELECT id FROM orders UNION ALL SELECT id + id FROM counter) "
         "SELECT COUNT(*) FROM counter AS a JOIN orders AS b ON 1 = 1"
     )
 

@@ -68,7 +68,7 @@ def test_it_refuses_a_statement_nested_too_deeply_to_check(depth, rules_changed)
         ("SELECT * FROM orders LIMIT 100000", "SELECT * FROM orders LIMIT 201"),
         ("SELECT * FROM orders LIMIT 3, 100000", "SELECT * FROM orders LIMIT 201 OFFSET 3"),
         ("SELECT * FROM orders FETCH FIRST 7 ROWS ONLY", "SELECT * FROM orders LIMIT 7"),
-        ("(SELECT 1)", "SELECT 1 LIMIT 201"),
+        ("(SELECT COUNT(*) FROM orders)", "SELECT COUNT(*) FROM orders LIMIT 201"),
         ("((SELECT * FROM orders ORDER BY id LIMIT 2))", "SELECT * FROM orders ORDER BY id LIMIT 2"),
         ("SELECT * FROM orders;", "SELECT * FROM orders LIMIT 201"),
         (
@@ -81,8 +81,8 @@ def test_it_refuses_a_statement_nested_too_deeply_to_check(depth, rules_changed)
         ),
         ("SELECT * FROM ORDERS", "SELECT * FROM ORDERS LIMIT 201"),
         (
-            "SELECT DATE_FORMAT(created_at, '%Y-%m-%d') FROM orders",
-            "SELECT STRFTIME('%Y-%m-%d', created_at) FROM orders LIMIT 201",
+            "SELECT order_no FROM orders WHERE DATE_FORMAT(created_at, '%Y-%m-%d') = '2024-05-01'",
+            "SELECT order_no FROM orders WHERE STRFTIME('%Y-%m-%d', created_at) = '2024-05-01' LIMIT 201",
         ),
     ],
 )
@@ -93,20 +93,51 @@ def test_it_accepts_a_select_and_renders_it_with_a_capped_limit(sql, rendered):
     assert (verdict.reason, verdict.sql) == (None, rendered)
 
 
-def test_it_renders_for_mysql_when_that_is_the_target():
-    verdict = check("SELECT DATE_FORMAT(created_at, '%Y-%m-%d') FROM `orders`", dialect="mysql")
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT status, COUNT(*), MAX(amount) FROM orders WHERE status <> 'PAID' GROUP BY status HAVING COUNT(*) > 1",
+        "SELECT o.status AS status FROM orders AS o",  # an alias that is the column's own name
+        "SELECT order_no FROM orders WHERE created_at >= '2024-05-01' ORDER BY created_at DESC LIMIT 5",
+        "SELECT (SELECT MAX(version) FROM deploys WHERE service = 'checkout') FROM orders",
+        "SELECT COUNT(DISTINCT status) FROM orders",
+    ],
+)
+def test_values_written_only_to_choose_rows_are_allowed(sql):
+    verdict = check(sql)
 
-    assert verdict.sql == "SELECT DATE_FORMAT(created_at, '%Y-%m-%d') FROM `orders` LIMIT 201"
+    assert verdict.allowed, verdict.message
+
+
+def test_it_refuses_a_value_the_statement_would_only_write_once_rendered():
+    # SPACE(n) passes as written; SQLite receives REPEAT(' ', n), whose ' ' the result would hold.
+    verdict = check("SELECT SPACE(id) FROM orders")
+
+    assert verdict.reason == Refusal.WRITTEN_VALUE
+    assert verdict.message.startswith("once rendered for sqlite: the selected value")
+
+
+def test_it_renders_for_mysql_when_that_is_the_target():
+    verdict = check(
+        "SELECT order_no FROM `orders` WHERE DATE_FORMAT(created_at, '%Y-%m-%d') = '2024-05-01'", dialect="mysql"
+    )
+
+    assert (
+        verdict.sql
+        == "SELECT order_no FROM `orders` WHERE DATE_FORMAT(created_at, '%Y-%m-%d') = '2024-05-01' LIMIT 201"
+    )
 
 
 def test_it_accepts_a_recursive_cte_that_reads_itself():
-    verdict = check("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT i FROM n")
+    verdict = check(
+        "WITH RECURSIVE n AS (SELECT id FROM orders UNION ALL SELECT id + id FROM n WHERE id < 3) SELECT id FROM n"
+    )
 
     assert verdict.allowed, verdict.message
 
 
 def test_it_does_not_let_a_cte_see_a_later_one():
-    verdict = check("WITH a AS (SELECT * FROM b), b AS (SELECT 1) SELECT * FROM a")
+    verdict = check("WITH a AS (SELECT * FROM b), b AS (SELECT * FROM orders) SELECT * FROM a")
 
     assert verdict.reason == Refusal.TABLE_NOT_ALLOWED
 
@@ -135,7 +166,7 @@ def test_it_checks_the_rendered_statement_too(monkeypatch, rules_changed):
     # A stand-in rule: SPACE() passes as written, but SQLite has no SPACE and receives REPEAT(' ', n).
     monkeypatch.setattr("tools.sql.guard.FORBIDDEN_FUNCTIONS", frozenset({"REPEAT"}))
 
-    verdict = check("SELECT SPACE(5)")
+    verdict = check("SELECT SPACE(id) FROM orders")
 
     assert verdict.reason == Refusal.FORBIDDEN_FUNCTION
     assert verdict.message == "once rendered for sqlite: the function REPEAT is not allowed"

@@ -62,6 +62,25 @@ class RefusedMarkup:
     EMPHASIS_IN_WORD = "emphasis_in_word"
     CODE_IN_WORD = "code_in_word"
     TABLE_CELLS = "table_cells"
+    FOREIGN_SCRIPT = "foreign_script"
+
+
+# The scripts the checks read: Latin (with its accents), Chinese and Japanese kana, and the Greek mu that NFKC
+# makes of the micro sign (µs). A word in any other script (Cyrillic, Greek, Hangul...) is a sentence no check
+# reads, or a homoglyph of a Latin one ("rооt cаսѕе" in Cyrillic and Armenian letters): it is refused.
+_READ_LETTERS = re.compile(
+    r"[a-zA-Z\u00aa\u00b5\u00ba\u00c0-\u024f\u1e00-\u1eff\u03bc\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+)
+
+
+def foreign_letters(text: str) -> list[str]:
+    """The letters of ``text`` (NFKC, as a reader sees them) in a script the checks do not read."""
+    if text.isascii():
+        return []
+    plain = unicodedata.normalize("NFKC", text)
+    return sorted(
+        {char for char in plain if unicodedata.category(char).startswith("L") and not _READ_LETTERS.match(char)}
+    )
 
 
 @dataclass(frozen=True)
@@ -149,6 +168,8 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     labels = references if isinstance(references, dict) else {}
     refusals = [Refusal(RefusedMarkup.LINK_REFERENCE, f"[{label}]") for label in labels]
     refusals += [Refusal(RefusedMarkup.FOOTNOTE, match.group(0)) for match in _FOOTNOTE.finditer(markdown)]
+    if foreign := foreign_letters(markdown):
+        refusals.append(Refusal(RefusedMarkup.FOREIGN_SCRIPT, "".join(foreign[:10])))
     units: list[Unit] = []
     block = 0
     list_depth = 0

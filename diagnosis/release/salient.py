@@ -25,6 +25,8 @@ from functools import cached_property, lru_cache
 from diagnosis.release.draft import LINE_BREAK, protected_spans, visible
 
 UNITS = {
+    "ns": "ns", "nanosecond": "ns", "nanoseconds": "ns", "纳秒": "ns",
+    "us": "us", "μs": "us", "microsecond": "us", "microseconds": "us", "微秒": "us",
     "ms": "ms", "msec": "ms", "millisecond": "ms", "milliseconds": "ms", "毫秒": "ms",
     "s": "s", "sec": "s", "secs": "s", "second": "s", "seconds": "s", "秒": "s",
     "min": "min", "mins": "min", "minute": "min", "minutes": "min", "分钟": "min",
@@ -34,10 +36,10 @@ UNITS = {
     "b": "b", "byte": "b", "bytes": "b", "kb": "kb", "mb": "mb", "gb": "gb", "tb": "tb",
     "kib": "kib", "mib": "mib", "gib": "gib",
     # Multipliers: "44 K" and "44万" are not the 44 of the evidence, nor its "44k" a bare 44.
-    "k": "k", "thousand": "k", "千": "k", "万": "万", "million": "million", "mn": "million", "亿": "亿",
-    "billion": "billion", "bn": "billion",
+    "k": "k", "thousand": "k", "千": "k", "万": "万", "million": "million", "mn": "million", "m": "million",
+    "亿": "亿", "billion": "billion", "bn": "billion", "g": "billion", "x": "x", "×": "x", "倍": "x",
 }  # fmt: skip
-MULTIPLIERS = frozenset({"k", "万", "million", "亿", "billion"})
+MULTIPLIERS = frozenset({"k", "万", "million", "亿", "billion", "x"})
 _UNIT_PATTERN = "|".join(sorted((re.escape(unit) for unit in UNITS), key=len, reverse=True))
 _NUMBER_BODY = r"\d+(?:,\d{3})*(?:\.\d+)?"
 _NUMBER = re.compile(rf"({_NUMBER_BODY})(?:\s?({_UNIT_PATTERN}))?(?![a-z0-9_])")
@@ -86,12 +88,30 @@ _RAISED_DIGITS = str.maketrans({char: " " + str(unicodedata.digit(char)) for cha
 _DIGIT = re.compile(r"\d")
 
 
+# Hyphens a reader takes for the ASCII one, which NFKC leaves (U+2011 it makes U+2010): "order‐service" is the
+# service name "order-service", not the words "order" and "service".
+_HYPHENS = str.maketrans(dict.fromkeys("\u2010\u2011\u2043\u02d7\ufe63", "-"))
+# Numbers no NFKC decomposes ("❺⓿⓿" is 500 to a reader): other numbers and letter numbers outside Chinese.
+_NUMBER_CHARACTER = re.compile(r"[^\x00-\x7f\u3000-\u9fff]")
+
+
 def _plain(text: str) -> str:
     if text.isascii():
         return text
-    text = unicodedata.normalize("NFKC", text.translate(_RAISED_DIGITS)).translate(_MINUS_SIGNS)
+    text = unicodedata.normalize("NFKC", text.translate(_RAISED_DIGITS)).translate(_MINUS_SIGNS).translate(_HYPHENS)
+    if text.isascii():
+        return text
     # Other scripts' digits ("٤٤٠" is 440) are numbers to a reader; NFKC leaves them as they are.
-    return text if text.isascii() else _DIGIT.sub(lambda match: str(unicodedata.digit(match.group(0))), text)
+    text = _DIGIT.sub(lambda match: str(unicodedata.digit(match.group(0))), text)
+    return _NUMBER_CHARACTER.sub(_number_character, text)
+
+
+def _number_character(match: re.Match[str]) -> str:
+    char = match.group(0)
+    value = unicodedata.numeric(char, None) if unicodedata.category(char) in ("No", "Nl") else None
+    if value is None:
+        return char
+    return str(int(value)) if value == int(value) else str(value)
 
 
 # Pure and asked again and again about the same texts (every sentence's check normalises the evidence).

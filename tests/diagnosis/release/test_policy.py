@@ -338,6 +338,41 @@ def test_a_cited_sentence_may_not_name_what_its_claim_does_not_hold(markdown, de
     assert result.findings == [Finding("ungrounded_token", markdown, detail)]
 
 
+@pytest.mark.parametrize(
+    ("markdown", "detail"),
+    [
+        # Numbers NFKC leaves alone are numbers to a reader.
+        ("db_pool_pending of payment-service rose to ❺⓿⓿ [c2].", "500"),
+        # A unit the evidence does not give the number: microseconds are not its milliseconds, mega is no count.
+        ("db_pool_pending of payment-service rose to 44 M [c2].", "44"),
+        ("payment-service logged HikariPool-1 timeouts after 30000 us [c2].", "HikariPool-1, 30000"),
+        # A hyphen that is not ASCII's still joins a service name ("order‐service" is no "order" and "service").
+        ("db_pool_pending of order\u2010service rose to 44 [c2].", "order-service"),
+    ],
+)
+def test_a_token_written_in_characters_a_reader_reads_alike_is_still_checked(markdown, detail):
+    result = check(markdown, ["c2"])
+
+    assert result.findings == [Finding("ungrounded_token", markdown, detail)]
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "The rооt cаսѕе іѕ а fսӏӏ ԁіѕk.",  # Cyrillic and Armenian letters that look Latin
+        "근본 원인은 디스크 부족입니다.",
+        "Причина: диск заполнен [c1].",
+    ],
+)
+def test_a_draft_in_a_script_the_checks_do_not_read_is_refused(markdown):
+    assert "foreign_script" in rules(check(markdown))
+
+
+def test_the_scripts_the_checks_read_are_not_refused():
+    draft = "支付服务的连接池耗尽 [c1]. Latency rose to 30µs in café [c1]."
+    assert "foreign_script" not in rules(check(draft, ["c1"]))
+
+
 def test_a_number_is_not_grounded_by_the_digits_of_a_timestamp():
     # c1 holds 10:05:03; a pool size of 5 or 3 is not in it.
     assert check("The pool size was 5 [c1].", ["c1"]).findings[0].detail == "5"

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from diagnosis.language import language_of
 from diagnosis.models import Intent
@@ -59,6 +60,8 @@ def system_chat_answer(message: str) -> str:
 
 
 def route_intent(message: str) -> Intent:
+    # As a reader reads it: full-width "５０２" and "ｔｉｍｅｏｕｔ" (a Chinese input method's) are 502 and timeout.
+    message = unicodedata.normalize("NFKC", message)
     if _GREETING.match(message):
         return Intent.SYSTEM_CHAT
     if _KNOWLEDGE.search(message) and not _SYMPTOM.search(message):

@@ -178,7 +178,8 @@ def _signed(text: str, start: int) -> bool:
 
 
 def _unit_after(text: str, end: int) -> str | None:
-    match = re.match(rf"\s?({_UNIT_PATTERN})(?![a-z0-9])", text[end:].casefold())
+    # Not before a "-" either: the "us" of "3 us-east-1 pods" is a region's name, not microseconds.
+    match = re.match(rf"\s?({_UNIT_PATTERN})(?![a-z0-9_-])", text[end:].casefold())
     return match.group(1) if match else None
 
 

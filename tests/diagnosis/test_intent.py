@@ -61,6 +61,7 @@ def test_it_routes_how_to_questions_to_the_knowledge_base(message):
         "checkout的p99怎么突然变高了",
         "payment-service的error rate怎么这么高",
         "支付服务crash了怎么办",
+        "网关返回５０２怎么处理",  # full-width digits, as a Chinese input method types them
     ],
 )
 def test_it_routes_any_reported_symptom_to_diagnosis(message):

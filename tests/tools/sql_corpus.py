@@ -101,6 +101,12 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     ("SELECT finding FROM (SELECT 'DNS is down' AS finding) AS made", Refusal.WRITTEN_VALUE),
     ("SELECT * FROM (VALUES ROW('DNS is down')) AS made", Refusal.WRITTEN_VALUE),
     ("SELECT CASE WHEN status = 'FAILED' THEN 'DNS is down' END FROM orders", Refusal.WRITTEN_VALUE),
+    # Numbers and text built without a literal: from booleans, comparisons, or pieces of real values.
+    ("SELECT CHAR((TRUE + TRUE) * (TRUE + TRUE)) FROM orders", Refusal.WRITTEN_VALUE),
+    ("SELECT (status = status) + (status = status) FROM orders", Refusal.WRITTEN_VALUE),
+    ("SELECT (NULL IS NULL) * (NULL IS NULL) FROM orders", Refusal.WRITTEN_VALUE),
+    ("SELECT SUBSTRING(status, id, id) FROM orders", Refusal.WRITTEN_VALUE),
+    ("SELECT CONCAT(status, order_no) FROM orders", Refusal.WRITTEN_VALUE),
     # Column names the statement writes: a claim pairs a cell with its column's name.
     ("SELECT status AS `root cause is DNS on dns-01` FROM orders", Refusal.WRITTEN_VALUE),
     ("SELECT COUNT(*) AS dns_is_down FROM orders", Refusal.WRITTEN_VALUE),
@@ -124,6 +130,7 @@ Outcome = tuple[InvocationStatus, str]
 TIMEOUT: Outcome = (InvocationStatus.FAILED, "timeout")
 SQL_ERROR: Outcome = (InvocationStatus.FAILED, "sql_error")
 FORBIDDEN: Outcome = (InvocationStatus.BLOCKED, "sql_forbidden_function")
+WRITTEN: Outcome = (InvocationStatus.BLOCKED, "sql_written_value")
 
 
 @dataclass(frozen=True)
@@ -174,12 +181,17 @@ EXHAUSTING_SQL: list[Exhausting] = [
     Exhausting("replace-growth-search-smaller",
                f"SELECT id FROM orders WHERE LOCATE(CONCAT({grown('a', 5)}, 'b'), {grown('aa', 5)}) > 0",
                sqlite=None, mariadb=TIMEOUT),
-    # Recursion without end (MariaDB stops at 1000 iterations, so each one multiplies the rows).
+    # Recursion without end (MariaDB stops at 1000 iterations, so each one multiplies the rows): the guard
+    # refuses its computed values; without the guard, the statement process's deadline stops it.
     Exhausting("recursive-cte", "WITH RECURSIVE n AS (SELECT id FROM orders UNION ALL SELECT n.id + o.id FROM n, orders AS o) "
-               "SELECT COUNT(*) FROM n", sqlite=TIMEOUT, mariadb=TIMEOUT),
+               "SELECT COUNT(*) FROM n", sqlite=WRITTEN, mariadb=WRITTEN),
     # Recursion that doubles a string: past SQLite's length limit, past the column MariaDB derived.
     Exhausting("recursive-cte-growth", "WITH RECURSIVE s AS (SELECT id, order_no FROM orders UNION ALL SELECT "
                "id + id, CONCAT(order_no, order_no) FROM s WHERE id < 1099511627776) SELECT MAX(LENGTH(order_no)) FROM s",
-               sqlite=SQL_ERROR, mariadb=SQL_ERROR),
+               sqlite=WRITTEN, mariadb=WRITTEN),
+    # A join of a table with itself, twelve times over: hundreds of millions of rows to count, values read
+    # only from the tables.
+    Exhausting("cross-join-count", "SELECT COUNT(*) FROM " + ", ".join(f"orders AS t{number}" for number in range(12)),
+               sqlite=TIMEOUT, mariadb=TIMEOUT),
 ]
 # fmt: on

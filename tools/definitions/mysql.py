@@ -75,9 +75,9 @@ QUERY_MYSQL = Tool(
         "Run one read-only SELECT (MySQL syntax; WITH and UNION allowed) on the business database. Only the "
         "tables listed at the end may be read; no comments, variables, INTO, locking reads or system schemas. "
         "At most the run's row budget of rows is returned; truncated says there were more. A result is "
-        "evidence: select columns or aggregates of them (COUNT, SUM, AVG, MIN, MAX), without naming them anew "
-        "(no AS alias, no column list on a WITH or derived table); a value the statement writes itself (a "
-        "literal, a function of one) is refused."
+        "evidence: select columns, or COUNT, SUM, AVG, MIN or MAX of a column, without naming them anew (no AS "
+        "alias, no column list on a WITH or derived table); a value computed in the statement is refused "
+        "(filter and group with WHERE, GROUP BY and HAVING instead)."
     ),
     parameters=PARAMETERS,
     handler=handle,

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 import sqlglot
-from sqlglot import exp
+from sqlglot import Dialect, exp
+from sqlglot.dialects.sqlite import SQLite
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import TokenType
 
@@ -53,11 +54,6 @@ FORBIDDEN_FUNCTIONS = frozenset(
     }
 )
 # fmt: on
-
-# Values a statement writes itself (text or numbers typed into it, not read from a table).
-_WRITTEN_VALUES: tuple[type[exp.Expr], ...] = (
-    exp.Literal, exp.National, exp.HexString, exp.ByteString, exp.BitString, exp.RawString, exp.UnicodeString,
-)  # fmt: skip
 
 _INTO_TARGETS = frozenset({"OUTFILE", "DUMPFILE"})
 # What a bracketed statement may carry besides its body: dropping the brackets must not drop these.
@@ -125,22 +121,34 @@ def _verdict(sql: str, allowed: frozenset[str], max_rows: int, dialect: str) -> 
         return SqlVerdict(False, Refusal.SYNTAX, "the statement is nested too deeply to check; write it flatter")
 
 
+class _SQLite(SQLite):
+    """SQLite, its identifiers rendered in backticks: SQLite reads a double-quoted name that is no column as a
+    string (``SELECT "DNS is down" FROM orders`` returns that text), a backticked one as the error it is."""
+
+    class Tokenizer(SQLite.Tokenizer):
+        IDENTIFIERS = ["`", '"', ("[", "]")]
+
+
+def _target(dialect: str) -> str | type[Dialect]:
+    return _SQLite if dialect == "sqlite" else dialect
+
+
 def _judged(sql: str, allowed: frozenset[str], max_rows: int, dialect: str) -> SqlVerdict:
     try:
         statement = _checked(sql, SOURCE_DIALECT, allowed)
         _cap_limit(statement, max_rows + 1)
-        rendered = statement.sql(dialect=dialect)
+        rendered = statement.sql(dialect=_target(dialect))
     except _Refused as refusal:
         return SqlVerdict(False, refusal.reason, refusal.message)
     try:
         # What runs is checked too: rendered for the target, it must still be one safe SELECT.
-        _checked(rendered, dialect, allowed)
+        _checked(rendered, _target(dialect), allowed)
     except _Refused as refusal:
         return SqlVerdict(False, refusal.reason, f"once rendered for {dialect}: {refusal.message}")
     return SqlVerdict(True, None, "accepted", rendered)
 
 
-def _checked(sql: str, dialect: str, allowed: frozenset[str]) -> exp.Query:
+def _checked(sql: str, dialect: str | type[Dialect], allowed: frozenset[str]) -> exp.Query:
     statement = _single_select(sql, dialect)
     for node in statement.walk():
         _check_node(node, allowed)
@@ -150,7 +158,7 @@ def _checked(sql: str, dialect: str, allowed: frozenset[str]) -> exp.Query:
     return statement
 
 
-def _single_select(sql: str, dialect: str) -> exp.Query:
+def _single_select(sql: str, dialect: str | type[Dialect]) -> exp.Query:
     if not isinstance(sql, str) or not sql.strip():
         raise _Refused(Refusal.EMPTY, "the statement is empty")
     if len(sql) > MAX_SQL_CHARS:
@@ -228,30 +236,44 @@ def _check_node(node: exp.Expr, allowed: frozenset[str]) -> None:
 
 
 def _check_selected(select: exp.Select) -> None:
-    """What a SELECT returns must come from the tables, names included. A value the statement writes itself
-    (``SELECT 'DNS is down'``, ``CONCAT('DNS ', 'down')``, ``CHAR(68, 78)``, ``col + 500``) or a name it gives
-    a column would be a READY result holding the model's own words, which the gatekeeper would then verify as
-    evidence. Literals that only choose rows
-    (WHERE, HAVING, ORDER BY, LIMIT) stay allowed; a subquery among the values is checked as a SELECT of its
-    own."""
+    """What a SELECT returns must come from the tables, names included: each selected value is a column (or
+    ``*``), a scalar subquery (a SELECT checked on its own), or COUNT, SUM, AVG, MIN or MAX of a column or ``*``.
+
+    Anything else can be made to hold the model's own words, which the gatekeeper would then verify as evidence:
+    a literal (``SELECT 'DNS is down'``), a function of one (``CONCAT('DNS ', 'down')``, ``CHAR(68, 78)``), a
+    number built without one (``CHAR((TRUE + TRUE) * ...)``, ``(status = status) + ...``, a sum of a column
+    that holds 1), text cut from real values (``SUBSTRING(message, id, id)``), and an alias (a claim pairs a
+    cell with its column's name). Literals that only choose rows (WHERE, HAVING, ORDER BY, LIMIT) stay allowed.
+    """
     for expression in select.expressions:
         if isinstance(expression, exp.Alias) and expression.alias != expression.this.output_name:
-            # A result's column names are evidence too (a claim pairs a cell with its column): an alias is a
-            # name the model wrote (``status AS `root cause is DNS```). Without one, a column is named by the
-            # table, and a computed value by its own expression (``COUNT(*)``).
             raise _Refused(
                 Refusal.WRITTEN_VALUE,
                 f"the alias in {expression.sql(dialect=SOURCE_DIALECT)!r} names a result's column anew; select "
                 "the value without AS (its column is then named by the table, or by its expression)",
             )
-        for node in expression.walk(prune=lambda inner: isinstance(inner, exp.Query)):
-            if isinstance(node, _WRITTEN_VALUES):
-                raise _Refused(
-                    Refusal.WRITTEN_VALUE,
-                    f"the selected value {expression.sql(dialect=SOURCE_DIALECT)!r} contains a value written in the "
-                    "statement; select columns or aggregates of them (COUNT, SUM, AVG, MIN, MAX): a result must "
-                    "hold only what the tables hold",
-                )
+        if not _read_from_tables(expression.this if isinstance(expression, exp.Alias) else expression):
+            raise _Refused(
+                Refusal.WRITTEN_VALUE,
+                f"the selected value {expression.sql(dialect=SOURCE_DIALECT)!r} is computed in the statement: a "
+                "result is evidence, so select columns, or COUNT, SUM, AVG, MIN or MAX of a column (for a "
+                "share, count each kind with WHERE and GROUP BY; for time buckets, group by a column)",
+            )
+
+
+_AGGREGATES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
+
+
+def _read_from_tables(value: exp.Expr) -> bool:
+    while isinstance(value, exp.Paren):
+        value = value.this
+    if isinstance(value, (exp.Column, exp.Star, exp.Subquery)):
+        return True
+    if isinstance(value, _AGGREGATES) and not value.args.get("expressions"):
+        argument = value.this
+        arguments = argument.expressions if isinstance(argument, exp.Distinct) else [argument]
+        return all(isinstance(item, (exp.Column, exp.Star)) for item in arguments)
+    return False
 
 
 def _check_table(table: exp.Table, allowed: frozenset[str]) -> None:

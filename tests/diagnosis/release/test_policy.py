@@ -368,6 +368,11 @@ def test_a_draft_in_a_script_the_checks_do_not_read_is_refused(markdown):
     assert "foreign_script" in rules(check(markdown))
 
 
+def test_a_word_joined_to_a_number_by_a_hyphen_is_no_unit_of_it():
+    claims = [_claim("c1", "3 pods of payment-service in us-east-1 failed health checks")]
+    assert check("3 us-east-1 pods of payment-service failed [c1].", claims=claims).findings == []
+
+
 def test_the_scripts_the_checks_read_are_not_refused():
     draft = "支付服务的连接池耗尽 [c1]. Latency rose to 30µs in café [c1]."
     assert "foreign_script" not in rules(check(draft, ["c1"]))

@@ -82,7 +82,16 @@ def test_it_answers_no_evidence_on_an_empty_knowledge_base(db):
 
 @pytest.mark.parametrize(
     "query",
-    ["", "   ", "what is this?", "sourdough bread recipe", "烤面包的做法", "打印机卡纸了", "员工报销流程是什么"],
+    [
+        "",
+        "   ",
+        "what is this?",
+        "sourdough bread recipe",
+        "烤面包的做法",
+        "打印机卡纸了",
+        "员工报销流程是什么",
+        "狗的告警",
+    ],
 )
 def test_it_answers_no_evidence_when_nothing_matches(corpus, query):
     assert search_knowledge(query, top_k=3) == {"evidence_status": "no_evidence", "chunks": []}

@@ -70,6 +70,21 @@ _CAUSAL = re.compile(
     r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于",
     re.IGNORECASE,
 )
+# Naming the root cause is the answer's main finding: an uncited sentence (not a heading) that does is one
+# the guard will not release, whatever its other words ("The root cause was a configuration change.").
+_ROOT_CAUSE = re.compile(r"\broot[ -]causes?\b|根本原因|根因", re.IGNORECASE)
+# Directions a cited sentence may not turn round: "fell to 44 [c2]" where the claim says it rose. Only the
+# unambiguous words ("down" and "dropped" also say an outage and a lost connection).
+_UP = re.compile(
+    r"\b(?:rose|rise[sn]?|rising|increas(?:e|es|ed|ing)|grew|grow(?:s|n|ing)?|climb(?:s|ed|ing)?|higher)\b"
+    r"|上升|升至|升高|增加|增长|飙升|暴涨",
+    re.IGNORECASE,
+)
+_DOWN = re.compile(
+    r"\b(?:fell|fall(?:s|en|ing)?|decreas(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|shr[ua]nk|shrink(?:s|ing)?|lower)\b"
+    r"|下降|降至|降低|减少|回落",
+    re.IGNORECASE,
+)
 _IDENTIFIER = re.compile(r"[A-Za-z0-9]+(?:(?:[-_./@]|::)[A-Za-z0-9]+)+|\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
 _NEGATED_SPAN = re.compile(r"^[\s,]*((?:[\w'-]+\s*){1,3}|[^\sA-Za-z0-9]{1,4})")
 
@@ -83,9 +98,13 @@ def review(task: dict[str, Any]) -> dict[str, Any]:
     }
     everything = [text for texts in claims.values() for text in texts]
     unsupported = []
-    for unit in read_draft(str(task.get("draft") or ""), claim_ids=claims).units:
+    draft = read_draft(str(task.get("draft") or ""), claim_ids=claims)
+    for unit in draft.units:
         cited = [text for marker in unit.markers for text in claims.get(marker, [])]
-        reason = _judge(strip_markers(unit.text, claims), cited, everything)
+        # A heading names a section; a sentence of a paragraph that cites claims may refer to them ("This is
+        # the likely root cause."): neither states a root cause of its own.
+        alone = unit.kind != "heading" and not draft.block_markers(unit.block)
+        reason = _judge(strip_markers(unit.text, claims), cited, everything, alone=alone)
         if reason:
             unsupported.append({"sentence": unit.text[:2000], "reason": reason})
     unsupported = unsupported[:MAX_UNSUPPORTED]
@@ -93,8 +112,8 @@ def review(task: dict[str, Any]) -> dict[str, Any]:
     return {"verdict": verdict.value, "unsupported": unsupported}
 
 
-def _judge(body: str, cited: list[str], everything: list[str]) -> str:
-    """Why ``body`` is unsupported, or '' when it is fine."""
+def _judge(body: str, cited: list[str], everything: list[str], *, alone: bool = False) -> str:
+    """Why ``body`` is unsupported, or '' when it is fine; ``alone``: in a paragraph citing no claim."""
     quotes = [body[low + 1 : high - 1] for low, high in protected_spans(body)]
     prose = _prose(body)
     source = Evidence(cited or everything)
@@ -106,6 +125,8 @@ def _judge(body: str, cited: list[str], everything: list[str]) -> str:
     allowed = Evidence(everything)
     if allowed.copies(body) or allowed.copies_item(body):
         return ""
+    if alone and _ROOT_CAUSE.search(prose) and not _NEGATION.search(prose):  # "No root cause ..." finds none
+        return "names a root cause without citing a claim"
     if _CAUSAL.search(_without_root_cause(prose)):
         return "states a cause-and-effect link without citing a claim"
     words = _terms(prose) - _vocabulary()
@@ -128,6 +149,13 @@ def _cited_reason(prose: str, cited: list[str]) -> str:
         return f"drops a negation the cited evidence states: {', '.join(sorted(dropped))}"
     if _CAUSAL.search(_without_root_cause(prose)) and not any(_CAUSAL.search(text) for text in cited):
         return "claims a cause-and-effect link no cited fact states"
+    for said, opposite in ((_UP, _DOWN), (_DOWN, _UP)):
+        if (
+            said.search(prose)
+            and not any(said.search(text) for text in cited)
+            and any(opposite.search(text) for text in cited)
+        ):
+            return "turns round the direction the cited evidence states"
     foreign = _terms(prose) - _terms_of(cited) - _vocabulary()
     if foreign:
         return f"says what the cited claims do not: {', '.join(sorted(foreign)[:5])}"

@@ -90,7 +90,9 @@ The earliest verified signal: db_pool_pending of payment-service rose to 44 [c2]
         "- The pool size was lowered [c4]",
         "## Likely root cause",
         "## Evidence",
-        "This is the likely root cause.",
+        # A sentence naming the root cause refers to what its paragraph cites.
+        "payment-service logged HikariPool-1 timeouts [c1]. This is the likely root cause.",
+        "No root cause could be established from the verified evidence.",
         "It is likely that this is the root cause [c1].",
         "The evidence below supports this conclusion, but the confidence is low.",
         "## Recommended actions\n\n- Raise maximumPoolSize of payment-service and restart the pods.",
@@ -105,6 +107,28 @@ The earliest verified signal: db_pool_pending of payment-service rose to 44 [c2]
 )
 def test_it_releases_an_honest_draft(draft):
     assert guard(draft) == {"verdict": "RELEASE", "unsupported": []}
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "The root cause was a configuration change during the deploy.",
+        "Root cause confirmed: configuration change.",
+        "根本原因是部署配置变更。",
+    ],
+)
+def test_it_blocks_a_root_cause_named_in_a_paragraph_that_cites_nothing(draft):
+    (finding,) = blocked(draft)
+    assert finding["reason"] == "names a root cause without citing a claim"
+
+
+@pytest.mark.parametrize(
+    "draft",
+    ["db_pool_pending of payment-service fell to 44 [c2].", "payment-service 的 db_pool_pending 下降至 44 [c2]。"],
+)
+def test_it_blocks_a_cited_sentence_that_turns_round_the_direction_of_its_evidence(draft):
+    (finding,) = blocked(draft)
+    assert finding["reason"] == "turns round the direction the cited evidence states"
 
 
 def test_it_leaves_numbers_times_and_identifiers_to_the_release_policy():

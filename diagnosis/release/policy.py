@@ -25,6 +25,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from diagnosis.release.causes import CAUSAL, ROOT_CAUSE, without_root_cause
 from diagnosis.release.draft import read_draft, strip_markers
 from diagnosis.release.salient import Evidence, normalise, salient_tokens
 
@@ -76,13 +77,24 @@ def claim_texts(claim: Mapping[str, Any]) -> list[str]:
 def grounded_guidance(
     items: Sequence[str], allowed_claims: Sequence[Mapping[str, Any]], known_names: Collection[str] = ()
 ) -> list[str]:
-    """The verifier's guidance items whose salient tokens all occur in some allowed claim.
+    """The verifier's guidance items whose salient tokens all occur in some allowed claim, and which state no
+    cause unless they copy one from the evidence.
 
     Guidance (recommended actions, gaps, missing information) cites nothing, but it may still not name a
-    number, host or service the verified material never contained.
+    number, host or service the verified material never contained, nor a root cause or a cause-and-effect
+    link ("The root cause is a full disk; replace it"): that is a finding, which only a cited claim states.
     """
     evidence = Evidence(text for claim in allowed_claims for text in claim_texts(claim))
-    return [item for item in items if all(evidence.contains(token) for token in salient_tokens(item, known_names))]
+    return [
+        item
+        for item in items
+        if all(evidence.contains(token) for token in salient_tokens(item, known_names))
+        and (not _states_a_cause(item) or evidence.copies(item) or evidence.copies_item(item))
+    ]
+
+
+def _states_a_cause(text: str) -> bool:
+    return bool(ROOT_CAUSE.search(text) or CAUSAL.search(without_root_cause(text)))
 
 
 def check_draft(

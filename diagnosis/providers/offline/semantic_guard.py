@@ -29,6 +29,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from diagnosis.graph.status import SemanticVerdict
+from diagnosis.release.causes import CAUSAL, ROOT_CAUSE, without_root_cause
 from diagnosis.release.draft import protected_spans, read_draft, strip_markers
 from diagnosis.release.salient import Evidence
 from tools.knowledge.tokenize import tokenize
@@ -60,19 +61,6 @@ order rose fell
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|不|没有|没|未|无|并非", re.IGNORECASE
 )
-_CAUSAL = re.compile(
-    r"\b(?:because|caused|causing|causes? of|due to|led to|leads? to|leading to|result(?:s|ed)? in|result of"
-    r"|as a result|triggered|therefore|hence|responsible for|stem(?:s|med)? from|so that"
-    # "X made Y time out", "was made unavailable": the causative; not "made" before a time, a place or a
-    # preposition ("a change made shortly before", "was made to order-db", "made at 14:02", "made.").
-    r"|(?:made|makes)(?=\s+[\w-])(?!\s+(?:just|shortly|minutes|seconds|hours|days|earlier|recently|yesterday|today|before|after|at"
-    r"|on|in|to|by|during|when|while|from|for|with|and|but)\b))\b"
-    r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于",
-    re.IGNORECASE,
-)
-# Naming the root cause is the answer's main finding: an uncited sentence (not a heading) that does is one
-# the guard will not release, whatever its other words ("The root cause was a configuration change.").
-_ROOT_CAUSE = re.compile(r"\broot[ -]causes?\b|根本原因|根因", re.IGNORECASE)
 # Directions a cited sentence may not turn round: "fell to 44 [c2]" where the claim says it rose. Only the
 # unambiguous words ("down" and "dropped" also say an outage and a lost connection).
 _UP = re.compile(
@@ -125,9 +113,9 @@ def _judge(body: str, cited: list[str], everything: list[str], *, alone: bool = 
     allowed = Evidence(everything)
     if allowed.copies(body) or allowed.copies_item(body):
         return ""
-    if alone and _ROOT_CAUSE.search(prose) and not _NEGATION.search(prose):  # "No root cause ..." finds none
+    if alone and ROOT_CAUSE.search(prose) and not _NEGATION.search(prose):  # "No root cause ..." finds none
         return "names a root cause without citing a claim"
-    if _CAUSAL.search(_without_root_cause(prose)):
+    if CAUSAL.search(without_root_cause(prose)):
         return "states a cause-and-effect link without citing a claim"
     words = _terms(prose) - _vocabulary()
     foreign = words - _terms_of(everything)
@@ -147,7 +135,7 @@ def _cited_reason(prose: str, cited: list[str]) -> str:
     dropped = (evidence_negated - _vocabulary()) & _terms(prose) - negated
     if dropped:
         return f"drops a negation the cited evidence states: {', '.join(sorted(dropped))}"
-    if _CAUSAL.search(_without_root_cause(prose)) and not any(_CAUSAL.search(text) for text in cited):
+    if CAUSAL.search(without_root_cause(prose)) and not any(CAUSAL.search(text) for text in cited):
         return "claims a cause-and-effect link no cited fact states"
     for said, opposite in ((_UP, _DOWN), (_DOWN, _UP)):
         if (
@@ -194,10 +182,6 @@ def _prose(body: str) -> str:
     for low, high in reversed(spans):
         body = body[:low] + " " + body[high:]
     return _IDENTIFIER.sub(" ", _expand(body))
-
-
-def _without_root_cause(text: str) -> str:
-    return re.sub(r"root causes?|根本原因", " ", text, flags=re.IGNORECASE)
 
 
 def _terms(text: str) -> set[str]:

@@ -629,3 +629,15 @@ def test_a_multiplied_number_of_the_evidence_is_not_its_bare_value():
 
     assert rules(check("payment-service served 44 requests a second [c5].", claims=[rate])) == ["ungrounded_token"]
     assert check("payment-service served 44k requests a second [c5].", claims=[rate]).released
+
+
+def test_grounded_guidance_leaves_out_an_item_that_states_a_cause_the_evidence_does_not():
+    items = [
+        "The root cause is a full disk on the database host after the deploy; replace the disk",
+        "Restart the pods because the pool leaks connections",
+        "根本原因是部署配置变更，请回滚",
+        "Raise maximumPoolSize to 40",
+        "Pool HikariPool-1 is exhausted. Requests wait 30000ms. Raise maximumPoolSize to 40.",  # the runbook's words
+    ]
+
+    assert grounded_guidance(items, CLAIMS) == items[3:]

@@ -19,7 +19,8 @@ from diagnosis.nodes.semantic_guard import guard_claims
 from diagnosis.providers.base import Role, Usage
 from diagnosis.providers.offline import composer
 from diagnosis.providers.offline.provider import OFFLINE_MODEL_NAME, OfflineChatModel
-from diagnosis.providers.offline.semantic_guard import _CAUSAL, MAX_UNSUPPORTED, review
+from diagnosis.providers.offline.semantic_guard import MAX_UNSUPPORTED, review
+from diagnosis.release.causes import CAUSAL
 
 TIMEOUTS = {
     "claim_id": "c1",
@@ -255,7 +256,7 @@ def test_the_words_root_cause_are_no_causal_link():
     ],
 )
 def test_made_is_causal_only_as_a_causative(text, causal):
-    assert bool(_CAUSAL.search(text)) is causal
+    assert bool(CAUSAL.search(text)) is causal
 
 
 def test_a_runbook_line_copied_without_a_marker_is_released():

@@ -157,12 +157,12 @@ def redis_url(name: str) -> str | None:
         raise ConfigError(f"{name}: {redacted(value)!r} is not a redis:// URL")
     try:
         path = urlsplit(value).path
-        parse_url(value)
+        options = parse_url(value)
     except ValueError as error:
         raise ConfigError(f"{name}: {redacted(value)!r} is not a valid Redis URL ({error})") from None
     if not re.fullmatch(r"/?\d*", path):
         raise ConfigError(f"{name}: {redacted(value)!r} names no database number (redis://host:6379/0)")
-    if value.startswith("rediss://") and "ssl_cert_reqs" not in parse_url(value):
+    if value.startswith("rediss://") and "ssl_cert_reqs" not in options:
         # Celery's own refusal, said at start-up in one line rather than as its traceback at the first task.
         raise ConfigError(f"{name}: a rediss:// URL needs ?ssl_cert_reqs=required (or optional, or none)")
     return value

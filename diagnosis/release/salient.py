@@ -80,7 +80,7 @@ class Token:
 
 # Dashes a reader takes for a minus sign (NFKC leaves them): "−36" states a negative number as "-36" does.
 _MINUS_CHARACTERS = "-\u2212\u2012\u2013\u2014\u2015\ufe58"
-_MINUS_SIGNS = str.maketrans(dict.fromkeys(_MINUS_CHARACTERS[1:], "-"))
+_MINUS_SIGNS = dict.fromkeys(_MINUS_CHARACTERS[1:], "-")
 
 
 # Superscript and subscript digits: NFKC makes "10⁴" the "104" it is not; apart, "10 4" states both numbers.
@@ -90,7 +90,9 @@ _DIGIT = re.compile(r"\d")
 
 # Hyphens a reader takes for the ASCII one, which NFKC leaves (U+2011 it makes U+2010): "order‐service" is the
 # service name "order-service", not the words "order" and "service".
-_HYPHENS = str.maketrans(dict.fromkeys("\u2010\u2011\u2043\u02d7\ufe63", "-"))
+_HYPHENS = dict.fromkeys("\u2010\u2011\u2043\u02d7\ufe63", "-")
+# Both read as ASCII's "-", in one pass.
+_DASHES = str.maketrans({**_MINUS_SIGNS, **_HYPHENS})
 # Numbers no NFKC decomposes ("❺⓿⓿" is 500 to a reader): other numbers and letter numbers outside Chinese.
 _NUMBER_CHARACTER = re.compile(r"[^\x00-\x7f\u3000-\u9fff]")
 
@@ -98,7 +100,7 @@ _NUMBER_CHARACTER = re.compile(r"[^\x00-\x7f\u3000-\u9fff]")
 def _plain(text: str) -> str:
     if text.isascii():
         return text
-    text = unicodedata.normalize("NFKC", text.translate(_RAISED_DIGITS)).translate(_MINUS_SIGNS).translate(_HYPHENS)
+    text = unicodedata.normalize("NFKC", text.translate(_RAISED_DIGITS)).translate(_DASHES)
     if text.isascii():
         return text
     # Other scripts' digits ("٤٤٠" is 440) are numbers to a reader; NFKC leaves them as they are.

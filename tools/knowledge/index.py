@@ -91,7 +91,9 @@ class Snapshot:
         # Lucene's BM25 idf over chunks, the one bm25s scores with; a term the corpus never saw weighs as df 0.
         self._idf = {term: _idf(count, frequency) for term, frequency in chunk_frequency.items()}
         # The Chinese characters the corpus holds inside its words ("满" of "写满"): see ``lexical``.
-        self._han_in_words = {char for term in chunk_frequency if len(term) > 1 for char in term}
+        self._han_in_words = {
+            char for term in chunk_frequency if len(term) > 1 for char in term if is_han_character(char)
+        }
         self._unseen_idf = _idf(count, 0)
         self._bm25 = bm25s.BM25(method="lucene")
         # bm25s cannot index a corpus without a term (documents in a script the tokeniser drops): with no term
@@ -106,7 +108,7 @@ class Snapshot:
         # Chinese character the corpus holds inside a word: jieba keeps "写满" whole in a runbook, so the "满"
         # of "磁盘满了" is a term no chunk holds, and weighed it kept the disk runbook below the coverage it
         # matches. A character the corpus never holds at all ("狗" of "狗的告警") still weighs: off topic.
-        weighed = [term for term in terms if term in self._idf or not (_has_digit(term) or self._in_words(term))]
+        weighed = [term for term in terms if term in self._idf or not (_has_digit(term) or term in self._han_in_words)]
         total = sum(self._idf.get(term, self._unseen_idf) for term in weighed)
         if not known or not total:
             count = len(self.chunks)
@@ -121,9 +123,6 @@ class Snapshot:
             coverage=covered[self._document_of_chunk] / total,
             matched_terms=matched[self._document_of_chunk],
         )
-
-    def _in_words(self, term: str) -> bool:
-        return is_han_character(term) and term in self._han_in_words
 
     def similarities(self, query_vector: np.ndarray) -> np.ndarray:
         """Cosine similarity of every chunk to the query (both unit length)."""

@@ -134,15 +134,16 @@ def _target(dialect: str) -> str | type[Dialect]:
 
 
 def _judged(sql: str, allowed: frozenset[str], max_rows: int, dialect: str) -> SqlVerdict:
+    target = _target(dialect)
     try:
         statement = _checked(sql, SOURCE_DIALECT, allowed)
         _cap_limit(statement, max_rows + 1)
-        rendered = statement.sql(dialect=_target(dialect))
+        rendered = statement.sql(dialect=target)
     except _Refused as refusal:
         return SqlVerdict(False, refusal.reason, refusal.message)
     try:
         # What runs is checked too: rendered for the target, it must still be one safe SELECT.
-        _checked(rendered, _target(dialect), allowed)
+        _checked(rendered, target, allowed)
     except _Refused as refusal:
         return SqlVerdict(False, refusal.reason, f"once rendered for {dialect}: {refusal.message}")
     return SqlVerdict(True, None, "accepted", rendered)
@@ -252,7 +253,7 @@ def _check_selected(select: exp.Select) -> None:
                 f"the alias in {expression.sql(dialect=SOURCE_DIALECT)!r} names a result's column anew; select "
                 "the value without AS (its column is then named by the table, or by its expression)",
             )
-        if not _read_from_tables(expression.this if isinstance(expression, exp.Alias) else expression):
+        if not _read_from_tables(expression.unalias()):
             raise _Refused(
                 Refusal.WRITTEN_VALUE,
                 f"the selected value {expression.sql(dialect=SOURCE_DIALECT)!r} is computed in the statement: a "

@@ -40,7 +40,8 @@ class AlertmanagerIntakeApi(APIView):
             404: OpenApiResponse(ErrorSerializer, description="alert intake is disabled (no ALERT_INTAKE_TOKEN)"),
             503: OpenApiResponse(
                 ErrorSerializer,
-                description="the broker is down, or ALERT_SERVICE_USERNAME names an account that can sign in; "
+                description="the broker is down, ALERT_MAX_ACTIVE_RUNS alert runs are running, or ALERT_SERVICE_USERNAME names "
+                "an account that can sign in; "
                 "no run was started for the group, retry",
             ),
         },

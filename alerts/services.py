@@ -32,11 +32,13 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from alerts.models import AlertGroup, AlertNotification, AlertStatus, IntakeAction
 from alerts.payload import AlertmanagerPayload
 from alerts.questions import LABEL_CHARS, alert_question, incident_alert, one_line
-from diagnosis.submission import SubmissionError, chat_submit, never_started, unavailable
+from diagnosis.models import DiagnosisRun
+from diagnosis.submission import TOO_MANY_RUNS, SubmissionError, chat_submit, never_started, unavailable
 
 logger = logging.getLogger(__name__)
 #: A notification's row keeps at most this many of the group's common labels (a summary, not the payload).
@@ -111,6 +113,20 @@ def alert_notification_receive(*, payload: AlertmanagerPayload) -> AlertNotifica
     return notification
 
 
+def _submit(user: User, payload: AlertmanagerPayload) -> DiagnosisRun:
+    """The group's run, or ``SubmissionError`` 503 past ``ALERT_MAX_ACTIVE_RUNS``: Alertmanager retries a 5xx
+    (not a 429), so the group gets its run once others have ended."""
+    try:
+        return chat_submit(user=user, message=alert_question(payload), max_active=settings.ALERT_MAX_ACTIVE_RUNS)
+    except SubmissionError as error:
+        if error.code != TOO_MANY_RUNS:
+            raise
+        message = gettext("%(count)d alert runs are running, the limit; no run was started for the group, retry") % {
+            "count": settings.ALERT_MAX_ACTIVE_RUNS
+        }
+        raise SubmissionError(TOO_MANY_RUNS, message, status=503) from error
+
+
 def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotification:
     group = _locked_group(payload.group_key)
     run = group.run
@@ -125,7 +141,7 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         action = IntakeAction.DUPLICATE
     else:
         action = IntakeAction.STARTED
-        run = chat_submit(user=user, message=alert_question(payload))
+        run = _submit(user, payload)
         # Decided in the order of the notifications under the row's lock, not by comparing the clocks of the
         # web processes that took them: a run's start clears the resolution the next incident waits for.
         group.run, group.run_started_at, group.resolved_at = run, timezone.now(), None

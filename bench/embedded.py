@@ -26,6 +26,8 @@ BENCH_ENV = {
     "LLM_PROVIDER": "offline",
     "LOG_LEVEL": "error",
     "SECRET_KEY": "bench-only-secret-key-0123456789-0123456789-0123456789-abcdef",
+    # A bench's one user asks many questions at once (idle streams, concurrent posts): no per-user limit.
+    "RUN_MAX_ACTIVE_PER_USER": "1000",
 }
 
 

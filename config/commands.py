@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 from django.core.management.base import CommandError
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
 
 def require_migrated(database: str = DEFAULT_DB_ALIAS) -> None:
-    """``CommandError`` when the database lacks migrations: its first query would otherwise end the command
-    with a traceback ("no such table")."""
-    executor = MigrationExecutor(connections[database])
-    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+    """``CommandError`` when the database cannot be reached or lacks migrations: its first query would
+    otherwise end the command with a traceback ("no such table", "Can't connect")."""
+    try:
+        executor = MigrationExecutor(connections[database])
+        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    except DatabaseError as error:
+        # Down, unknown, refusing the user, locked: said in a line, not a traceback.
+        raise CommandError(f"the database cannot be reached: {error}") from error
+    if plan:
         raise CommandError("the database is not migrated: run `manage.py migrate` first")

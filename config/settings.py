@@ -255,6 +255,10 @@ if RUN_STALE_AFTER_SECONDS <= CELERY_TASK_TIME_LIMIT:
 # A RUNNING run that no worker has claimed for this long is ended as FAILED (``not_started``): its queue is
 # backlogged past use to anyone waiting for the answer, or its task message was lost with the broker.
 RUN_QUEUE_TIMEOUT_SECONDS = env.integer("RUN_QUEUE_TIMEOUT_SECONDS", 1800, minimum=10)
+# A chat user may have at most this many runs RUNNING (queued or working) at once; one more message is
+# refused with 429 ``too_many_runs``: every run may spend up to LLM_MAX_TOKENS_PER_RUN, so a script (or a
+# stuck page) posting in a loop would otherwise spend without bound. Alert runs have their own limit below.
+RUN_MAX_ACTIVE_PER_USER = env.integer("RUN_MAX_ACTIVE_PER_USER", 3, minimum=1, maximum=1000)
 # A working run refreshes its heartbeat at most this often (a tenth of the stale age: never reaped alive).
 RUN_HEARTBEAT_SECONDS = max(1, RUN_STALE_AFTER_SECONDS // 10)
 # A run's progress reports wait at most this long to be written (and announced) together, one INSERT for
@@ -379,6 +383,9 @@ if ALERT_INTAKE_TOKEN and len(ALERT_INTAKE_TOKEN) < 16:
 # A repeated notification of an alert group (same groupKey) within this many seconds of the run it started
 # starts no new run (Alertmanager repeats a firing group every repeat_interval, 4 h by default).
 ALERT_DEDUP_WINDOW_SECONDS = env.integer("ALERT_DEDUP_WINDOW_SECONDS", 3600)
+# At most this many alert runs RUNNING at once: one alert group more answers 503 (Alertmanager retries it
+# later), so that a noisy grouping or a leaked token cannot start runs without bound.
+ALERT_MAX_ACTIVE_RUNS = env.integer("ALERT_MAX_ACTIVE_RUNS", 10, minimum=1, maximum=1000)
 # The user that owns the sessions and runs alerts start; created on the first alert (no password, no login).
 ALERT_SERVICE_USERNAME = env.string("ALERT_SERVICE_USERNAME", "alertmanager")
 # Where people reach this site; the links in chat-ops notifications start with it.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_serializer
@@ -40,6 +41,9 @@ class ChatApi(APIView):
             403: OpenApiResponse(ErrorSerializer, description="not signed in, or an auditor (read-only)"),
             404: OpenApiResponse(ErrorSerializer, description="unknown or foreign session"),
             413: OpenApiResponse(ErrorSerializer, description="request_too_large: the body is over the upload limit"),
+            429: OpenApiResponse(
+                ErrorSerializer, description="too_many_runs: the user already has RUN_MAX_ACTIVE_PER_USER runs running"
+            ),
             503: OpenApiResponse(
                 ErrorSerializer, description="service_unavailable: the broker (Redis) is down; no run will answer"
             ),
@@ -54,6 +58,7 @@ class ChatApi(APIView):
                 user=request.user,
                 message=serializer.validated_data["message"],
                 session_id=serializer.validated_data.get("session_id"),
+                max_active=settings.RUN_MAX_ACTIVE_PER_USER,
             )
         except SubmissionError as error:
             return error_response(error.code, error.message, status_code=error.status)

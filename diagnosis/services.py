@@ -28,7 +28,7 @@ from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.pricing import run_cost
 from diagnosis.signals import run_ended
 from tracing.events import TimelineEvent
-from tracing.models import TraceEventKind
+from tracing.models import COUNT_MAX, TraceEventKind
 from tracing.timeline import append_event
 
 
@@ -46,10 +46,6 @@ class RunResult:
     evidence: list[dict[str, Any]] = field(default_factory=list)
     # diagnosis.figures.evidence.build_figures of the released claims: {"metrics", "timeline", "claims"}
     figures: dict[str, Any] = field(default_factory=dict)
-
-
-# The largest duration diagnosis_run.duration_ms holds on every backend (24.8 days of milliseconds).
-MAX_DURATION_MS = 2**31 - 1
 
 
 def run_claim(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
@@ -84,7 +80,7 @@ def _totals(run: DiagnosisRun) -> dict[str, Any]:
         reasoning_tokens=Sum("reasoning_tokens"),
         unreported_calls=Sum("unreported_calls"),
     )
-    summary: dict[str, Any] = {key: value or 0 for key, value in totals.items()}
+    summary: dict[str, Any] = {key: min(value or 0, COUNT_MAX) for key, value in totals.items()}
     unpriced = summary.pop("unreported_calls") > 0
     summary |= _usage_totals(summary["prompt_tokens"], summary["completion_tokens"], unpriced=unpriced)
     summary["tool_count"] = run.tool_invocations.count()
@@ -98,7 +94,7 @@ def _usage_totals(prompt_tokens: int, completion_tokens: int, *, unpriced: bool)
     """The run's total tokens, and its cost: None when no price is set, or when a model reply reported no
     usage (its tokens are unknown: a cost of the others would understate the bill, read as exact)."""
     cost = None if unpriced else run_cost(prompt_tokens, completion_tokens)
-    return {"total_tokens": prompt_tokens + completion_tokens, "cost": cost}
+    return {"total_tokens": min(prompt_tokens + completion_tokens, COUNT_MAX), "cost": cost}
 
 
 def _finish(run: DiagnosisRun, status: RunStatus, *, still: Q | None = None, **fields: Any) -> bool:
@@ -106,7 +102,7 @@ def _finish(run: DiagnosisRun, status: RunStatus, *, still: Q | None = None, **f
     now = timezone.now()
     # Capped where the column ends: a run reaped after weeks without a reaper must still end, not fail its
     # UPDATE out of range.
-    duration_ms = min(MAX_DURATION_MS, max(0, int((now - run.started_at).total_seconds() * 1000)))
+    duration_ms = min(COUNT_MAX, max(0, int((now - run.started_at).total_seconds() * 1000)))
     values = {"status": status, "finished_at": now, "duration_ms": duration_ms, **_totals(run), **fields}
     running = DiagnosisRun.objects.filter(pk=run.pk, status=RunStatus.RUNNING)
     updated = (running if still is None else running.filter(still)).update(**values)
@@ -176,7 +172,11 @@ def run_fail(
             fields["orchestration_trace"] = orchestration_trace
         if not _finish(run, RunStatus.FAILED, still=still, **fields):
             return False
-        append_event(run.pk, TraceEventKind.RUN, TimelineEvent.FAILED, {"code": reason})
+        # The detail (a tool's error code, an exception's kind) kept in the timeline too: the run's trace, not
+        # only its stream, says what failed.
+        append_event(
+            run.pk, TraceEventKind.RUN, TimelineEvent.FAILED, {"code": reason} | ({"detail": detail} if detail else {})
+        )
         failure = {"code": reason, "message": failure_message(reason, detail)}
         _end_events(run, "failure", failure)
     return True

@@ -17,7 +17,7 @@ import uuid
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from config.text import is_unicode_text
 from diagnosis import sse
@@ -34,6 +34,7 @@ from tracing.timeline import RunLog, append_event, owned_log
 logger = logging.getLogger(__name__)
 
 MAX_MESSAGE_CHARS = 8000
+TOO_MANY_RUNS = "too_many_runs"
 TITLE_CHARS = 80
 
 
@@ -108,17 +109,38 @@ def _start(run: DiagnosisRun) -> bool:
     return True
 
 
-def chat_submit(*, user: User, message: str, session_id: str | None = None) -> DiagnosisRun:
+def _refuse_past_active_limit(user: User, limit: int) -> None:
+    """``SubmissionError`` 429 when ``user`` already has ``limit`` runs RUNNING (queued or working).
+
+    The user's row is locked first, for the caller's transaction: two messages posted at once on MySQL then
+    count each other's run instead of both finding room for one (SQLite's IMMEDIATE transactions are
+    serialised anyway)."""
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
+    if DiagnosisRun.objects.filter(session__owner=user, status=RunStatus.RUNNING).count() >= limit:
+        message = ngettext(
+            "You already have %(count)d diagnosis running; wait for it to end or cancel it.",
+            "You already have %(count)d diagnoses running; wait for one to end or cancel one.",
+            limit,
+        ) % {"count": limit}
+        raise SubmissionError(TOO_MANY_RUNS, message, status=429)
+
+
+def chat_submit(
+    *, user: User, message: str, session_id: str | None = None, max_active: int | None = None
+) -> DiagnosisRun:
     """``run_create``, then hand the run to the executor once the rows are committed.
 
     ``SubmissionError`` 503 when the broker is down: nothing is written if the check before finds it so;
     a run whose hand-off fails afterwards is already FAILED (``broker_unavailable``) when this raises.
+    ``max_active``: refuse (429 ``too_many_runs``) a run past this many RUNNING runs of the user's.
     """
     checked_message(message)  # a bad message is a 400 whatever the broker's state
     if not redis_reachable():
         raise unavailable()
     started: list[bool] = []
     with transaction.atomic():
+        if max_active is not None:
+            _refuse_past_active_limit(user, max_active)
         run = run_create(user=user, message=message, session_id=session_id)
         transaction.on_commit(lambda: started.append(_start(run)))
     # Empty when an enclosing transaction defers the hand-off to its own commit.

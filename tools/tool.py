@@ -46,12 +46,19 @@ class Tool:
     truncation: Truncation | None = None
     # Appended to the description each time specs are built: facts that change with the loaded data.
     live_note: Callable[[], str] | None = None
+    # Whether a value of the payload (its parsed path, the value) may be cited, when not every one may: a
+    # column name query_mysql's database made of the statement's own text is no citation. None: every one.
+    evidence: Callable[[list[str | int], Any], bool] | None = None
     validator: Draft202012Validator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # A broken schema is a programming error: fail when the tool is defined, not on the first call.
         Draft202012Validator.check_schema(self.parameters)
         object.__setattr__(self, "validator", Draft202012Validator(self.parameters))
+
+    def cites(self, segments: list[str | int], value: Any) -> bool:
+        """Whether ``value``, at ``segments`` (a parsed path) of this tool's payload, may be cited."""
+        return self.evidence is None or self.evidence(segments, value)
 
     def schema_errors(self, arguments: dict[str, Any]) -> list[str]:
         """Every way ``arguments`` break the schema, each as ``where: what``, in a stable order."""

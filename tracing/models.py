@@ -12,6 +12,11 @@ from django.utils import timezone
 from config.choices import text_choices
 from tracing.outcomes import ExecutorStatus, StageStatus
 
+# The largest value a PositiveIntegerField holds on every database Django supports (MySQL's signed INT
+# bound): counters that add up what others report (tokens, milliseconds) are capped here, not refused by
+# the database when a run ends (which would leave the run RUNNING).
+COUNT_MAX = 2**31 - 1
+
 #: A step's outcome: any stage status (planner, verifier, composer, semantic guard) or executor status.
 StepOutcome = text_choices(
     "StepOutcome",

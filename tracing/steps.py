@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.db.models import Max
 
 from config.redaction import redact
-from tracing.models import AgentReasoningAudit, AgentStep, ReasoningSource
+from tracing.models import COUNT_MAX, AgentReasoningAudit, AgentStep, ReasoningSource
 from tracing.timeline import RunLog
 
 
@@ -127,12 +127,12 @@ def _step_row(run_id: uuid.UUID | str, seq: int, record: StepRecord) -> AgentSte
         role=record.role or record.node,
         model=record.model[:100],
         prompt_version=record.prompt_version[:40],
-        prompt_tokens=record.prompt_tokens,
-        completion_tokens=record.completion_tokens,
-        reasoning_tokens=record.reasoning_tokens,
+        prompt_tokens=min(record.prompt_tokens, COUNT_MAX),
+        completion_tokens=min(record.completion_tokens, COUNT_MAX),
+        reasoning_tokens=min(record.reasoning_tokens, COUNT_MAX),
         model_calls=record.model_calls,
         unreported_calls=record.unreported_calls,
-        latency_ms=record.latency_ms,
+        latency_ms=min(record.latency_ms, COUNT_MAX),
         outcome=record.outcome,
         summary=redact(record.summary)[: AgentStep.SUMMARY_MAX_CHARS],
     )

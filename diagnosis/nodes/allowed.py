@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from diagnosis.graph.status import RELEASABLE_VERIFICATIONS, Verdict
+from diagnosis.release.causes import states_a_cause
 from diagnosis.release.salient import Evidence, Kind, Token, salient_tokens
 
 # The tokens a fact may state only when its own excerpts do: what a reader acts on and a model misremembers
@@ -24,10 +25,14 @@ from diagnosis.release.salient import Evidence, Kind, Token, salient_tokens
 # service of a metric point), so a name in a fact is the verifier's word (docs/decisions.md).
 CHECKED_KINDS = frozenset({Kind.NUMBER, Kind.TIME, Kind.QUOTE})
 _KEY_VALUE = re.compile(r"[:=]-?\d")
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 def _checked(token: Token) -> bool:
-    return token.kind in CHECKED_KINDS or (token.kind == Kind.IDENTIFIER and bool(_KEY_VALUE.search(token.norm)))
+    # An identifier of no letters ("50/50", "13.10.2026") is a number or a date written otherwise.
+    return token.kind in CHECKED_KINDS or (
+        token.kind == Kind.IDENTIFIER and (bool(_KEY_VALUE.search(token.norm)) or not _LETTER.search(token.norm))
+    )
 
 
 def allowed_claims(state: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -55,13 +60,19 @@ def allowed_claims(state: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def grounded_fact(fact: str, excerpts: list[str]) -> str:
-    """``fact``, when every number, time, quote and key's value it states is in ``excerpts``; else the first
-    excerpt."""
+    """``fact``, when every number, time, quote and key's value it states is in ``excerpts`` and it states a
+    cause only as they do (a copy of one of their sentences); else the first excerpt. The fact is shown as
+    the claim's finding (the answer's evidence, the fallback, the Trace API's conclusion): a cause the
+    verifier inferred from an excerpt that states none would be released as verified."""
+    if not excerpts:
+        return fact
     own = Evidence(excerpts)
     checked = [token for token in salient_tokens(fact) if _checked(token)]
-    if all(own.contains(token) for token in checked) or not excerpts:
-        return fact
-    return excerpts[0]
+    if not all(own.contains(token) for token in checked):
+        return excerpts[0]
+    if states_a_cause(fact) and not own.copies_or_lists(fact):
+        return excerpts[0]
+    return fact
 
 
 def verifier_lists(state: Mapping[str, Any]) -> dict[str, list[str]]:

@@ -21,7 +21,8 @@ from diagnosis.graph.state import DiagnosisState, read_mapping
 from diagnosis.graph.status import GatekeeperStatus, Verdict
 from diagnosis.nodes.context import NodeContext
 from diagnosis.release.salient import occurs_whole
-from tools.jsonpath import PathError, resolve
+from tools.jsonpath import PathError, parse, resolve
+from tools.registry import default_registry
 from tools.store import PayloadLookup
 
 NODE = "gatekeeper"
@@ -88,10 +89,13 @@ def check_binding(claim_id: str, index: int, binding: Mapping[str, Any], load: P
         value = resolve(lookup.payload, raw_path)
     except PathError:
         return verdict(False, "path_unresolved")
+    tool = default_registry().get(tool_name)
+    if tool is not None and not tool.cites(parse(raw_path), value):
+        return verdict(False, "path_not_evidence")
     if isinstance(value, dict | list):
         # A record or a list is no citation either: its JSON would let an excerpt span several values.
         return verdict(False, "path_too_broad")
-    if not occurs_whole(excerpt, normalise(value_text(value))):
+    if not occurs_whole(excerpt, normalise(value_text(value)), cited=True):
         return verdict(False, "excerpt_not_found")
     return verdict(True, "ok", excerpt)
 

@@ -11,6 +11,7 @@ already ended), and if so stops there, FAILED ``cancelled`` with its partial tra
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable, Mapping
 from functools import cache
 from types import ModuleType
@@ -43,6 +44,8 @@ from diagnosis.services import RunResult, run_record_provider
 from tools.catalog import environment
 from tools.harness import ToolHarness
 from tracing.steps import StepLog
+
+logger = logging.getLogger(__name__)
 
 
 def _node(module: ModuleType, name: str) -> NodeAction:
@@ -184,7 +187,11 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
             raise RunFailure(FailureCode.TIME_LIMIT, partial_trace) from error
         if isinstance(error.__cause__, RunEnded):
             raise RunFailure(FailureCode.RUN_ENDED, partial_trace) from error
-        raise RunFailure(FailureCode.GRAPH_ERROR, partial_trace) from error
+        # An error no node turned into a status (a bug, a store that went away): the operator's log holds its
+        # traceback, and the failure names its kind, so that the run's trace says more than "graph error".
+        cause = error.__cause__ or error
+        logger.error("run %s failed in %s", run.pk, error.failed_node or "the graph", exc_info=cause)
+        raise RunFailure(FailureCode.GRAPH_ERROR, partial_trace, detail=type(cause).__name__) from error
     trace = build_trace(read_events(state), evidence_retry_count=read_count(state, "evidence_retry_count"))
     released_claims = _released(state, degraded=trace.degraded)
     evidence = [

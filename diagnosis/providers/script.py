@@ -59,9 +59,18 @@ class Script:
         return self.replies.get(role, ())
 
 
+# A script is a test's or a demo's few replies; a file past this (or /dev/zero) is no script, and reading it
+# whole would hold the memory it is.
+MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+
+
 def load_script(path: str | Path) -> Script:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            raw = file.read(MAX_SCRIPT_BYTES + 1)
+        if len(raw) > MAX_SCRIPT_BYTES:
+            raise ScriptError(f"script {path}: larger than {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScriptError(f"script {path}: cannot be read ({exc})") from exc
     try:

@@ -25,4 +25,10 @@ ROOT_CAUSE = re.compile(r"\broot[ -]causes?\b|根本原因|根因", re.IGNORECAS
 
 def without_root_cause(text: str) -> str:
     """``text`` without the phrase "root cause" itself (a heading's words, no link of cause and effect)."""
-    return re.sub(r"root causes?|根本原因", " ", text, flags=re.IGNORECASE)
+    return ROOT_CAUSE.sub(" ", text)
+
+
+def states_a_cause(text: str) -> bool:
+    """Whether ``text`` names a root cause or states a cause-and-effect link: a finding, which only evidence
+    that says so may state."""
+    return bool(ROOT_CAUSE.search(text) or CAUSAL.search(without_root_cause(text)))

@@ -318,10 +318,16 @@ def _inline_refusals(token: Token) -> list[Refusal]:
     refusals = []
     children = token.children or []
     for index, child in enumerate(children):
-        if child.type in _EMPHASIS and _between_word_characters(children, index):
-            # ``10**0**`` shows ``100``: the markers vanish and join what the checks read as two tokens.
+        before, after = _shown_beside(children, index)
+        if child.type in _EMPHASIS and (
+            (before and after and before[-1].isalnum() and after[0].isalnum()) or _joins_number(before, after)
+        ):
+            # ``10**0**`` shows ``100``, ``10.**36**`` shows ``10.36``: the markers vanish and join what the
+            # checks read as two tokens.
             refusals.append(Refusal(RefusedMarkup.EMPHASIS_IN_WORD, _clip(token.content)))
-        if child.type == "code_inline" and _joins_digits(children, index):
+        if child.type == "code_inline" and (
+            _joins_number(before, child.content) or _joins_number(child.content, after)
+        ):
             refusals.append(Refusal(RefusedMarkup.CODE_IN_WORD, _clip(token.content)))
         if child.type == "image":
             refusals.append(Refusal(RefusedMarkup.IMAGE, str(child.attrs.get("src", ""))))
@@ -332,22 +338,37 @@ def _inline_refusals(token: Token) -> list[Refusal]:
     return refusals
 
 
-def _between_word_characters(children: list[Token], index: int) -> bool:
-    before = children[index - 1].content if index and children[index - 1].type == "text" else ""
-    after = children[index + 1].content if index + 1 < len(children) and children[index + 1].type == "text" else ""
-    return bool(before and after) and before[-1].isalnum() and after[0].isalnum()
+_SHOWN = frozenset({"text", "code_inline"})
 
 
-def _joins_digits(children: list[Token], index: int) -> bool:
-    """Whether the code span at ``index`` has a digit against a digit of the text beside it: ``30000`1```
-    shows ``300001`` (a double-backtick span, a full-width digit or a quoted span alike), a number no token
-    of the source is. Letters may touch (``HikariPool-1`s``): the page shows them as they are written."""
-    code = children[index].content
-    before = children[index - 1].content if index and children[index - 1].type == "text" else ""
-    after = children[index + 1].content if index + 1 < len(children) and children[index + 1].type == "text" else ""
-    return bool(code) and (
-        (bool(before) and before[-1].isdigit() and code[0].isdigit())
-        or (bool(after) and code[-1].isdigit() and after[0].isdigit())
+def _shown_beside(children: list[Token], index: int) -> tuple[str, str]:
+    """The text the page shows right before and right after ``children[index]``: across emphasis markers
+    and the empty text between them, which show nothing (``**10**`36``` shows ``1036``)."""
+
+    def shown(step: int) -> str:
+        at = index + step
+        while 0 <= at < len(children) and (
+            children[at].type in _EMPHASIS or (children[at].type == "text" and not children[at].content)
+        ):
+            at += step
+        return children[at].content if 0 <= at < len(children) and children[at].type in _SHOWN else ""
+
+    return shown(-1), shown(1)
+
+
+# What a number may go on with, on its left besides a digit: a sign, a decimal or thousands mark, a colon.
+_NUMBER_MARKS = frozenset(".,:-+\u2212")
+
+
+def _joins_number(left: str, right: str) -> bool:
+    """Whether ``left`` and ``right``, which the checks read apart, show as one number on the page: a digit
+    after a digit, a sign or a mark (``waiting=`-`36`` shows ``-36``, ``10:`36``` shows ``10:36``), or a mark
+    and a digit after a digit (``10``.5``). Letters may touch (``HikariPool-1`s``): the page shows them as
+    they are written."""
+    if not left or not right:
+        return False
+    return (right[0].isdigit() and (left[-1].isdigit() or left[-1] in _NUMBER_MARKS)) or (
+        left[-1].isdigit() and right[0] in ".,:" and right[1:2].isdigit()
     )
 
 

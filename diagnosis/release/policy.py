@@ -25,7 +25,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from diagnosis.release.causes import CAUSAL, ROOT_CAUSE, without_root_cause
+from diagnosis.release.causes import states_a_cause
 from diagnosis.release.draft import read_draft, strip_markers
 from diagnosis.release.salient import Evidence, normalise, salient_tokens
 
@@ -89,12 +89,8 @@ def grounded_guidance(
         item
         for item in items
         if all(evidence.contains(token) for token in salient_tokens(item, known_names))
-        and (not _states_a_cause(item) or evidence.copies(item) or evidence.copies_item(item))
+        and (not states_a_cause(item) or evidence.copies_or_lists(item))
     ]
-
-
-def _states_a_cause(text: str) -> bool:
-    return bool(ROOT_CAUSE.search(text) or CAUSAL.search(without_root_cause(text)))
 
 
 def check_draft(

@@ -268,6 +268,10 @@ class Evidence:
         every name and number, does not take an item for a copy; the semantic guard's word check does."""
         return bool(self._items) and normalise(text).rstrip(".。") in self._items
 
+    def copies_or_lists(self, text: str) -> bool:
+        """Whether ``text`` is a copy of an evidence sentence (``copies``) or one of its list items, whole."""
+        return self.copies(text) or self.copies_item(text)
+
 
 # Pure, and asked about the same evidence texts for every sentence of every draft of a run.
 @lru_cache(maxsize=4096)
@@ -287,16 +291,30 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(numbers), frozenset(values)
 
 
-def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False) -> bool:
-    """``excerpt`` occurs in ``text`` without cutting a number: ``waiting=3`` is not in ``waiting=36``, nor
-    ``latency 15`` in ``latency 1500ms`` (a cut word is the reader's to judge; a cut number changes the
-    fact it states). The gatekeeper's test of a cited excerpt, and the release policy's of a quote; with
-    ``from_sentence_start``, only where a sentence (or a list item, "3. Roll back") of ``text`` begins."""
+# Words that turn a statement round; a cited part of a clause they govern states its opposite.
+NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|n't\b|不|没有|没|未|无|并非", re.IGNORECASE
+)
+# Where the clause a cut starts in begins: after a sentence's or a clause's punctuation, or a line break.
+_CLAUSE_START = re.compile(r"[.!?;:,\n。！？；：，、](?!\d)")
+
+
+def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False, cited: bool = False) -> bool:
+    """``excerpt`` occurs in ``text`` without changing what it says: cutting a number (``waiting=3`` is not
+    in ``waiting=36``, nor ``latency 15`` in ``latency 1500ms``) or a word (``available`` of
+    ``unavailable``); ``cited``, an excerpt that stands alone as a claim's evidence, nor leaving out the
+    negation of its clause before it (``raise connectionTimeout`` of "Do not raise connectionTimeout"; a quote
+    in a draft has the draft's sentence around it). The gatekeeper's test of a cited excerpt, and the release
+    policy's of a quote; with ``from_sentence_start``, only where a sentence (or a list item, "3. Roll back")
+    of ``text`` begins."""
     start = text.find(excerpt)
     while start != -1:
         end = start + len(excerpt)
         whole = not (
-            _cuts_number(text, start, before=True, edge=excerpt[0]) or _cuts_number(text, end, edge=excerpt[-1])
+            _cuts_number(text, start, before=True, edge=excerpt[0])
+            or _cuts_number(text, end, edge=excerpt[-1])
+            or _cuts_word(text, start, end)
+            or (cited and _negated_before(text, start))
         )
         if whole and (not from_sentence_start or text[:start].rstrip()[-1:] in _SENTENCE_ENDS):
             return True
@@ -309,6 +327,25 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _ITEM_MARKER = re.compile(r"^\s*(?:[-*+](?!\s+\d)|\d{1,9}[.)])\s+")
 # What may stand before a sentence's first character, spaces aside: nothing, or a sentence's (or a label's) end.
 _SENTENCE_ENDS = ("", *".!?;:。！？；：")
+
+
+def _cuts_word(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` begins or ends inside a word of Latin letters (Chinese has no spaces
+    between its words to cut at: there the number and negation tests are what hold)."""
+    return (start > 0 and _latin(text[start - 1]) and _latin(text[start])) or (
+        end < len(text) and _latin(text[end - 1]) and _latin(text[end])
+    )
+
+
+def _latin(character: str) -> bool:
+    return character.isascii() and character.isalpha()
+
+
+def _negated_before(text: str, start: int) -> bool:
+    """Whether the clause ``start`` falls in says "not" (or "no", 不, 没有...) before it."""
+    before = text[:start]
+    clause_start = max((match.end() for match in _CLAUSE_START.finditer(before)), default=0)
+    return bool(NEGATION.search(before[clause_start:]))
 
 
 def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool:

@@ -257,6 +257,22 @@ def test_another_group_starts_its_own_run(intake, dispatched):
     assert get_user_model().objects.filter(username="alertmanager").count() == 1
 
 
+def test_a_group_past_the_limit_of_running_alert_runs_is_a_503_to_retry_and_writes_nothing(
+    intake, dispatched, settings
+):
+    settings.ALERT_MAX_ACTIVE_RUNS = 1
+    assert intake(alertmanager_payload(group_key='{}:{alertname="A"}')).status_code == 202
+    before = written()
+
+    refused = intake(alertmanager_payload(group_key='{}:{alertname="B"}'))
+
+    assert refused.status_code == 503  # Alertmanager retries a 5xx, not a 4xx
+    assert error_of(refused)["code"] == "too_many_runs"
+    assert written() == before
+    DiagnosisRun.objects.update(status="SUCCESS", finished_at=timezone.now())
+    assert intake(alertmanager_payload(group_key='{}:{alertname="B"}')).status_code == 202
+
+
 def test_the_group_starts_a_new_run_once_its_window_has_passed(intake, dispatched, settings):
     settings.ALERT_DEDUP_WINDOW_SECONDS = 600
     first = intake(alertmanager_payload()).json()

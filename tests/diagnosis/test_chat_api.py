@@ -6,6 +6,7 @@ import uuid
 
 import pytest
 from django.db import OperationalError
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from diagnosis import sse, submission
@@ -146,3 +147,22 @@ def test_it_requires_csrf_for_session_authenticated_posts(owner, dispatched):
 
     assert response.status_code == 403
     assert not DiagnosisRun.objects.exists()
+
+
+def test_a_user_at_the_limit_of_running_runs_is_refused_429_and_nothing_is_written(
+    client_for, owner, other_user, dispatched, settings
+):
+    settings.RUN_MAX_ACTIVE_PER_USER = 2
+    client = client_for(owner)
+    first, _ = (client.post(URL, {"message": f"why {n}?"}, format="json").json()["run_id"] for n in range(2))
+
+    refused = client.post(URL, {"message": "why 3?"}, format="json", HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert refused.status_code == 429
+    assert refused.json()["error"]["code"] == "too_many_runs"
+    assert "2" in refused.json()["error"]["message"] and "诊断" in refused.json()["error"]["message"]
+    assert DiagnosisRun.objects.count() == 2 and ChatSession.objects.count() == 2
+    # Another user's runs are their own; and a run that ended makes room.
+    assert client_for(other_user).post(URL, {"message": "why?"}, format="json").status_code == 202
+    DiagnosisRun.objects.filter(pk=first).update(status="SUCCESS", finished_at=timezone.now())
+    assert client.post(URL, {"message": "why 3?"}, format="json").status_code == 202

@@ -92,3 +92,24 @@ def test_an_existing_users_own_details_count_against_the_new_password():
 
     assert raised.value.returncode == 2 and "too similar to the email address" in str(raised.value)
     assert not get_user_model().objects.get(username="mvb").is_superuser
+
+
+def test_a_password_that_is_no_text_is_refused_before_anything_is_written():
+    # A byte the terminal's encoding could not decode reaches the command as a lone surrogate.
+    with pytest.raises(CommandError) as raised:
+        call_command("create_demo_user", "--username", "newguy", "--password", "a\udcffbcdefgh12345", stdout=StringIO())
+
+    assert raised.value.returncode == 2 and "--password must be valid text" in str(raised.value)
+    assert not get_user_model().objects.filter(username="newguy").exists()
+
+
+def test_a_user_is_never_left_without_its_password(monkeypatch):
+    def interrupted(self, raw_password):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(get_user_model(), "set_password", interrupted)
+
+    with pytest.raises(KeyboardInterrupt):
+        call_command("create_demo_user", "--username", "dana", "--password", "new-pass-2", stdout=StringIO())
+
+    assert not get_user_model().objects.filter(username="dana").exists()

@@ -18,6 +18,7 @@ from django.db import connection
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import planner
 from tests.support.stored_events import stored_names
+from tracing.events import TimelineEvent
 
 pytestmark = pytest.mark.django_db
 
@@ -157,7 +158,7 @@ def test_it_keeps_the_lie_out_when_one_of_two_claims_is_forged(tmp_path):
     assert result["orchestration_trace"]["termination_reason"] == "fallback_composer_release_policy_blocked"
 
 
-def test_it_exits_1_when_the_run_fails(tmp_path, monkeypatch):
+def test_it_exits_1_when_the_run_fails_and_the_log_and_the_trace_say_why(tmp_path, monkeypatch, caplog):
     def explode(*args, **kwargs):
         raise RuntimeError("a bug in the planner")
 
@@ -170,6 +171,11 @@ def test_it_exits_1_when_the_run_fails(tmp_path, monkeypatch):
     run = DiagnosisRun.objects.get()
     assert run.status == "FAILED" and run.failure_reason == "graph_error"
     assert run.orchestration_trace["termination_reason"] == "planner_error"
+    logged = [
+        record for record in caplog.records if record.exc_info and "a bug in the planner" in str(record.exc_info[1])
+    ]
+    assert logged and logged[0].levelname == "ERROR"
+    assert run.trace_events.get(name=TimelineEvent.FAILED).details == {"code": "graph_error", "detail": "RuntimeError"}
 
 
 @pytest.mark.parametrize(

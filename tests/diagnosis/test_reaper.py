@@ -15,8 +15,9 @@ from diagnosis import reaper
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.progress import RunProgress
 from diagnosis.reaper import reap_stale_runs, stale_runs
-from diagnosis.services import MAX_DURATION_MS, run_claim
+from diagnosis.services import run_claim
 from tests.support.stored_events import stored_names
+from tracing.models import COUNT_MAX, AgentStep
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -184,7 +185,21 @@ def test_a_run_older_than_its_duration_column_still_ends(make_run):
 
     assert reap_stale_runs(stale_after_seconds=600) == [run]
     run.refresh_from_db()
-    assert (run.status, run.duration_ms) == (RunStatus.FAILED, MAX_DURATION_MS)
+    assert (run.status, run.duration_ms) == (RunStatus.FAILED, COUNT_MAX)
+
+
+def test_a_run_whose_model_reported_more_tokens_than_a_column_holds_still_ends(make_run):
+    # Each reply may report up to 2**31-1 tokens (openai_reply's bound): two of them add up past the column.
+    run = make_run(age_seconds=3600, heartbeat_age=3600)
+    for seq in (1, 2):
+        AgentStep.objects.create(
+            run=run, seq=seq, node="planner", prompt_tokens=COUNT_MAX, completion_tokens=COUNT_MAX, outcome="OK"
+        )
+
+    assert reap_stale_runs(stale_after_seconds=600) == [run]
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert run.prompt_tokens == run.completion_tokens == run.total_tokens == COUNT_MAX
 
 
 def test_a_run_that_cannot_be_ended_does_not_keep_the_later_ones_running(make_run, monkeypatch):

@@ -100,3 +100,9 @@ def test_it_refuses_a_file_that_is_not_utf8(tmp_path):
 
     with pytest.raises(ScriptError, match="cannot be read"):
         load_script(path)
+
+
+def test_it_refuses_a_file_past_its_size_without_reading_it_whole():
+    # /dev/zero never ends: a script read whole would take the machine's memory.
+    with pytest.raises(ScriptError, match="larger than 16 MiB"):
+        load_script("/dev/zero")

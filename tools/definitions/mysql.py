@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from contextlib import closing
 from typing import Any
 
@@ -59,6 +60,18 @@ def _row_view(indexed: tuple[int, list[Any]]) -> dict[str, Any]:
     return {"raw_path": format_path("$", "rows", index), "values": [clip(value) for value in row]}
 
 
+def cites(segments: list[str | int], value: Any) -> bool:
+    """The cells, and the names of the columns they are in; not a name the database made of an expression's
+    text (a scalar subquery's, with the literals of its WHERE): it holds what the model wrote, no data."""
+    return segments[:1] == ["rows"] or (
+        segments[:1] == ["columns"] and isinstance(value, str) and not _WRITTEN_NAME.search(value)
+    )
+
+
+# A column named by the statement's text rather than the table's: it has a space or a quoted literal in it.
+_WRITTEN_NAME = re.compile(r"[\s'\"`]")
+
+
 def describe_tables() -> str:
     """The loaded scenario's tables and columns, so the model can write a query without guessing."""
     scenario = LoadedScenario.current()
@@ -84,4 +97,5 @@ QUERY_MYSQL = Tool(
     project=project,
     truncation=Truncation("rows", flag_key="truncated", count_key="row_count"),
     live_note=describe_tables,
+    evidence=cites,
 )

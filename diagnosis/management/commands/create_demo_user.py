@@ -10,8 +10,10 @@ from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from config.commands import require_migrated
+from config.text import is_unicode_text
 from diagnosis.management.commands.diagnose import CLI_USERNAME
 
 
@@ -29,18 +31,25 @@ class Command(BaseCommand):
     def handle(self, *args, username: str, password: str, **options) -> None:
         _check_username(username)
         require_migrated()
+        if password and not is_unicode_text(password):
+            # A byte the terminal's encoding could not decode: it would be a lone surrogate, which cannot be
+            # hashed (nor typed into the login form).
+            raise CommandError("--password must be valid text in the terminal's encoding", returncode=2)
         if password:
             _check_password(password, username)
         password = password or secrets.token_urlsafe(9)
-        user, created = get_user_model().objects.get_or_create(username=username)
-        if not created and not user.is_superuser:
+        # One transaction: a user is never left created without its password (an interrupt between the two).
+        with transaction.atomic():
+            user, created = get_user_model().objects.select_for_update().get_or_create(username=username)
+            promoted = not created and not user.is_superuser
+            # The demo user is an administrator so that the admin's audit pages can be opened as well.
+            user.is_active = True  # an existing, deactivated "demo" would print a login that cannot sign in
+            user.is_staff = True
+            user.is_superuser = True
+            user.set_password(password)
+            user.save()
+        if promoted:
             self.stderr.write(f"note: the existing user {username!r} is now an administrator with this password")
-        # The demo user is an administrator so that the admin's audit pages can be opened as well.
-        user.is_active = True  # an existing, deactivated "demo" would print a login that cannot sign in
-        user.is_staff = True
-        user.is_superuser = True
-        user.set_password(password)
-        user.save()
         self.stdout.write(f"demo login: username={username} password={password}")
 
 

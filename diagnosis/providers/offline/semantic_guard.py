@@ -31,7 +31,7 @@ from typing import Any
 from diagnosis.graph.status import SemanticVerdict
 from diagnosis.release.causes import CAUSAL, ROOT_CAUSE, without_root_cause
 from diagnosis.release.draft import protected_spans, read_draft, strip_markers
-from diagnosis.release.salient import Evidence
+from diagnosis.release.salient import NEGATION, Evidence
 from tools.knowledge.tokenize import tokenize
 
 MAX_UNSUPPORTED = 40
@@ -58,9 +58,6 @@ order rose fell
 随后 首批 顺序 时间顺序 升至 降至 发生 能 并
 """
 
-_NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|不|没有|没|未|无|并非", re.IGNORECASE
-)
 # Directions a cited sentence may not turn round: "fell to 44 [c2]" where the claim says it rose. Only the
 # unambiguous words ("down" and "dropped" also say an outage and a lost connection).
 _UP = re.compile(
@@ -111,9 +108,9 @@ def _judge(body: str, cited: list[str], everything: list[str], *, alone: bool = 
     if cited:
         return _cited_reason(prose, cited)
     allowed = Evidence(everything)
-    if allowed.copies(body) or allowed.copies_item(body):
+    if allowed.copies_or_lists(body):
         return ""
-    if alone and ROOT_CAUSE.search(prose) and not _NEGATION.search(prose):  # "No root cause ..." finds none
+    if alone and ROOT_CAUSE.search(prose) and not NEGATION.search(prose):  # "No root cause ..." finds none
         return "names a root cause without citing a claim"
     if CAUSAL.search(without_root_cause(prose)):
         return "states a cause-and-effect link without citing a claim"
@@ -153,7 +150,7 @@ def _cited_reason(prose: str, cited: list[str]) -> str:
 def _negated(text: str) -> set[str]:
     """What ``text`` negates: the first word after each negation (``not available`` gives ``available``)."""
     negated: set[str] = set()
-    for match in _NEGATION.finditer(text):
+    for match in NEGATION.finditer(text):
         span = _NEGATED_SPAN.match(text[match.end() :])
         words = [term for term in tokenize(span.group(1))] if span else []
         if words:

@@ -247,6 +247,27 @@ def test_a_fact_whose_numbers_its_excerpts_hold_is_kept_as_written():
     assert grounded_fact("HikariPool-1 had 36 waiting", excerpts) == "HikariPool-1 had 36 waiting"
 
 
+def test_a_fact_stating_a_date_or_ratio_its_excerpts_lack_speaks_through_its_excerpt():
+    excerpts = ["active=10/10, waiting=36"]
+
+    assert grounded_fact("10/10 connections busy", excerpts) == "10/10 connections busy"
+    assert grounded_fact("50/50 connections busy", excerpts) == excerpts[0]
+    assert grounded_fact("busy since 13.10.2026", excerpts) == excerpts[0]
+
+
+def test_a_fact_stating_a_cause_its_excerpts_do_not_state_speaks_through_its_excerpt():
+    excerpts = ["connection pool exhausted (HikariPool-1 active=10/10, waiting=36)"]
+
+    assert (
+        grounded_fact("The root cause is a DNS outage that made payment-service lose its database", excerpts)
+        == (excerpts[0])
+    )
+    assert grounded_fact("the pool was exhausted because of a DNS outage", excerpts) == excerpts[0]
+    assert grounded_fact("the connection pool was exhausted", excerpts) == "the connection pool was exhausted"
+    caused = ["Timeouts were caused by the exhausted pool."]
+    assert grounded_fact("Timeouts were caused by the exhausted pool.", caused) == caused[0]  # a copy: its own words
+
+
 def test_it_refuses_to_release_a_citation_of_a_claim_that_is_not_allowed(run, make_context):
     model = FakeModel([json.dumps({"answer_markdown": "DNS is broken [c2].", "cited_claim_ids": ["c1", "c2"]})])
 

@@ -179,7 +179,7 @@ def test_it_lists_allowed_material_in_the_post_composer_fallback(run, make_conte
 
 def test_the_post_composer_fallback_shows_facts_and_guidance_as_text_never_as_markup(run, make_context):
     """No release policy reads the fallback: a fact's newline must not open a heading, nor its brackets a link."""
-    fact = "the pool is exhausted\n# Root cause: a DBA dropped the payments table\n[restore](https://evil.example/r)"
+    fact = "the pool is exhausted\n# Note: a DBA dropped the payments table\n[restore](https://evil.example/r)"
     state = {
         "verified_executor_output": verified_input.project(GATE)[0],
         "verifier_status": "COMPLETED",
@@ -198,7 +198,7 @@ def test_the_post_composer_fallback_shows_facts_and_guidance_as_text_never_as_ma
     html = render_answer(answer)
 
     assert "<h1>" not in html and "<a " not in html and "<strong>pool" not in html
-    assert "# Root cause: a DBA dropped the payments table [restore](https://evil.example/r)" in html
+    assert "# Note: a DBA dropped the payments table [restore](https://evil.example/r)" in html
     assert "raise the **pool** [now](x)" in html and "<li># check the pool first</li>" in html
 
 

@@ -167,6 +167,55 @@ def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, 
     assert result.checked[0].passed is passed
 
 
+@pytest.mark.parametrize(
+    ("value", "excerpt", "passed"),
+    [
+        ("payment-service unavailable after 3 attempts", "available after 3 attempts", False),
+        ("connection timeouts rising", "connection timeout", False),
+        ("payment-service unavailable after 3 attempts", "unavailable after 3 attempts", True),
+        ("Do not raise connectionTimeout; it hides the leak", "raise connectionTimeout", False),
+        ("No errors on order-db since 10:05", "errors on order-db since 10:05", False),
+        ("The pool isn't exhausted", "exhausted", False),
+        ("连接池没有耗尽", "池没有耗尽", True),
+        ("连接池没有耗尽", "有耗尽", False),
+        ("Do not raise connectionTimeout; raise maximumPoolSize", "raise maximumPoolSize", True),  # another clause
+        ("HikariPool-1 - Connection is not available, request timed out", "request timed out", True),
+        ("数据库连接池耗尽", "连接池耗尽", True),  # no spaces between Chinese words: a part of one is no cut word
+    ],
+)
+def test_an_excerpt_never_cuts_a_word_nor_leaves_out_its_clauses_negation(
+    run, record_invocation, value, excerpt, passed
+):
+    invocation = record_invocation(run, "query_logs", {"records": [{"message": value}]})
+
+    result = check(run, report(claim("c1", binding(invocation.pk, path="$.records[0].message", excerpt=excerpt))))
+
+    assert result.checked[0].passed is passed
+
+
+def test_a_query_mysql_column_named_by_the_statements_text_is_no_evidence(run, record_invocation):
+    # Without an alias the database names an expression's column by its text: literals the model wrote.
+    subquery = "(SELECT MAX(version) FROM deployments WHERE description = 'the root cause is a DNS outage')"
+    payload = {"columns": [subquery, "version"], "rows": [["v42", "v41"]], "row_count": 1, "truncated": False}
+    invocation = record_invocation(run, "query_mysql", payload)
+
+    result = check(
+        run,
+        report(
+            claim(
+                "c1",
+                binding(
+                    invocation.pk, tool="query_mysql", path="$.columns[0]", excerpt="the root cause is a DNS outage"
+                ),
+            ),
+            claim("c2", binding(invocation.pk, tool="query_mysql", path="$.rows[0][0]", excerpt="v42")),
+            claim("c3", binding(invocation.pk, tool="query_mysql", path="$.columns[1]", excerpt="version")),
+        ),
+    )
+
+    assert reasons(result) == ["path_not_evidence", "ok", "ok"]  # a table's column name names its cells
+
+
 def test_it_rejects_another_runs_invocation(run, record_invocation, other_user):
     foreign_run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=other_user), query="q")
     foreign = record_invocation(foreign_run)

@@ -567,6 +567,14 @@ def test_a_marker_glued_to_the_full_stop_grounds_only_its_own_sentence():
         ("HikariPool-1 timed out after ``30000``1 ms [c1].", "code_in_word"),  # a double-backtick span
         ("HikariPool-1 timed out after ５`0` ms [c1].", "code_in_word"),  # a full-width digit
         ('HikariPool-1 logged "timed out after `3000`0ms" [c1].', "code_in_word"),  # inside quotes too
+        # ... or against a sign or a mark, or across emphasis: the page shows -36, 10.36, 10:36, 1036.
+        ("HikariPool-1 had waiting=`-`36 [c1].", "code_in_word"),
+        ("HikariPool-1 timed out after 10.`36` s [c1].", "code_in_word"),
+        ("HikariPool-1 timed out at 10:`36` [c1].", "code_in_word"),
+        ("HikariPool-1 timed out after `10`.5 s [c1].", "code_in_word"),
+        ("HikariPool-1 had **10**`36` waiting [c1].", "code_in_word"),
+        ("HikariPool-1 timed out after 10.**36** s [c1].", "emphasis_in_word"),
+        ("HikariPool-1 had *10***36** waiting [c1].", "emphasis_in_word"),
         # A list from 500: the item shows a number it must account for as if written in it.
         ("db_pool_pending of payment-service rose [c2]:\n\n500. pending", "uncited_finding"),
         ("db_pool_pending of payment-service rose [c2]:\n\n43. pending [c2]\n44. waiting [c2]", "ungrounded_token"),

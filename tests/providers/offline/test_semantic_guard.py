@@ -20,7 +20,7 @@ from diagnosis.providers.base import Role, Usage
 from diagnosis.providers.offline import composer
 from diagnosis.providers.offline.provider import OFFLINE_MODEL_NAME, OfflineChatModel
 from diagnosis.providers.offline.semantic_guard import MAX_UNSUPPORTED, review
-from diagnosis.release.causes import CAUSAL
+from diagnosis.release.causes import CAUSAL, without_root_cause
 
 TIMEOUTS = {
     "claim_id": "c1",
@@ -257,6 +257,14 @@ def test_the_words_root_cause_are_no_causal_link():
 )
 def test_made_is_causal_only_as_a_causative(text, causal):
     assert bool(CAUSAL.search(text)) is causal
+
+
+@pytest.mark.parametrize(
+    "heading", ["Root cause of the alert", "Root-cause of the alert", "Root causes", "根本原因", "根因"]
+)
+def test_the_phrase_root_cause_is_no_cause_link_however_it_is_spelled(heading):
+    assert not CAUSAL.search(without_root_cause(heading))
+    assert CAUSAL.search(without_root_cause(f"{heading}: a full disk caused the timeouts"))
 
 
 def test_a_runbook_line_copied_without_a_marker_is_released():

@@ -134,3 +134,15 @@ def test_an_interrupted_load_leaves_the_loaded_scenario_as_it_was(business_sqlit
     assert str(raised.value) == "interrupted: the loaded scenario is as it was"
     assert (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes()) == before
     assert [path.name for path in business_sqlite.parent.iterdir()] == [business_sqlite.name]
+
+
+@pytest.mark.parametrize(
+    "command", [["load_scenario", "payment-db-pool"], ["diagnose", "why?"], ["reap_stale_runs"]], ids=lambda c: c[0]
+)
+def test_every_command_on_a_database_it_cannot_reach_says_so_without_a_traceback(manage_py, tmp_path, command):
+    # Nothing listens on port 1 of the loopback: the connection is refused at once.
+    result = manage_py(*command, env={"VAR_DIR": str(tmp_path / "var"), "DATABASE_URL": "mysql://root@127.0.0.1:1/x"})
+
+    assert result.returncode == 1
+    assert result.stderr.strip().startswith("CommandError: the database cannot be reached: ")
+    assert "Traceback" not in result.stderr

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AlertsConfig(AppConfig):
@@ -9,6 +10,7 @@ class AlertsConfig(AppConfig):
     """
 
     name = "alerts"
+    verbose_name = _("Alerts")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -6,13 +6,14 @@ Runs are referenced by string (``"diagnosis.DiagnosisRun"``): the diagnosis app 
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class AlertStatus(models.TextChoices):
     """Alertmanager's status of a group or an alert (webhook payload version 4)."""
 
-    FIRING = "firing", "Firing"
-    RESOLVED = "resolved", "Resolved"
+    FIRING = "firing", _("Firing")
+    RESOLVED = "resolved", _("Resolved")
 
 
 class AlertGroup(models.Model):
@@ -34,6 +35,8 @@ class AlertGroup(models.Model):
 
     class Meta:
         db_table = "alert_group"
+        verbose_name = _("alert group")
+        verbose_name_plural = _("alert groups")
         constraints = [
             # Concurrent first notifications of a group insert one row; the rest lock it (services).
             models.UniqueConstraint(fields=["group_key_sha256"], name="alert_group_key_unique")
@@ -46,9 +49,9 @@ class AlertGroup(models.Model):
 class IntakeAction(models.TextChoices):
     """What a received notification led to."""
 
-    STARTED = "STARTED", "Started a run"
-    DUPLICATE = "DUPLICATE", "Repeat within the window (no run)"
-    RESOLVED = "RESOLVED", "Resolved (recorded only)"
+    STARTED = "STARTED", _("Started a run")
+    DUPLICATE = "DUPLICATE", _("Repeat within the window (no run)")
+    RESOLVED = "RESOLVED", _("Resolved (recorded only)")
 
 
 class AlertNotification(models.Model):
@@ -71,6 +74,8 @@ class AlertNotification(models.Model):
 
     class Meta:
         db_table = "alert_notification"
+        verbose_name = _("alert notification")
+        verbose_name_plural = _("alert notifications")
         ordering = ["-received_at"]
         indexes = [
             # The admin's list, newest first, filtered by action or status.
@@ -89,8 +94,8 @@ class AlertNotification(models.Model):
 
 
 class DeliveryStatus(models.TextChoices):
-    DELIVERED = "DELIVERED", "Delivered"
-    FAILED = "FAILED", "Failed"
+    DELIVERED = "DELIVERED", _("Delivered")
+    FAILED = "FAILED", _("Failed")
 
 
 class NotificationDelivery(models.Model):
@@ -108,6 +113,8 @@ class NotificationDelivery(models.Model):
 
     class Meta:
         db_table = "alert_delivery"
+        verbose_name = _("notification delivery")
+        verbose_name_plural = _("notification deliveries")
         ordering = ["-created_at"]
         indexes = [
             # The delivery task: has this run's answer already reached this sink? (run, sink, status)

@@ -20,7 +20,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -102,6 +102,17 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+# The message of an error Django answered itself, in the reader's language (the LocaleMiddleware within has
+# chosen it); a status not listed keeps its English reason phrase.
+_STATUS_MESSAGES = {
+    400: gettext_lazy("Bad request"),
+    403: gettext_lazy("Forbidden"),
+    404: gettext_lazy("Not found: no API answers at this address"),
+    405: gettext_lazy("Method not allowed"),
+    500: gettext_lazy("Internal server error: the server's log says what failed"),
+}
+
+
 class ApiErrorMiddleware(MiddlewareMixin):
     """An error under ``/api/`` that is not JSON (Django's own page: an unknown path, a bad host, the 500 of an
     unhandled exception) gets the shape.
@@ -119,8 +130,10 @@ class ApiErrorMiddleware(MiddlewareMixin):
         ):
             return response
         phrase = response.reason_phrase
+        message = _STATUS_MESSAGES.get(response.status_code)
         reshaped = JsonResponse(
-            {"error": {"code": phrase.lower().replace(" ", "_"), "message": phrase}}, status=response.status_code
+            {"error": {"code": phrase.lower().replace(" ", "_"), "message": str(message or phrase)}},
+            status=response.status_code,
         )
         if response.has_header("Allow"):
             reshaped["Allow"] = response["Allow"]

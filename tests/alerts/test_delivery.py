@@ -336,6 +336,11 @@ def test_auditors_see_the_deliveries_and_notifications_and_nobody_writes_them(se
         assert client.get(f"/admin/alerts/alertnotification/{notification.pk}/change/").status_code == 200
         assert client.post(f"/admin/alerts/notificationdelivery/{delivery.pk}/delete/").status_code == 403
     assert NotificationDelivery.objects.count() == 1
+    client.cookies["django_language"] = "zh-hans"
+    index = client.get("/admin/").content.decode()
+    deliveries = client.get("/admin/alerts/notificationdelivery/").content.decode()
+    assert "告警" in index and "告警通知" in index and "通知投递" in index and "Notification deliverys" not in index
+    assert "已送达" in deliveries
 
 
 def test_every_sink_kind_a_setting_names_has_a_format(settings):

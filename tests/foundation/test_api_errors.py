@@ -126,7 +126,14 @@ def test_it_answers_an_unknown_api_path_with_the_json_404(client, path, debug):
         response = client.get(path)
 
     assert response.status_code == 404
-    assert _error(response) == {"code": "not_found", "message": "Not Found"}
+    assert _error(response) == {"code": "not_found", "message": "Not found: no API answers at this address"}
+
+
+def test_the_message_of_an_error_django_answered_is_in_the_readers_language(client):
+    response = client.get("/api/nothing-here", HTTP_ACCEPT_LANGUAGE="zh-hans")
+
+    assert response.status_code == 404
+    assert _error(response) == {"code": "not_found", "message": "未找到：此地址没有 API"}
 
 
 def test_a_404_django_raises_inside_a_view_has_the_not_found_code(client, owner):
@@ -160,7 +167,10 @@ def test_an_unhandled_exception_is_a_json_500_that_names_nothing_inside(client, 
         response = client.get(f"/api/diagnosis/{session.pk}/trace")
 
     assert response.status_code == 500
-    assert _error(response) == {"code": "internal_server_error", "message": "Internal Server Error"}
+    assert _error(response) == {
+        "code": "internal_server_error",
+        "message": "Internal server error: the server's log says what failed",
+    }
     assert b"secret internals" not in response.content
 
 

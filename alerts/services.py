@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -35,7 +35,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from alerts.models import AlertGroup, AlertNotification, AlertStatus, IntakeAction
-from alerts.payload import AlertmanagerPayload
+from alerts.payload import Alert, AlertmanagerPayload
 from alerts.questions import LABEL_CHARS, alert_question, incident_alert, one_line
 from diagnosis.models import DiagnosisRun
 from diagnosis.submission import TOO_MANY_RUNS, SubmissionError, chat_submit, never_started, unavailable
@@ -88,13 +88,19 @@ def _locked_group(group_key: str) -> AlertGroup:
     return AlertGroup.objects.select_for_update().get(group_key_sha256=digest)
 
 
-def _within_window(group: AlertGroup) -> bool:
+def _within_window(group: AlertGroup, payload: AlertmanagerPayload) -> bool:
     """Whether a firing notification repeats the incident the group's run is about."""
     if group.run_started_at is None or (group.run is not None and never_started(group.run)):
         return False
     if group.resolved_at is not None:
-        return False  # it resolved since its run started (a run's start clears it): this is the next incident
+        # It resolved since its run started (a run's start clears it): the next incident, unless this is a
+        # late copy of a notification about the alerts that resolved (none of them started since).
+        return group.latest_alert_start is not None and _latest_start(payload.firing_alerts) <= group.latest_alert_start
     return timezone.now() - group.run_started_at < timedelta(seconds=settings.ALERT_DEDUP_WINDOW_SECONDS)
+
+
+def _latest_start(alerts: list[Alert]) -> datetime:
+    return max(alert.starts_at for alert in alerts)
 
 
 def alert_notification_receive(*, payload: AlertmanagerPayload) -> AlertNotification:
@@ -134,10 +140,15 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         action = IntakeAction.RESOLVED
         # With ``max_alerts``, Alertmanager cuts the list before it computes the status: a truncated
         # notification may call "resolved" a group whose cut alerts still fire.
-        if not payload.truncated_alerts:
+        # A late copy of the resolution of an earlier incident (its alerts all started before the run's)
+        # resolves nothing of the incident that fires now.
+        latest = _latest_start(payload.alerts)
+        stale = group.latest_alert_start is not None and latest < group.latest_alert_start
+        if not payload.truncated_alerts and not stale:
             group.resolved_at = timezone.now()
-            group.save(update_fields=["resolved_at"])
-    elif _within_window(group):
+            group.latest_alert_start = max(latest, group.latest_alert_start or latest)
+            group.save(update_fields=["resolved_at", "latest_alert_start"])
+    elif _within_window(group, payload):
         action = IntakeAction.DUPLICATE
     else:
         action = IntakeAction.STARTED
@@ -145,7 +156,8 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         # Decided in the order of the notifications under the row's lock, not by comparing the clocks of the
         # web processes that took them: a run's start clears the resolution the next incident waits for.
         group.run, group.run_started_at, group.resolved_at = run, timezone.now(), None
-        group.save(update_fields=["run", "run_started_at", "resolved_at"])
+        group.latest_alert_start = _latest_start(payload.firing_alerts)
+        group.save(update_fields=["run", "run_started_at", "resolved_at", "latest_alert_start"])
     return AlertNotification.objects.create(
         group=group,
         status=payload.status,

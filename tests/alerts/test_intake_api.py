@@ -23,7 +23,7 @@ from diagnosis.dispatch import BrokerUnavailable
 from diagnosis.failures import FailureCode
 from diagnosis.models import ChatSession, DiagnosisRun, Intent
 from diagnosis.reaper import reap_stale_runs
-from tests.alerts.conftest import TOKEN, URL, alertmanager_payload
+from tests.alerts.conftest import FIRING_ALERT, TOKEN, URL, alertmanager_payload
 
 pytestmark = pytest.mark.django_db
 
@@ -325,12 +325,17 @@ def test_the_resolution_of_a_diagnosed_group_points_at_its_run_and_changes_nothi
     assert DiagnosisRun.objects.count() == 1
 
 
+def refired(starts_at: str = "2026-10-14T11:02:00Z") -> dict:
+    """The group's alert firing anew after it resolved: Alertmanager gives it a new ``startsAt``."""
+    return alertmanager_payload(alerts=[{**FIRING_ALERT, "startsAt": starts_at}])
+
+
 def test_a_group_that_resolved_and_fires_again_is_a_new_incident_with_its_own_run(intake, dispatched):
     first = intake(alertmanager_payload()).json()
     intake(alertmanager_payload(status="resolved"))
 
-    again = intake(alertmanager_payload())
-    repeat = intake(alertmanager_payload())
+    again = intake(refired())
+    repeat = intake(refired())
 
     assert again.status_code == 202
     assert again.json()["action"] == "STARTED"
@@ -351,10 +356,35 @@ def test_the_next_incident_is_decided_by_the_notifications_order_not_the_web_pro
         lagging.setattr("alerts.services.timezone.now", lambda: late)
         intake(alertmanager_payload(status="resolved"))
 
-    again = intake(alertmanager_payload()).json()
+    again = intake(refired()).json()
 
     assert (again["action"], again["run_id"] != first["run_id"]) == ("STARTED", True)
     assert AlertGroup.objects.get().resolved_at is None  # the new run holds the window again
+
+
+def test_a_late_copy_of_a_firing_notification_after_its_resolution_starts_no_run(intake, dispatched):
+    """Alertmanager in HA mode, or a retry, delivers the incident's firing notification after it resolved."""
+    intake(alertmanager_payload())
+    intake(alertmanager_payload(status="resolved"))
+
+    late = intake(alertmanager_payload())
+
+    assert (late.status_code, late.json()["action"]) == (200, "DUPLICATE")
+    assert DiagnosisRun.objects.count() == 1
+
+
+def test_a_late_copy_of_an_earlier_resolution_does_not_end_the_incident_firing_now(intake, dispatched):
+    intake(alertmanager_payload())
+    resolved = alertmanager_payload(status="resolved")
+    intake(resolved)
+    second = intake(refired()).json()
+
+    intake(resolved)  # about the alert that started at 10:05, not the one firing since 11:02
+    repeat = intake(refired()).json()
+
+    assert (repeat["action"], repeat["run_id"]) == ("DUPLICATE", second["run_id"])
+    assert DiagnosisRun.objects.count() == 2
+    assert actions() == ["STARTED", "RESOLVED", "STARTED", "RESOLVED", "DUPLICATE"]
 
 
 def test_a_resolution_before_the_groups_run_does_not_open_its_window(intake, dispatched):

@@ -72,7 +72,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language of every page and message: the set_language cookie, else the browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    # Django's CommonMiddleware, its slash-appending redirect for GET and HEAD only (config/trailing_slash.py).
+    "config.trailing_slash.ReadsOnlySlashMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

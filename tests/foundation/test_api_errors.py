@@ -179,3 +179,15 @@ def test_it_leaves_errors_outside_the_api_to_django(client):
 
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("debug", [False, True], ids=["production", "debug"])
+def test_a_post_to_an_address_without_its_trailing_slash_is_a_404_not_a_500(client, debug):
+    # Redirected, the POST would lose its body: Django refuses that with a RuntimeError under DEBUG.
+    with override_settings(DEBUG=debug):
+        response = client.post("/api/schema", {"a": 1}, content_type="application/json")
+        read = client.get("/api/schema")
+
+    assert response.status_code == 404
+    assert _error(response)["code"] == "not_found"
+    assert (read.status_code, read["Location"]) == (301, "/api/schema/")  # a read is still sent on

@@ -144,7 +144,32 @@ def database_url(name: str, url: str, *, schemes: tuple[str, ...] = ("sqlite", "
         raise ConfigError(f"{name}: cannot parse {redacted(url)!r} as a database URL") from exc
     if not config.get("NAME"):
         raise ConfigError(f"{name}: {redacted(url)!r} names no database")
+    options = config.get("OPTIONS", {})
+    for option, kind in _TIMEOUT_OPTIONS.items():
+        if option in options:
+            options[option] = _timeout_option(name, option, options[option], kind)
     return config
+
+
+# The URL's options a driver reads as seconds (SQLite's ``timeout``, mysqlclient's): a word there would pass
+# start-up and fail every connection with a TypeError.
+_TIMEOUT_OPTIONS: dict[str, type[int] | type[float]] = {
+    "timeout": float,
+    "connect_timeout": int,
+    "read_timeout": int,
+    "write_timeout": int,
+}
+
+
+def _timeout_option(name: str, option: str, value: Any, kind: type[int] | type[float]) -> int | float:
+    try:
+        seconds = kind(value)
+    except (TypeError, ValueError):
+        seconds = -1
+    if not 0 <= seconds <= LARGEST:
+        whole = "whole " if kind is int else ""
+        raise ConfigError(f"{name}: option {option} must be a {whole}number of seconds, got {value!r}")
+    return seconds
 
 
 def redis_url(name: str) -> str | None:

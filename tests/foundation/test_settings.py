@@ -50,6 +50,10 @@ BAD_VALUES = [
     ({"VAR_DIR": "/dev/null/var", "DATABASE_URL": None}, "VAR_DIR"),  # under a file: no folder can be made there
     ({"VAR_DIR": "/proc", "DATABASE_URL": None}, "VAR_DIR"),  # a folder no file can be created in
     ({"DATABASE_URL": "sqlite:////dev/null/db.sqlite3"}, "DATABASE_URL"),
+    ({"DATABASE_URL": "sqlite:////tmp/x.sqlite3?timeout=abc"}, "DATABASE_URL"),  # a TypeError at each connection
+    ({"DATABASE_URL": "mysql://root@127.0.0.1:3306/x?connect_timeout=1.5"}, "DATABASE_URL"),
+    ({"RUN_MAX_ACTIVE_PER_USER": "0"}, "RUN_MAX_ACTIVE_PER_USER"),
+    ({"ALERT_MAX_ACTIVE_RUNS": "many"}, "ALERT_MAX_ACTIVE_RUNS"),
     ({"TOOL_TIMEOUT_SECONDS": "45"}, "RUN_FALLBACK_RESERVE_SECONDS"),
     ({"LLM_MAX_TOKENS_PARAM": "max_output_tokens"}, "LLM_MAX_TOKENS_PARAM"),
     ({"LLM_MAX_OUTPUT_TOKENS_PLANNER": "lots"}, "LLM_MAX_OUTPUT_TOKENS_PLANNER"),

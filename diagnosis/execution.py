@@ -84,7 +84,10 @@ def _fail(
     trace: dict[str, Any] | None = None,
 ) -> bool:
     """``run_fail``, after the reports the run still holds, so that the timeline keeps them before its end;
-    reports that cannot be written now (the database failing, the run ended elsewhere) go with the run."""
+    reports that cannot be written now (the database failing, the run ended elsewhere) go with the run. A run
+    deleted meanwhile (its session was) gets none: they would outlive it in the log, which has no foreign key."""
+    if not DiagnosisRun.objects.filter(pk=run.pk).exists():
+        return False
     try:
         progress.flush()
     except Exception:

@@ -19,9 +19,15 @@ TEXT_MAX_CHARS = 400
 
 
 def clip(value: Any, limit: int = TEXT_MAX_CHARS) -> Any:
-    """``value`` with a long string cut to ``limit`` characters (marked with an ellipsis)."""
+    """``value`` with a long string cut to ``limit`` characters (marked with an ellipsis), at a space when one
+    is in its last quarter: a model cites what it is shown, and the gatekeeper refuses an excerpt that ends
+    inside a word or a number (``occurs_whole``)."""
     if isinstance(value, str) and len(value) > limit:
-        return value[: limit - 1] + "…"
+        cut = limit - 1
+        if value[cut - 1].isalnum() and value[cut].isalnum():
+            space = value.rfind(" ", limit * 3 // 4, cut)
+            cut = space if space > 0 else cut
+        return value[:cut].rstrip() + "…"
     return value
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from diagnosis.graph.status import RELEASABLE_VERIFICATIONS, Verdict
 from diagnosis.release.causes import states_a_cause
+from diagnosis.release.draft import protected_spans
 from diagnosis.release.salient import Evidence, Kind, Token, salient_tokens
 
 # The tokens a fact may state only when its own excerpts do: what a reader acts on and a model misremembers
@@ -70,9 +71,20 @@ def grounded_fact(fact: str, excerpts: list[str]) -> str:
     checked = [token for token in salient_tokens(fact) if _checked(token)]
     if not all(own.contains(token) for token in checked):
         return excerpts[0]
-    if states_a_cause(fact) and not own.copies_or_lists(fact):
+    if states_a_cause(_unquoted(fact, own)) and not own.copies_or_lists(fact):
         return excerpts[0]
     return fact
+
+
+def _unquoted(fact: str, own: Evidence) -> str:
+    """``fact`` without the quotes its excerpts hold word for word: a fact that quotes a cause its evidence
+    states (``the runbook says: "… because all ten are taken"``) states no cause of its own."""
+    kept, start = [], 0
+    for low, high in protected_spans(fact):
+        if own.quotes(fact[low + 1 : high - 1]):
+            kept.append(fact[start:low])
+            start = high
+    return " ".join([*kept, fact[start:]])
 
 
 def verifier_lists(state: Mapping[str, Any]) -> dict[str, list[str]]:

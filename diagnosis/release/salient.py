@@ -293,10 +293,13 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 # Words that turn a statement round; a cited part of a clause they govern states its opposite.
 NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|n't\b|不|没有|没|未|无|并非", re.IGNORECASE
+    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|n['\u2019\u02bc]t\b"
+    r"|不|没有|没|未|无|并非|请勿|切勿|禁止|别",
+    re.IGNORECASE,
 )
-# Where the clause a cut starts in begins: after a sentence's or a clause's punctuation, or a line break.
-_CLAUSE_START = re.compile(r"[.!?;:,\n。！？；：，、](?!\d)")
+# Where the clause a cut starts in begins: after a sentence's or a clause's punctuation, a line break, or a
+# list item's marker or a heading's (the gatekeeper reads a value with its line breaks made spaces).
+_CLAUSE_START = re.compile(r"[.!?;:,\n。！？；：，、](?!\d)|(?:^|\s)(?:[-*+•]|\d{1,3}[.)]|#{1,6})\s")
 
 
 def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False, cited: bool = False) -> bool:
@@ -330,15 +333,23 @@ _SENTENCE_ENDS = ("", *".!?;:。！？；：")
 
 
 def _cuts_word(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` begins or ends inside a word of Latin letters (Chinese has no spaces
-    between its words to cut at: there the number and negation tests are what hold)."""
-    return (start > 0 and _latin(text[start - 1]) and _latin(text[start])) or (
-        end < len(text) and _latin(text[end - 1]) and _latin(text[end])
+    """Whether ``text[start:end]`` begins or ends inside a word of Latin letters, digits and underscores
+    (``READY`` of ``NOT_READY``; Chinese has no spaces between its words to cut at: there the number and
+    negation tests are what hold)."""
+    return (start > 0 and _joined(text[start - 1], text[start])) or (
+        end < len(text) and _joined(text[end - 1], text[end])
     )
 
 
-def _latin(character: str) -> bool:
-    return character.isascii() and character.isalpha()
+def _joined(left: str, right: str) -> bool:
+    """Two characters of one word; a number and its unit are two (``latency 1500`` of ``1500ms``)."""
+    if not (_word(left) and _word(right)):
+        return False
+    return not ((left.isdigit() and right.isalpha()) or (left.isalpha() and right.isdigit()))
+
+
+def _word(character: str) -> bool:
+    return character.isascii() and (character.isalnum() or character == "_")
 
 
 def _negated_before(text: str, start: int) -> bool:

@@ -11,6 +11,14 @@ def test_it_clips_long_strings_and_marks_the_cut():
     assert clip(12345, 2) == 12345
 
 
+def test_it_clips_at_a_space_near_the_limit_so_that_what_a_model_cites_cuts_no_word():
+    message = "Connection is not available, request timed out after 30000ms"
+
+    assert clip(message, 40) == "Connection is not available, request…"
+    assert clip("x" * 50, 40) == "x" * 39 + "…"  # no space near the limit: cut where it falls
+    assert clip("Connection is not available", 20) == "Connection is not…"
+
+
 def test_it_clips_every_string_of_an_item():
     assert clip_values({"message": "x" * 10, "level": "ERROR", "n": 1}, 5) == {
         "message": "xxxx…",

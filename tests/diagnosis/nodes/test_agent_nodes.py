@@ -264,6 +264,9 @@ def test_a_fact_stating_a_cause_its_excerpts_do_not_state_speaks_through_its_exc
     )
     assert grounded_fact("the pool was exhausted because of a DNS outage", excerpts) == excerpts[0]
     assert grounded_fact("the connection pool was exhausted", excerpts) == "the connection pool was exhausted"
+    runbook = ["Requests queue waiting for a connection because all ten are taken."]
+    quoted = 'The runbook says: "Requests queue waiting for a connection because all ten are taken."'
+    assert grounded_fact(quoted, runbook) == quoted  # the cause is the evidence's, quoted
     caused = ["Timeouts were caused by the exhausted pool."]
     assert grounded_fact("Timeouts were caused by the exhausted pool.", caused) == caused[0]  # a copy: its own words
 

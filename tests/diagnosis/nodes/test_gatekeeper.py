@@ -172,6 +172,10 @@ def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, 
     [
         ("payment-service unavailable after 3 attempts", "available after 3 attempts", False),
         ("connection timeouts rising", "connection timeout", False),
+        ("pod NOT_READY since 10:05", "READY since 10:05", False),
+        ("The pool isn\u2019t exhausted", "exhausted", False),  # a typographic apostrophe
+        ("请勿调大 connectionTimeout", "调大 connectionTimeout", False),
+        ("- Do not restart ledger-db\n- Roll back the pool size change", "Roll back the pool size change", True),
         ("payment-service unavailable after 3 attempts", "unavailable after 3 attempts", True),
         ("Do not raise connectionTimeout; it hides the leak", "raise connectionTimeout", False),
         ("No errors on order-db since 10:05", "errors on order-db since 10:05", False),

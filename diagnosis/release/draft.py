@@ -357,18 +357,18 @@ def _shown_beside(children: list[Token], index: int) -> tuple[str, str]:
 
 
 # What a number may go on with, on its left besides a digit: a sign, a decimal or thousands mark, a colon.
-_NUMBER_MARKS = frozenset(".,:-+\u2212")
+_NUMBER_MARKS = frozenset(".,:/-+\u2212")
 
 
 def _joins_number(left: str, right: str) -> bool:
     """Whether ``left`` and ``right``, which the checks read apart, show as one number on the page: a digit
-    after a digit, a sign or a mark (``waiting=`-`36`` shows ``-36``, ``10:`36``` shows ``10:36``), or a mark
-    and a digit after a digit (``10``.5``). Letters may touch (``HikariPool-1`s``): the page shows them as
-    they are written."""
+    after a digit, a sign or a mark (``waiting=`-`36`` shows ``-36``, ``10:`36``` shows ``10:36``), a mark
+    and a digit after a digit (``10``.5``), or a percent sign or a ratio's slash after one (``36``%``).
+    Letters may touch (``HikariPool-1`s``): the page shows them as they are written."""
     if not left or not right:
         return False
     return (right[0].isdigit() and (left[-1].isdigit() or left[-1] in _NUMBER_MARKS)) or (
-        left[-1].isdigit() and right[0] in ".,:" and right[1:2].isdigit()
+        left[-1].isdigit() and (right[0] in "%/" or (right[0] in ".,:" and right[1:2].isdigit()))
     )
 
 

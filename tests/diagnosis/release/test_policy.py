@@ -575,6 +575,8 @@ def test_a_marker_glued_to_the_full_stop_grounds_only_its_own_sentence():
         ("HikariPool-1 had **10**`36` waiting [c1].", "code_in_word"),
         ("HikariPool-1 timed out after 10.**36** s [c1].", "emphasis_in_word"),
         ("HikariPool-1 had *10***36** waiting [c1].", "emphasis_in_word"),
+        ("HikariPool-1 had `36`% waiting [c1].", "code_in_word"),
+        ("HikariPool-1 had active=`1`/`10` [c1].", "code_in_word"),
         # A list from 500: the item shows a number it must account for as if written in it.
         ("db_pool_pending of payment-service rose [c2]:\n\n500. pending", "uncited_finding"),
         ("db_pool_pending of payment-service rose [c2]:\n\n43. pending [c2]\n44. waiting [c2]", "ungrounded_token"),

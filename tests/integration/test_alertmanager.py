@@ -24,7 +24,7 @@ from diagnosis.models import DiagnosisRun, RunStatus
 from tests.integration.conftest import start_stack
 from tests.services import require
 from tests.support.alertmanager import running_alertmanager
-from tests.support.prometheus import free_port, running_prometheus
+from tests.support.prometheus import reserved_port, running_prometheus
 from tests.support.shifted_pack import shifted_pack
 from tests.support.sink_server import running_sink
 from tools.models import InvocationStatus, ToolInvocation
@@ -56,8 +56,9 @@ groups:
 def test_a_firing_alert_is_diagnosed_from_prometheus_and_the_answer_reaches_the_sink(static_root, tmp_path, settings):
     require("prometheus")
     require("alertmanager")
-    prometheus_port = free_port()
     with running_sink((500, {"error": "try again later"})) as sink, ExitStack() as stack:
+        reservation = stack.enter_context(reserved_port())
+        prometheus_port = reservation.getsockname()[1]
         live = start_stack(
             stack,
             static_root,
@@ -78,7 +79,7 @@ def test_a_firing_alert_is_diagnosed_from_prometheus_and_the_answer_reaches_the_
         settings.PROMETHEUS_BACKFILL_DIR = str(tmp_path / "tsdb")
         call_command("load_scenario", str(shifted_pack(PACK, tmp_path / "pack", delta)), stdout=StringIO())
         stack.enter_context(
-            running_prometheus(tmp_path / "tsdb", rules=RULES, alertmanager=alertmanager, port=prometheus_port)
+            running_prometheus(tmp_path / "tsdb", rules=RULES, alertmanager=alertmanager, reservation=reservation)
         )
 
         first, body = sink.wait(2, timeout=180)

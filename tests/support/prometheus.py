@@ -21,6 +21,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@contextmanager
+def reserved_port() -> Iterator[socket.socket]:
+    """A loopback port held bound (not listening) until ``running_prometheus`` starts on it. A port chosen
+    seconds before (a URL another process must know first) is otherwise free for any bind meanwhile, an
+    outgoing connection's own port included: the other test pass, running beside this one, took one."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        yield sock
+
+
 def _config(folder: Path, rules: str, alertmanager: str) -> Path:
     """``prometheus.yml``: no scraping; with ``rules``, evaluated every second and sent to ``alertmanager``."""
     lines = ["scrape_configs: []"]
@@ -39,15 +49,20 @@ def _config(folder: Path, rules: str, alertmanager: str) -> Path:
 
 
 @contextmanager
-def running_prometheus(data: Path, *, rules: str = "", alertmanager: str = "", port: int = 0) -> Iterator[str]:
+def running_prometheus(
+    data: Path, *, rules: str = "", alertmanager: str = "", reservation: socket.socket | None = None
+) -> Iterator[str]:
     """The URL of a Prometheus serving the blocks in ``data``; stopped (only the process started here) on exit.
 
-    ``rules`` is a rule file's YAML; ``alertmanager`` the URL alerts are sent to; ``port`` a port chosen
-    beforehand (by ``free_port``) when another process must know the URL before this one starts.
+    ``rules`` is a rule file's YAML; ``alertmanager`` the URL alerts are sent to; ``reservation`` a port held
+    beforehand (``reserved_port``) when another process must know the URL before this one starts: released
+    just before Prometheus binds it.
     """
     folder = data.parent
     config = _config(folder, rules, alertmanager)
-    url = f"http://127.0.0.1:{port or free_port()}"
+    url = f"http://127.0.0.1:{reservation.getsockname()[1] if reservation else free_port()}"
+    if reservation is not None:
+        reservation.close()
     process = subprocess.Popen(
         [
             "prometheus",
@@ -65,6 +80,10 @@ def running_prometheus(data: Path, *, rules: str = "", alertmanager: str = "", p
     )
     try:
         wait_ready(url, process, name="prometheus")
+        # Ready, and this one: not another test's Prometheus that answered on the port first.
+        flags = httpx.get(f"{url}/api/v1/status/flags", timeout=5).json()["data"]
+        if flags.get("storage.tsdb.path") != str(data):
+            raise RuntimeError(f"another Prometheus answers at {url}")
         yield url
     finally:
         process.terminate()

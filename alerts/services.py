@@ -146,7 +146,7 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         stale = group.latest_alert_start is not None and latest < group.latest_alert_start
         if not payload.truncated_alerts and not stale:
             group.resolved_at = timezone.now()
-            group.latest_alert_start = max(latest, group.latest_alert_start or latest)
+            group.latest_alert_start = latest  # not stale: no older than what the group knew
             group.save(update_fields=["resolved_at", "latest_alert_start"])
     elif _within_window(group, payload):
         action = IntakeAction.DUPLICATE

@@ -18,7 +18,7 @@ from django_eventstream.views import Listener, ListenerManager, get_listener_man
 
 from diagnosis.sse.listener import ResubscribingRedisListener, install
 from tests.services import require
-from tests.support.live import free_port
+from tests.support.ports import free_port
 
 CHANNEL = "run-00000000-0000-0000-0000-000000000001"
 

@@ -24,7 +24,8 @@ from diagnosis.models import DiagnosisRun, RunStatus
 from tests.integration.conftest import start_stack
 from tests.services import require
 from tests.support.alertmanager import running_alertmanager
-from tests.support.prometheus import reserved_port, running_prometheus
+from tests.support.ports import reserved_port
+from tests.support.prometheus import running_prometheus
 from tests.support.shifted_pack import shifted_pack
 from tests.support.sink_server import running_sink
 from tools.models import InvocationStatus, ToolInvocation

@@ -18,7 +18,8 @@ from django.db import connection
 
 from diagnosis import reaper
 from tests.services import TEST_REDIS_URL, require
-from tests.support.live import celery_worker, database_url, free_port, private_queue, process_env, uvicorn_server
+from tests.support.live import celery_worker, database_url, private_queue, process_env, uvicorn_server
+from tests.support.ports import free_port
 
 PASSWORD = f"pw-{uuid.uuid4().hex}"
 NO_WORKER = "no worker on the run queue answered within 1 s"

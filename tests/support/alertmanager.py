@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.support.prometheus import free_port, wait_ready
+from tests.support.ports import free_port
+from tests.support.prometheus import wait_ready
 
 BINARY = "prometheus-alertmanager"
 

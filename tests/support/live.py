@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,7 @@ from django.conf import settings
 from django.db import connection
 
 from tests.conftest import ROOT
+from tests.support.ports import free_port, reserved_port
 
 
 def database_url() -> str:
@@ -48,12 +48,6 @@ def redis_url() -> str:
     return settings.REDIS_URL or os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def closed_port() -> int:
     """A loopback port nothing listens on: bound, then closed, so a connection to it is refused at once."""
     return free_port()
@@ -67,8 +61,7 @@ def closed_redis_url(db: int = 10) -> str:
 @contextmanager
 def silent_port() -> Iterator[int]:
     """A loopback port that accepts connections (the kernel completes them) and never answers a byte."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
+    with reserved_port() as sock:
         sock.listen(16)
         yield sock.getsockname()[1]
 

@@ -12,23 +12,9 @@ from pathlib import Path
 
 import httpx
 
+from tests.support.ports import free_port
+
 READY_WAIT_SECONDS = 60
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextmanager
-def reserved_port() -> Iterator[socket.socket]:
-    """A loopback port held bound (not listening) until ``running_prometheus`` starts on it. A port chosen
-    seconds before (a URL another process must know first) is otherwise free for any bind meanwhile, an
-    outgoing connection's own port included: the other test pass, running beside this one, took one."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        yield sock
 
 
 def _config(folder: Path, rules: str, alertmanager: str) -> Path:

@@ -31,11 +31,11 @@ class Command(BaseCommand):
     def handle(self, *args, username: str, password: str, **options) -> None:
         _check_username(username)
         require_migrated()
-        if password and not is_unicode_text(password):
-            # A byte the terminal's encoding could not decode: it would be a lone surrogate, which cannot be
-            # hashed (nor typed into the login form).
-            raise CommandError("--password must be valid text in the terminal's encoding", returncode=2)
         if password:
+            if not is_unicode_text(password):
+                # A byte the terminal's encoding could not decode: it would be a lone surrogate, which cannot be
+                # hashed (nor typed into the login form).
+                raise CommandError("--password must be valid text in the terminal's encoding", returncode=2)
             _check_password(password, username)
         password = password or secrets.token_urlsafe(9)
         # One transaction: a user is never left created without its password (an interrupt between the two).

@@ -12,7 +12,8 @@ import pytest
 
 from tests.services import require
 from tests.support.loki_stub import LokiStub, running_loki_stub
-from tests.support.prometheus import free_port, running_prometheus
+from tests.support.ports import free_port
+from tests.support.prometheus import running_prometheus
 from tests.support.silent_server import running_silent_server, running_trickling_server
 from tools.backends import metric_backend
 from tools.backends.embedded import EmbeddedMetricBackend

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_serializer
 from rest_framework import serializers, status
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
@@ -53,8 +53,26 @@ DOCUMENT_ID = OpenApiParameter("document_id", OpenApiTypes.UUID, OpenApiParamete
 
 
 class DocumentPagination(LimitOffsetPagination):
+    """DRF's limit and offset, refusing (400) what DRF would quietly replace by its default: a client that
+    asked for ``limit=abc`` or ``offset=-5`` gets an error, not a page it did not ask for."""
+
     default_limit = 50
     max_limit = 200
+
+    def get_limit(self, request: Request) -> int | None:
+        self._check(request, self.limit_query_param, minimum=1)
+        return super().get_limit(request)
+
+    def get_offset(self, request: Request) -> int:
+        self._check(request, self.offset_query_param, minimum=0)
+        return super().get_offset(request)
+
+    @staticmethod
+    def _check(request: Request, parameter: str, *, minimum: int) -> None:
+        value = request.query_params.get(parameter)
+        if value is not None and not (value.isascii() and value.isdigit() and int(value) >= minimum):
+            reason = gettext("expected a whole number of at least %(minimum)d") % {"minimum": minimum}
+            raise ValidationError({parameter: reason})
 
 
 PAGE_PARAMETERS = [

@@ -74,3 +74,23 @@ def test_it_lists_in_a_constant_number_of_queries(client_for, owner, documents, 
         ingest(f"# Note {number}\n\ntext\n", uploaded_by=owner)
     with django_assert_num_queries(4):  # session, user, count, page with uploaders
         assert client.get(URL).json()["count"] == 8
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"limit": "abc"}, "limit"),
+        ({"limit": "0"}, "limit"),
+        ({"limit": "-1"}, "limit"),
+        ({"limit": "1.5"}, "limit"),
+        ({"offset": "-5"}, "offset"),
+        ({"offset": "x"}, "offset"),
+        ({"offset": "٣"}, "offset"),  # a digit to str.isdigit, not to a client reading the page
+    ],
+)
+def test_it_refuses_a_page_it_was_not_asked_for(client_for, owner, documents, query, field):
+    """DRF alone answers ``limit=abc`` with its default page: the client would read 50 rows as its own."""
+    response = client_for(owner).get(URL, query)
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "invalid_input" and error["message"].startswith(f"{field}: ")

@@ -245,6 +245,23 @@ def test_the_command_refuses_a_limit_no_run_can_have(option, value, make_run):
         call_command("reap_stale_runs", option, value, stdout=StringIO(), stderr=err)
 
     assert exit_info.value.code == 2
-    assert err.getvalue().strip() == f"{option} must be from 1 to 3153600000 seconds"
+    least = 301 if option == "--stale-after" else 1
+    assert err.getvalue().strip() == f"{option} must be from {least} to 3153600000 seconds"
     run.refresh_from_db()
     assert run.status == RunStatus.RUNNING
+
+
+def test_the_command_refuses_a_stale_age_a_working_run_reaches(make_run, settings):
+    """A run waits on one model call without a heartbeat for up to the hard time limit: ``--stale-after`` at
+    or below it would fail a run that is working."""
+    settings.CELERY_TASK_TIME_LIMIT = 300
+    working = make_run(age_seconds=310, heartbeat_age=300)
+    err = StringIO()
+
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("reap_stale_runs", "--stale-after", "300", stdout=StringIO(), stderr=err)
+
+    assert exit_info.value.code == 2
+    assert err.getvalue().strip() == "--stale-after must be from 301 to 3153600000 seconds"
+    working.refresh_from_db()
+    assert working.status == RunStatus.RUNNING

@@ -52,7 +52,7 @@ class Command(BaseCommand):
             type=int,
             default=None,
             metavar="SECONDS",
-            help="Override RUN_STALE_AFTER_SECONDS for this call.",
+            help="Override RUN_STALE_AFTER_SECONDS for this call (more than RUN_TIME_LIMIT_SECONDS).",
         )
         parser.add_argument(
             "--queue-timeout",
@@ -63,9 +63,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, stale_after: int | None, queue_timeout: int | None, **options) -> None:
-        for option, value in (("--stale-after", stale_after), ("--queue-timeout", queue_timeout)):
-            if value is not None and not 1 <= value <= MAX_SECONDS:
-                self.stderr.write(f"{option} must be from 1 to {MAX_SECONDS} seconds")
+        # A claimed run writes no heartbeat while it waits on one model call, for up to the hard time limit:
+        # a shorter stale age would fail runs that are working (the setting has the same floor).
+        working = settings.CELERY_TASK_TIME_LIMIT + 1
+        for option, value, least in (("--stale-after", stale_after, working), ("--queue-timeout", queue_timeout, 1)):
+            if value is not None and not least <= value <= MAX_SECONDS:
+                self.stderr.write(f"{option} must be from {least} to {MAX_SECONDS} seconds")
                 raise SystemExit(EXIT_USAGE)
         require_migrated()
         try:

@@ -51,7 +51,7 @@ class AlertmanagerIntakeApi(APIView):
         try:
             notification = alert_notification_receive(payload=payload)
         except SubmissionError as error:
-            return error_response(error.code, error.message, status_code=error.status)
+            return error_response(error.code, error.message, status_code=error.status, retry_after=error.retry_after)
         run = notification.run
         output = {
             "notification_id": notification.pk,

@@ -130,7 +130,7 @@ def _submit(user: User, payload: AlertmanagerPayload) -> DiagnosisRun:
         message = gettext("%(count)d alert runs are running, the limit; no run was started for the group, retry") % {
             "count": settings.ALERT_MAX_ACTIVE_RUNS
         }
-        raise SubmissionError(TOO_MANY_RUNS, message, status=503) from error
+        raise SubmissionError(TOO_MANY_RUNS, message, status=503, retry_after=error.retry_after) from error
 
 
 def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotification:

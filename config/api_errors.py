@@ -40,8 +40,12 @@ class ErrorSerializer(serializers.Serializer):
     error = ErrorBodySerializer()
 
 
-def error_response(code: str, message: str, *, status_code: int = status.HTTP_400_BAD_REQUEST) -> Response:
-    return Response({"error": {"code": code, "message": message}}, status=status_code)
+def error_response(
+    code: str, message: str, *, status_code: int = status.HTTP_400_BAD_REQUEST, retry_after: int | None = None
+) -> Response:
+    """The error body; ``retry_after`` (seconds) tells a client when a temporary refusal may pass."""
+    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
+    return Response({"error": {"code": code, "message": message}}, status=status_code, headers=headers)
 
 
 def _message(detail: Any) -> str:

@@ -61,7 +61,7 @@ class ChatApi(APIView):
                 max_active=settings.RUN_MAX_ACTIVE_PER_USER,
             )
         except SubmissionError as error:
-            return error_response(error.code, error.message, status_code=error.status)
+            return error_response(error.code, error.message, status_code=error.status, retry_after=error.retry_after)
         output = {"session_id": run.session_id, "run_id": run.id, "events_url": sse.events_url(run.id)}
         return Response(self.OutputSerializer(output).data, status=status.HTTP_202_ACCEPTED)
 

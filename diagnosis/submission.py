@@ -38,12 +38,19 @@ TOO_MANY_RUNS = "too_many_runs"
 TITLE_CHARS = 80
 
 
-class SubmissionError(ValueError):
-    """A chat message that cannot be accepted; ``code`` and ``status`` become the API's JSON error."""
+# When a refused client may try again (the API's ``Retry-After``): a broker back after a restart, or one of
+# the user's runs ended (an offline run takes a second, a model's a minute or so).
+RETRY_UNAVAILABLE_SECONDS = 30
+RETRY_BUSY_SECONDS = 15
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+
+class SubmissionError(ValueError):
+    """A chat message that cannot be accepted; ``code`` and ``status`` become the API's JSON error, and
+    ``retry_after`` (seconds) its ``Retry-After`` when the refusal is temporary."""
+
+    def __init__(self, code: str, message: str, status: int = 400, *, retry_after: int | None = None) -> None:
         super().__init__(message)
-        self.code, self.message, self.status = code, message, status
+        self.code, self.message, self.status, self.retry_after = code, message, status, retry_after
 
 
 def checked_message(message: str) -> str:
@@ -88,7 +95,9 @@ UNAVAILABLE_MESSAGE = gettext_lazy(
 
 def unavailable() -> SubmissionError:
     """The 503 of a run that cannot be started: the broker is unreachable."""
-    return SubmissionError(UNAVAILABLE_CODE, str(UNAVAILABLE_MESSAGE), status=503)
+    return SubmissionError(
+        UNAVAILABLE_CODE, str(UNAVAILABLE_MESSAGE), status=503, retry_after=RETRY_UNAVAILABLE_SECONDS
+    )
 
 
 def never_started(run: DiagnosisRun) -> bool:
@@ -122,7 +131,7 @@ def _refuse_past_active_limit(user: User, limit: int) -> None:
             "You already have %(count)d diagnoses running; wait for one to end or cancel one.",
             limit,
         ) % {"count": limit}
-        raise SubmissionError(TOO_MANY_RUNS, message, status=429)
+        raise SubmissionError(TOO_MANY_RUNS, message, status=429, retry_after=RETRY_BUSY_SECONDS)
 
 
 def chat_submit(

@@ -268,6 +268,7 @@ def test_a_group_past_the_limit_of_running_alert_runs_is_a_503_to_retry_and_writ
 
     assert refused.status_code == 503  # Alertmanager retries a 5xx, not a 4xx
     assert error_of(refused)["code"] == "too_many_runs"
+    assert refused["Retry-After"] == str(submission.RETRY_BUSY_SECONDS)
     assert written() == before
     DiagnosisRun.objects.update(status="SUCCESS", finished_at=timezone.now())
     assert intake(alertmanager_payload(group_key='{}:{alertname="B"}')).status_code == 202
@@ -428,6 +429,7 @@ def test_a_down_broker_is_a_503_and_nothing_is_recorded(intake, monkeypatch):
 
     assert response.status_code == 503
     assert error_of(response)["code"] == "service_unavailable"
+    assert response["Retry-After"] == str(submission.RETRY_UNAVAILABLE_SECONDS)
     assert written()[:4] == (0, 0, 0, 0)
 
 

@@ -160,6 +160,7 @@ def test_a_user_at_the_limit_of_running_runs_is_refused_429_and_nothing_is_writt
 
     assert refused.status_code == 429
     assert refused.json()["error"]["code"] == "too_many_runs"
+    assert refused["Retry-After"] == str(submission.RETRY_BUSY_SECONDS)  # a client knows when to try again
     assert "2" in refused.json()["error"]["message"] and "诊断" in refused.json()["error"]["message"]
     assert DiagnosisRun.objects.count() == 2 and ChatSession.objects.count() == 2
     # Another user's runs are their own; and a run that ended makes room.

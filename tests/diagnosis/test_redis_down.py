@@ -66,6 +66,7 @@ def test_it_answers_503_quickly_and_writes_nothing_when_redis_is_down(api, setti
 
     assert time.monotonic() - started < 1.5
     assert response.status_code == 503
+    assert response["Retry-After"] == str(submission.RETRY_UNAVAILABLE_SECONDS)
     assert response.json() == UNAVAILABLE
     assert not ChatSession.objects.exists() and not DiagnosisRun.objects.exists()
     assert not DiagnosisTraceEvent.log.exists()
@@ -80,6 +81,7 @@ def test_it_gives_up_on_a_silent_redis_within_the_socket_timeout(api, settings):
 
     assert time.monotonic() - started < 3
     assert response.status_code == 503
+    assert response["Retry-After"] == str(submission.RETRY_UNAVAILABLE_SECONDS)
     assert not DiagnosisRun.objects.exists()
 
 
@@ -101,6 +103,7 @@ def test_a_run_the_broker_refuses_after_the_check_is_failed_at_once_with_one_don
 
     assert time.monotonic() - started < 5
     assert response.status_code == 503
+    assert response["Retry-After"] == str(submission.RETRY_UNAVAILABLE_SECONDS)
     assert response.json() == UNAVAILABLE
     run = DiagnosisRun.objects.get()
     assert run.status == RunStatus.FAILED and run.failure_reason == "broker_unavailable"

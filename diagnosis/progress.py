@@ -43,7 +43,6 @@ from django.db import DatabaseError, transaction
 from diagnosis import sse
 from diagnosis.selectors import run_stop_requested
 from diagnosis.services import run_heartbeat
-from diagnosis.sse.storage import TimelineEntry
 from tools.names import TOOL_NAMES, UNKNOWN_TOOL
 from tracing.events import TimelineEvent
 from tracing.models import DiagnosisTraceEvent, TraceEventKind
@@ -215,4 +214,4 @@ class RunProgress:
         if self._heartbeat_at is None or time.monotonic() - self._heartbeat_at >= settings.RUN_HEARTBEAT_SECONDS:
             self._check_running()
         # The row is the report itself, not news about other rows to commit: announced once stored.
-        sse.hold(self.log, "status", dict(stream), timeline=TimelineEntry(kind, name, details))
+        sse.hold(self.log, "status", dict(stream), timeline=sse.TimelineEntry(kind, name, details))

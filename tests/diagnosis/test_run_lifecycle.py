@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from datetime import timedelta
 from io import StringIO
 
+import django_eventstream.eventstream
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
@@ -14,7 +16,7 @@ from django.db import DataError, OperationalError, connections
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from diagnosis import execution, sse
+from diagnosis import execution
 from diagnosis.execution import run_execute
 from diagnosis.failures import FailureCode
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
@@ -92,15 +94,15 @@ def test_it_fails_a_run_whose_finishing_step_breaks(run, monkeypatch):
 
 def test_it_still_announces_done_when_the_terminal_event_cannot_be_announced(run, monkeypatch):
     announced = []
-    real_send = sse.send_event
 
-    def flaky(channel, event, data, **kwargs):
-        if event == "content":
-            raise RedisError("redis went away")
-        announced.append(event)
-        real_send(channel, event, data, **kwargs)
+    class FlakyRedis:
+        def publish(self, channel, message):
+            event = json.loads(message)["event_type"]
+            if event == "content":
+                raise RedisError("redis went away")
+            announced.append(event)
 
-    monkeypatch.setattr(sse, "send_event", flaky)
+    monkeypatch.setattr(django_eventstream.eventstream, "redis_client", FlakyRedis())
 
     run = run_execute(run.pk, worker="test")
 

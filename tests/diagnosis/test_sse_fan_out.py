@@ -81,3 +81,19 @@ def test_an_event_wakes_only_the_streams_of_its_run(fan_out):
 
     assert publishing.channel_items[sse.channel_for(run_id)]
     assert not any(listener.aevent.is_set() or listener.channel_items for listener in idle)
+
+
+def test_an_event_is_announced_without_a_publish_to_a_grip_proxy(fan_out, monkeypatch):
+    """The service has no GRIP proxy (Pushpin): django-eventstream's publish to one, which escapes every event
+    character by character first, is left out, and the run's stream still hears its event."""
+
+    def grip_publish(*args, **kwargs):
+        raise AssertionError("an event was published to a GRIP proxy")
+
+    monkeypatch.setattr(django_eventstream.eventstream, "publish_event", grip_publish)
+    run_id = uuid.uuid4()
+
+    async def scenario() -> None:
+        await publish_until_heard(run_id, listening(sse.channel_for(run_id)))
+
+    asyncio.run(scenario())

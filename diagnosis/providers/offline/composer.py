@@ -30,6 +30,7 @@ from typing import Any
 
 from diagnosis.graph.status import Verdict
 from diagnosis.language import Language, language_of
+from diagnosis.providers.offline.analysis.changes import LOOKBACK
 from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip
 from diagnosis.providers.offline.timing import clock, parse_ts
@@ -162,11 +163,12 @@ class Story:
 
     @property
     def cause(self) -> list[Event]:
-        """The change stamped closest before the first failure (any change, when no failure was verified),
-        with the other verified changes of the ``SAME_CHANGE`` before it: one change is often both
-        recorded in a change table and announced in a log, and each source names a different part of it."""
+        """The change stamped closest before the first failure, at most ``LOOKBACK`` before it (any change,
+        when no failure was verified), with the other verified changes of the ``SAME_CHANGE`` before it: one
+        change is often both recorded in a change table and announced in a log, and each source names a
+        different part of it. A change made longer before is history, not "a change shortly before"."""
         first = self.first_failure
-        before = [event for event in self.changes if first is None or event.at <= first.at]
+        before = [event for event in self.changes if first is None or first.at - LOOKBACK <= event.at <= first.at]
         if not before:
             return []
         return [event for event in before if before[-1].at - event.at <= SAME_CHANGE]

@@ -2,7 +2,9 @@
 
 Engineers say "since 10:05" or "从 02:31 开始", never a full timestamp, and the window tells which day
 that is. The onset matters because a log template that already existed before it is background noise,
-and a metric is anomalous only when its level after the onset differs from its level before.
+a metric is anomalous only when its level after the onset differs from its level before, and a change made
+after it cannot have caused it. A question may name other times too ("deployed at 01:58, failing since
+02:14"): the onset is the time the question says things began at, not the time of a change it suspects.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from diagnosis.providers.offline.vocabulary import announces_change, fault_score
 from tools.timestamps import format_timestamp, parse_timestamp
 
 _CLOCK = re.compile(r"(?<![\d:])(?:(\d{4}-\d{2}-\d{2})[T ])?([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])")
@@ -44,17 +47,63 @@ class Window:
         return format_timestamp(self.start), format_timestamp(self.end)
 
 
+# Where a clause ends: the words that say what a time is stop there.
+_CLAUSE_END = re.compile(r"[,;!?()，。；！？、（）\n]|\.(?:\s|$)|\s[-–—]+\s|—")
+# Words that say a time is when something began: "since 10:05", "starting at", "从 02:31", "02:31 开始".
+_BEGAN_BEFORE = re.compile(
+    r"(?:\b(?:since|from|as\s+of|start(?:s|ed|ing)?(?:\s+(?:at|from))?|beg[au]n(?:\s+at)?|beginning(?:\s+at)?)"
+    r"|从|自从|自)\s*$",
+    re.IGNORECASE,
+)
+_BEGAN_AFTER = re.compile(r"^\s*(?:开始|起|以来)")
+# How far around a time its own words are looked for.
+_NEAR_CHARS = 30
+
+
 def onset_from_question(question: str, window: Window | None) -> datetime | None:
-    """The first clock time of ``question`` that falls in ``window`` (the day taken from the window)."""
+    """The clock time of ``question`` that falls in ``window`` (the day taken from the window) and reads as
+    the onset: the first one said to be when things began ("since", "从 … 开始") and not a change's time;
+    else the first that is not a change's time ("deployed at 01:58"); else the first."""
     if window is None:
         return None
-    for match in _CLOCK.finditer(question):
-        date_text, hour, minute, second = match.groups()
-        for day in _candidate_days(window, date_text):
-            moment = datetime(day.year, day.month, day.day, int(hour), int(minute), int(second or 0), tzinfo=UTC)
-            if window.contains(moment):
-                return moment
+    matches = list(_CLOCK.finditer(question))
+    ranked: list[tuple[int, int, datetime]] = []
+    for position, match in enumerate(matches):
+        moment = _in_window(match, window)
+        if moment is None:
+            continue
+        before = _last_clause(question[matches[position - 1].end() if position else 0 : match.start()])
+        following = matches[position + 1].start() if position + 1 < len(matches) else len(question)
+        after = _first_clause(question[match.end() : following])
+        began = bool(_BEGAN_BEFORE.search(before) or _BEGAN_AFTER.match(after))
+        changed = _says_change(before) or (not began and _says_change(after))
+        ranked.append((0 if began and not changed else 1 if not changed else 2, position, moment))
+    return min(ranked)[2] if ranked else None
+
+
+def _in_window(match: re.Match[str], window: Window) -> datetime | None:
+    date_text, hour, minute, second = match.groups()
+    for day in _candidate_days(window, date_text):
+        moment = datetime(day.year, day.month, day.day, int(hour), int(minute), int(second or 0), tzinfo=UTC)
+        if window.contains(moment):
+            return moment
     return None
+
+
+def _last_clause(text: str) -> str:
+    ends = list(_CLAUSE_END.finditer(text))
+    return text[ends[-1].end() if ends else 0 :][-_NEAR_CHARS:]
+
+
+def _first_clause(text: str) -> str:
+    end = _CLAUSE_END.search(text)
+    return text[: end.start() if end else len(text)][:_NEAR_CHARS]
+
+
+def _says_change(words: str) -> bool:
+    """Whether the words beside a time name a change and no fault ("deployed at", "发布过"; not "config-service
+    errors since")."""
+    return announces_change(words) and fault_score(words) == 0
 
 
 def _candidate_days(window: Window, date_text: str | None) -> list[datetime]:

@@ -137,6 +137,16 @@ def test_the_cause_is_the_change_made_just_before_the_first_error_in_both_source
     assert _released(answer, claims, [])
 
 
+def test_a_change_made_long_before_the_first_error_is_not_called_its_cause(models):
+    """Only a change two days old was verified: it is history, not "a change shortly before the failure"."""
+    claims = [SYMPTOM, ROOT, OLD_CHANGE_ROW]
+    headline = _compose(models, claims)["answer_markdown"].split("\n\n")[0]
+    assert headline == (
+        "## Likely root cause\nThe likely root cause is in **ledger-db**, where the failure began [c2]. "
+        "No verified change before the onset explains it."
+    )
+
+
 def test_a_fault_confined_to_one_host_names_the_host(models):
     on_host = _claim(
         "c2",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from diagnosis.providers.offline.entities import mentioned_services
 from diagnosis.providers.offline.text import looks_like_instruction, sentences, terms
 from diagnosis.providers.offline.timing import Window, onset_from_question
@@ -30,6 +32,24 @@ def test_a_clock_time_is_placed_on_the_window_day_even_across_midnight():
     assert onset_from_question("从 23:40 开始超时", WINDOW) == datetime(2025, 6, 1, 23, 40, tzinfo=UTC)
     assert onset_from_question("p99 is 5 seconds, up from 12:00", WINDOW) is None
     assert onset_from_question("since 2025-06-02T00:30 it fails", WINDOW) == datetime(2025, 6, 2, 0, 30, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "onset"),
+    [
+        ("web-portal was deployed at 23:58 and payments fail since 00:14 - was it the deploy?", (2, 0, 14)),
+        ("payments fail since 00:14, web-portal was deployed at 23:58", (2, 0, 14)),
+        ("web-portal 在 23:58 发布过，支付从 00:14 开始失败，是发布导致的吗？", (2, 0, 14)),
+        ("deployed at 23:58, errors at 00:14", (2, 0, 14)),
+        ("errors since 00:14 after the deploy at 23:58", (2, 0, 14)),
+        ("config-service errors since 00:10 after a deploy at 23:30", (2, 0, 10)),
+        ("deployed at 23:58, what broke?", (1, 23, 58)),  # the only time: the best there is
+    ],
+)
+def test_the_onset_is_the_time_things_began_not_the_time_of_a_suspected_change(question, onset):
+    """Taking a suspected change's time as the onset would leave the real trigger, made after it, out."""
+    day, hour, minute = onset
+    assert onset_from_question(question, WINDOW) == datetime(2025, 6, day, hour, minute, tzinfo=UTC)
 
 
 def test_terms_are_significant_lower_case_words():

@@ -30,7 +30,7 @@ from diagnosis.providers.offline.text import terms
 from diagnosis.providers.offline.vocabulary import announces_change
 
 LOOKBACK = timedelta(hours=2)
-"""How far before the onset a logged change can still be its trigger."""
+"""How far before the onset a change can still be its trigger (a logged one here, any in the answer)."""
 RECENCY_SCALE = timedelta(minutes=15)
 RECENCY_WEIGHT = 2.0
 FULL_RELATEDNESS = 3

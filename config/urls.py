@@ -3,6 +3,7 @@
 Each app's routes are included by dotted-path string, so this lowest layer imports no app (docs/architecture.md).
 """
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -29,8 +30,12 @@ urlpatterns = [
     path("api/", include("diagnosis.trace.urls")),
     path("api/", include("tools.urls")),
     path("api/", include("alerts.urls")),
-    # The OpenAPI schema and its docs page; the page's assets come from drf-spectacular-sidecar (no CDN).
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    # The OpenAPI schema and its docs page; the page's assets come from drf-spectacular-sidecar (no CDN). The
+    # API has one version: without it, drf-spectacular takes ``?version=`` into its Content-Disposition header
+    # unchecked (a line break there was a 500, a NUL a dropped connection).
+    path(
+        "api/schema/", SpectacularAPIView.as_view(api_version=settings.SPECTACULAR_SETTINGS["VERSION"]), name="schema"
+    ),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     # Database, Redis and run executor, for load balancers and operators (no sign-in).
     path("", include("diagnosis.health.urls")),

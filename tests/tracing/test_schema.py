@@ -63,6 +63,13 @@ def test_it_serves_every_api_operation_in_the_schema(client):
     assert schema_operations(response.json()) == set(generated_operations())
 
 
+@pytest.mark.parametrize("version", ["a\r\nSet-Cookie: x=1", "\x00", '"; filename=evil.html'])
+def test_a_version_parameter_cannot_reach_the_response_headers(client, version):
+    response = client.get("/api/schema/", {"version": version, "format": "json"})
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'inline; filename="SuperBizAgent API (1.0.0).json"'
+
+
 def test_it_generates_the_whole_schema_without_warnings():
     GENERATOR_STATS.reset()
 

@@ -48,6 +48,12 @@ def error_response(
     return Response({"error": {"code": code, "message": message}}, status=status_code, headers=headers)
 
 
+def request_too_large(limit: int) -> dict[str, Any]:
+    """The body of the 413 of a request over ``limit`` bytes, whichever limit refused it."""
+    message = gettext("the request body is over %(limit)d bytes") % {"limit": limit}
+    return {"error": {"code": "request_too_large", "message": message}}
+
+
 def _message(detail: Any) -> str:
     """Every field's first reason, ``field: reason; other: reason``; a plain detail as it is."""
     if isinstance(detail, dict):
@@ -76,8 +82,8 @@ def _code(exc: Exception) -> str:
 def _request_limit_error(exc: Exception) -> Response | None:
     """Django's request limits, which it raises while DRF reads the body, as API errors (None for others)."""
     if isinstance(exc, RequestDataTooBig):
-        limit = gettext("the request body is over %(limit)d bytes") % {"limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE}
-        response = error_response("request_too_large", limit, status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        body = request_too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+        response = Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     elif isinstance(exc, TooManyFilesSent):
         files = settings.DATA_UPLOAD_MAX_NUMBER_FILES
         message = ngettext(

@@ -12,9 +12,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 try:
     from django.core.asgi import get_asgi_application
 
-    application = get_asgi_application()
+    django_application = get_asgi_application()
 except ImproperlyConfigured as exc:  # a bad environment variable: one line, no traceback
     sys.exit(f"configuration error: {exc}")
+
+from config.body_limit import RequestBodyLimit
+
+# Bodies are capped as they arrive: Django stores a whole body before anything of it is checked.
+application = RequestBodyLimit(django_application, settings.REQUEST_MAX_BYTES)
 
 # In embedded mode this process executes runs and reaps stale ones; in production Celery does both. The
 # starter is named by a setting (diagnosis.dispatch.start_embedded_runtime), so config imports no app.

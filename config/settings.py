@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from django.conf import global_settings
 from redis.connection import SSLConnection, parse_url
 
 from config import env
@@ -313,7 +314,8 @@ TOOL_MAX_PAYLOAD_BYTES = env.integer("TOOL_MAX_PAYLOAD_BYTES", 262144, minimum=1
 TOOL_TIMEOUT_SECONDS = env.number("TOOL_TIMEOUT_SECONDS", 10.0, minimum=0.1)
 INVOCATION_STORE_TTL_SECONDS = env.integer("INVOCATION_STORE_TTL_SECONDS", 86400, minimum=60)
 KNOWLEDGE_MAX_UPLOAD_BYTES = env.integer("KNOWLEDGE_MAX_UPLOAD_BYTES", 1048576, minimum=1024)
-# Knowledge documents are the only uploads: an upload over their limit is counted, never stored or spooled.
+# Knowledge documents are the only uploads: an upload over their limit is counted, not kept (the request's
+# body itself is capped by REQUEST_MAX_BYTES, below, before Django copies it).
 FILE_UPLOAD_HANDLERS = ["tools.knowledge.upload_limit.LimitedMemoryUploadHandler"]
 # POST /api/upload takes several documents at once, each held in memory up to KNOWLEDGE_MAX_UPLOAD_BYTES.
 KNOWLEDGE_MAX_UPLOAD_FILES = env.integer("KNOWLEDGE_MAX_UPLOAD_FILES", 10, minimum=1, maximum=100)
@@ -322,6 +324,11 @@ KNOWLEDGE_MAX_UPLOAD_FILES = env.integer("KNOWLEDGE_MAX_UPLOAD_FILES", 10, minim
 KNOWLEDGE_MAX_DOCUMENT_CHUNKS = env.integer("KNOWLEDGE_MAX_DOCUMENT_CHUNKS", 5000, minimum=1)
 KNOWLEDGE_MAX_CHUNKS = env.integer("KNOWLEDGE_MAX_CHUNKS", 50_000, minimum=1)
 DATA_UPLOAD_MAX_NUMBER_FILES = KNOWLEDGE_MAX_UPLOAD_FILES
+# The largest request body the server reads (config/body_limit.py): an upload of every file it may carry at
+# its largest, and the form's other fields. Under ASGI Django stores a body before it checks anything.
+REQUEST_MAX_BYTES = (
+    KNOWLEDGE_MAX_UPLOAD_FILES * KNOWLEDGE_MAX_UPLOAD_BYTES + global_settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+)
 EMBEDDING_MODEL = env.string("EMBEDDING_MODEL", "")
 # Wall-clock limit of one embeddings request, retry included (tools/knowledge/dense.py). A search runs inside a
 # tool call, so its deadline is that of tools, not LLM_TIMEOUT_SECONDS, which is sized for chat replies.

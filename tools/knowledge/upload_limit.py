@@ -5,8 +5,10 @@ then in a temporary file — before a view can look at its size. This handler re
 entry of ``FILE_UPLOAD_HANDLERS``): it keeps a file in memory while it is within the limit and, past it,
 drops what it kept and only counts the rest. The file then arrives as an ``OversizedUpload`` that carries
 its real size and no content, so ``uploads.read_upload`` answers its usual ``file_too_large`` (413) and
-nothing of the file was written anywhere. The rest of the request is still read (Django drains it), so the
-client gets that answer rather than a reset connection.
+nothing of the file is kept. The rest of the request is still read (Django drains it), so the client gets
+that answer rather than a reset connection. (Under ASGI Django has copied the request's whole body to a
+temporary file before any handler runs, on disk past ``FILE_UPLOAD_MAX_MEMORY_SIZE``: ``config/body_limit.py``
+caps that body at ``REQUEST_MAX_BYTES``.)
 
 Knowledge documents are the project's only uploads, so their limit is the limit of every upload. Each file
 of a request is bounded on its own; Django's ``DATA_UPLOAD_MAX_NUMBER_FILES`` bounds how many there are.

@@ -1,0 +1,135 @@
+"""The cap on request bodies, ahead of Django: an ASGI application that records what reached it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from config.body_limit import RequestBodyLimit
+
+LIMIT = 100
+
+
+class Recorder:
+    """An application that reads the whole body, as Django does first, then answers 200."""
+
+    def __init__(self) -> None:
+        self.body = b""
+        self.aborted = False
+
+    async def __call__(self, scope, receive, send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                self.aborted = True
+                return
+            self.body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+
+def request(
+    chunks: list[bytes], *, length: int | None = None, language: str | None = None, expect: bool = False
+) -> tuple[Recorder, list[dict[str, Any]], int]:
+    """Send ``chunks`` as one request through the cap; the application, what went out, and how many of the
+    client's messages were read."""
+    app = Recorder()
+    headers = [(b"host", b"127.0.0.1")]
+    if length is not None:
+        headers.append((b"content-length", str(length).encode()))
+    if language:
+        headers.append((b"accept-language", language.encode()))
+    if expect:
+        headers.append((b"expect", b"100-continue"))
+    scope = {"type": "http", "method": "POST", "path": "/api/chat", "headers": headers, "query_string": b""}
+    messages = [
+        {"type": "http.request", "body": chunk, "more_body": index < len(chunks) - 1}
+        for index, chunk in enumerate(chunks)
+    ]
+    read = 0
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal read
+        read += 1
+        return messages[read - 1] if read <= len(messages) else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    asyncio.run(RequestBodyLimit(app, LIMIT)(scope, receive, send))
+    return app, sent, read
+
+
+def answer(sent: list[dict[str, Any]]) -> tuple[int, dict[str, str], dict[str, Any]]:
+    start, body = sent
+    headers = {name.decode(): value.decode() for name, value in start["headers"]}
+    return start["status"], headers, json.loads(body["body"])
+
+
+def test_a_body_within_the_limit_reaches_the_application_whole():
+    app, sent, _ = request([b"a" * 60, b"b" * 40], length=100)
+
+    assert app.body == b"a" * 60 + b"b" * 40
+    assert sent[0]["status"] == 200
+
+
+def test_an_announced_length_over_the_limit_is_refused_without_the_application():
+    """The body is read and dropped first: a client reads the answer only once it has sent its body."""
+    app, sent, read = request([b"a" * 101], length=101)
+
+    assert (app.body, app.aborted) == (b"", False), "the application never ran"
+    assert read == 1
+    status, headers, body = answer(sent)
+    assert status == 413
+    assert headers["content-type"] == "application/json" and headers["connection"] == "close"
+    assert headers["content-length"] == str(len(sent[1]["body"]))
+    assert body == {"error": {"code": "request_too_large", "message": "the request body is over 100 bytes"}}
+
+
+def test_a_client_that_waits_for_a_go_ahead_is_refused_before_it_sends():
+    app, sent, read = request([b"a" * 101], length=101, expect=True)
+
+    assert (read, app.body) == (0, b"")
+    assert answer(sent)[0] == 413
+
+
+def test_a_body_without_a_length_is_cut_off_where_it_passes_the_limit():
+    """A chunked body announces nothing: the application is told the client left once it passes the cap,
+    and stores no more than the cap; the 413 goes out in its place."""
+    app, sent, read = request([b"a" * 60, b"b" * 60, b"c" * 60])
+
+    assert app.aborted and app.body == b"a" * 60, "the application saw nothing past the limit"
+    assert read == 3, "the rest was read and dropped before the answer"
+    status, _, body = answer(sent)
+    assert status == 413 and body["error"]["code"] == "request_too_large"
+
+
+def test_no_more_than_another_limit_of_a_body_is_dropped_before_the_answer():
+    _, sent, read = request([b"a" * 60] * 10)
+
+    assert read == 4, "two chunks to pass the limit, two more dropped, then the answer"
+    assert answer(sent)[0] == 413
+
+
+def test_the_refusal_is_in_the_language_the_client_asks_for():
+    _, sent, _ = request([b"a" * 200], length=200, language="zh-CN,zh;q=0.9")
+
+    message = answer(sent)[2]["error"]["message"]
+    assert "100" in message and "request body" not in message
+
+
+@pytest.mark.parametrize("scope_type", ["lifespan", "websocket"])
+def test_other_connections_pass_through(scope_type):
+    seen = []
+
+    async def app(scope, receive, send) -> None:
+        seen.append(scope["type"])
+
+    asyncio.run(RequestBodyLimit(app, LIMIT)({"type": scope_type}, None, None))
+    assert seen == [scope_type]

@@ -39,9 +39,18 @@ def test_it_refuses_deeply_nested_json_as_a_parse_error(client):
     assert response.status_code == 400
     assert _error(response) == {
         "code": "parse_error",
-        "message": f"JSON parse error - nested deeper than {MAX_JSON_DEPTH} levels",
+        "message": f"the body is JSON nested deeper than {MAX_JSON_DEPTH} levels",
     }
     assert not ChatSession.objects.exists()
+
+
+def test_a_body_that_is_not_json_is_a_parse_error_in_the_readers_language(client):
+    response = client.post("/api/chat", "{bad", content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-CN,zh;q=0.9")
+
+    assert response.status_code == 400
+    error = _error(response)
+    assert error["code"] == "parse_error"
+    assert error["message"].startswith("请求体不是有效的 JSON：Expecting property name"), error["message"]
 
 
 def test_it_still_parses_json_nested_up_to_the_limit(client):

@@ -1,9 +1,9 @@
 """The question an alert group asks the agent: what fired, where, since when, in the alert's own words.
 
 The incident time is the earliest ``startsAt`` of the group's firing alerts, written first and in UTC as
-``YYYY-MM-DD HH:MM:SS``: the offline provider takes the first clock time of a question that falls in the
-loaded environment's window as the onset (``diagnosis/providers/offline/timing.py``), and a model reads it
-as plainly. The service is the ``service`` label, else ``job``; ``instance`` is named when present.
+``YYYY-MM-DD HH:MM:SS``, after "since": the offline provider takes the time a question says things began
+at, inside the loaded environment's window, as the onset (``diagnosis/providers/offline/timing.py``), and a
+model reads it as plainly. The service is the ``service`` label, else ``job``; ``instance`` is named when present.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def alert_question(payload: AlertmanagerPayload) -> str:
     alert = incident_alert(payload)
     labels = {key: one_line(value, LABEL_CHARS) for key, value in {**payload.common_labels, **alert.labels}.items()}
     annotations = {**payload.common_annotations, **alert.annotations}
-    name = labels.get("alertname", "An alert")
+    name = labels.get("alertname", "")
     service = labels.get("service") or labels.get("job")
     where = f" for {service}" if service else ""
     if labels.get("job") and labels.get("service") and labels["job"] != labels["service"]:
@@ -49,11 +49,14 @@ def alert_question(payload: AlertmanagerPayload) -> str:
         where += f" on instance {labels['instance']}"
     # Four-digit years whatever the year (strftime writes year 1 as "1").
     since = alert.starts_at.astimezone(UTC).isoformat(sep=" ", timespec="seconds").removesuffix("+00:00")
-    sentences = [f"Alert {name} is firing{where} since {since} UTC."]
+    sentences = [f"{f'Alert {name}' if name else 'An alert'} is firing{where} since {since} UTC."]
     for key in ("summary", "description"):
         if one_line(annotations.get(key, ""), ANNOTATION_CHARS):
             sentences.append(f"{key.capitalize()}: {_sentence(annotations[key])}")
-    others = len(payload.firing_alerts) - 1
+    # Alerts, not copies: a notification may repeat an alert, which is one alert however often it is listed.
+    others = len(
+        {frozenset(other.labels.items()) for other in payload.firing_alerts} - {frozenset(alert.labels.items())}
+    )
     if others > 0:
         sentences.append(f"{others} more alert(s) of the same group are firing.")
     if payload.truncated_alerts:

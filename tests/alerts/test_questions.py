@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from alerts.payload import parse_payload
 from alerts.questions import ANNOTATION_CHARS, LABEL_CHARS, alert_question
 from diagnosis.intent import route_intent
@@ -43,6 +45,23 @@ def test_the_earliest_firing_alert_is_the_incident_and_the_others_are_counted():
 
     assert "since 2026-10-14 10:05:03 UTC." in text
     assert "1 more alert(s) of the same group are firing." in text
+
+
+def test_copies_of_an_alert_in_one_notification_count_as_one_alert():
+    later = {**FIRING_ALERT, "startsAt": "2026-10-14T10:20:00Z", "labels": {**FIRING_ALERT["labels"], "service": "x"}}
+
+    text = question(alerts=[FIRING_ALERT, later, *[FIRING_ALERT] * 5, *[later] * 5])
+
+    assert "1 more alert(s) of the same group are firing." in text
+
+
+@pytest.mark.parametrize("alertname", [None, "", "   "])
+def test_an_alert_without_a_name_is_an_alert(alertname):
+    labels = {"service": "payment-service"} | ({} if alertname is None else {"alertname": alertname})
+
+    text = question(alerts=[{**FIRING_ALERT, "labels": labels}], commonLabels={})
+
+    assert text.startswith("An alert is firing for payment-service since 2026-10-14 10:05:03 UTC."), text
 
 
 def test_the_job_names_the_service_when_no_service_label_is_set():

@@ -26,6 +26,8 @@ from tools.registry import default_registry
 from tools.store import PayloadLookup
 
 NODE = "gatekeeper"
+# An excerpt shorter than this passes only as the whole value at its path (a setting's new value ``20``, a
+# status ``ok``): a short excerpt inside a longer value (``20`` of ``2000``) says little and matches anywhere.
 EXCERPT_MIN_CHARS = 3
 EXCERPT_MAX_CHARS = 500
 
@@ -75,7 +77,7 @@ def check_binding(claim_id: str, index: int, binding: Mapping[str, Any], load: P
         return CheckedBinding(claim_id, index, invocation_id, tool_name, raw_path, passed, reason, matched)
 
     excerpt = normalise(str(binding["evidence_excerpt"]))
-    if not EXCERPT_MIN_CHARS <= len(excerpt) <= EXCERPT_MAX_CHARS:
+    if not 0 < len(excerpt) <= EXCERPT_MAX_CHARS:
         return verdict(False, "excerpt_length")
     if raw_path.strip() == "$":
         # The whole payload is no citation: an excerpt could then span fields of different records.
@@ -95,7 +97,10 @@ def check_binding(claim_id: str, index: int, binding: Mapping[str, Any], load: P
     if isinstance(value, dict | list):
         # A record or a list is no citation either: its JSON would let an excerpt span several values.
         return verdict(False, "path_too_broad")
-    if not occurs_whole(excerpt, normalise(value_text(value)), cited=True):
+    text = normalise(value_text(value))
+    if len(excerpt) < EXCERPT_MIN_CHARS and excerpt != text:
+        return verdict(False, "excerpt_length")
+    if not occurs_whole(excerpt, text, cited=True):
         return verdict(False, "excerpt_not_found")
     return verdict(True, "ok", excerpt)
 

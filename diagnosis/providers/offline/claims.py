@@ -27,10 +27,11 @@ Claim = dict[str, Any]
 Binding = dict[str, str]
 
 
-def binding(invocation_id: str, tool: str, raw_path: str, excerpt: str) -> Binding | None:
-    """One binding, or None when the excerpt is too short for the gatekeeper to accept."""
+def binding(invocation_id: str, tool: str, raw_path: str, excerpt: str, *, whole: bool = False) -> Binding | None:
+    """One binding, or None when the excerpt is too short for the gatekeeper to accept: under
+    ``MIN_EXCERPT_CHARS`` unless it is the ``whole`` value at the path (a row's cell ``20``, a column ``id``)."""
     text = clip(normalise(excerpt), MAX_EXCERPT_CHARS)
-    if len(text) < MIN_EXCERPT_CHARS:
+    if len(text) < (1 if whole else MIN_EXCERPT_CHARS):
         return None
     return {"source_invocation_id": invocation_id, "tool_name": tool, "raw_path": raw_path, "evidence_excerpt": text}
 
@@ -77,14 +78,20 @@ def change_claim(claim_id: str, record: LogRecord) -> Claim | None:
 
 
 def _record_bindings(record: LogRecord, *, host: str | None) -> list[Binding | None]:
-    """The record's message, service and time, and ``host`` when given and the record's own."""
+    """The record's message, service, time and level, and ``host`` when given and the record's own: the
+    answer calls a record an error only when its cited level says so."""
     tool = ToolName.QUERY_LOGS
-    fields = [("service", record.service), ("ts", record.ts_text), ("host", host if host == record.host else None)]
+    fields = [
+        ("service", record.service),
+        ("ts", record.ts_text),
+        ("level", record.level_text),
+        ("host", host if host == record.host else None),
+    ]
     bindings = [binding(record.invocation_id, tool, record.raw_path, record.message)]
     for key, value in fields:
         path = sibling(record.raw_path, key)
         if path and value:
-            bindings.append(binding(record.invocation_id, tool, path, value))
+            bindings.append(binding(record.invocation_id, tool, path, value, whole=True))
     return bindings
 
 
@@ -137,6 +144,8 @@ def row_claim(claim_id: str, row: Row, evidence_terms: set[str], onset: datetime
     bindings: list[Binding | None] = []
     tool = ToolName.QUERY_MYSQL
     for cell in cells:
-        bindings.append(binding(row.invocation_id, tool, child(row.raw_path, cell.index), cell.excerpt))
-        bindings.append(binding(row.invocation_id, tool, format_path("$", "columns", cell.index), cell.column))
+        bindings.append(binding(row.invocation_id, tool, child(row.raw_path, cell.index), cell.excerpt, whole=True))
+        bindings.append(
+            binding(row.invocation_id, tool, format_path("$", "columns", cell.index), cell.column, whole=True)
+        )
     return _claim(claim_id, f"The business data holds a related record close to the onset: {described}", bindings)

@@ -34,7 +34,7 @@ from diagnosis.providers.offline.analysis.changes import LOOKBACK
 from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip
 from diagnosis.providers.offline.timing import clock, parse_ts
-from diagnosis.providers.offline.vocabulary import announces_change, fault_score, reads_like_change_record
+from diagnosis.providers.offline.vocabulary import QUIET_LEVELS, announces_change, fault_score, reads_like_change_record
 from tools.names import ToolName
 
 SAME_CHANGE = timedelta(minutes=10)
@@ -144,8 +144,10 @@ class Story:
         for claim in claims:
             if claim.tool == ToolName.QUERY_LOGS and claim.messages and claim.logged_at:
                 event = _event(claim.logged_at[0], claim)
-                if event is not None:
-                    (changes if _announces_change(claim) else failures).append(event)
+                if event is not None and _announces_change(claim):
+                    changes.append(event)
+                elif event is not None and not _logged_quietly(claim):
+                    failures.append(event)
             elif claim.tool == ToolName.QUERY_MYSQL and reads_like_change_record(claim.columns.values()):
                 stamps = [event for text in claim.cells.values() if (event := _event(text, claim)) is not None]
                 if stamps:
@@ -196,6 +198,12 @@ def _in_order(events: list[Event]) -> list[Event]:
 def _announces_change(claim: ClaimEvidence) -> bool:
     """A log line announcing a change and naming no fault: "feature flag enabled", not "restart failed"."""
     return any(announces_change(message) and fault_score(message) == 0 for message in claim.messages)
+
+
+def _logged_quietly(claim: ClaimEvidence) -> bool:
+    """A record its service logged at a level that reports no problem (``INFO``): whatever its words (a
+    setting named ``connect-timeout-ms``), it is no failure, and never "the first errors"."""
+    return bool(claim.levels) and all(level.upper() in QUIET_LEVELS for level in claim.levels)
 
 
 def _service(claim: ClaimEvidence) -> str:

@@ -25,6 +25,8 @@ class ClaimEvidence:
     """Timestamps of the cited log records."""
     hosts: list[str] = field(default_factory=list)
     """Hosts of the cited log records, when they carry one."""
+    levels: list[str] = field(default_factory=list)
+    """Levels of the cited log records."""
     metric: str = ""
     points: dict[str, dict[str, str]] = field(default_factory=dict)
     """Metric points by their path: ``{"ts": ..., "value": ...}``."""
@@ -43,6 +45,7 @@ class ClaimEvidence:
             *self.messages,
             *self.logged_at,
             *self.hosts,
+            *self.levels,
             *([self.metric] if self.metric else []),
             *point_texts,
             *self.titles,
@@ -100,6 +103,8 @@ def _place(claim: ClaimEvidence, raw_path: str, text: str) -> None:
         claim.logged_at.append(text)
     elif leaf == "host" and segments[:1] == ["records"]:
         claim.hosts.append(text)
+    elif leaf == "level" and segments[:1] == ["records"]:
+        claim.levels.append(text)
     elif leaf in ("ts", "value") and "points" in segments:
         claim.points.setdefault(format_path("$", *segments[:-1]), {})[str(leaf)] = text
     elif leaf == "title":

@@ -318,6 +318,10 @@ _CHANGE_ANNOUNCEMENT = re.compile(
 )
 
 
+# Log levels at which a service reports no problem: a record at one of them is no failure, whatever it says.
+QUIET_LEVELS = frozenset({"TRACE", "DEBUG", "INFO", "NOTICE"})
+
+
 # Words every component name carries ("payment-service", "auth-api", "image-worker"): sharing one says
 # nothing about whether a change touches the failing component, so relatedness ignores them.
 GENERIC_NAME_WORDS = frozenset(
@@ -333,6 +337,12 @@ def announces_change(message: str) -> bool:
 
 
 _NAME_WORD = re.compile(r"[a-z]+")
+
+
+# Words of a change record's column that hold what the change set (``new_value``, ``new_state``), and what it
+# replaced (``old_value``, ``previous_version``).
+NEW_STATE_WORDS = frozenset({"new", "current", "after"})
+OLD_STATE_WORDS = frozenset({"old", "previous", "before"})
 
 
 def name_words(name: str) -> set[str]:

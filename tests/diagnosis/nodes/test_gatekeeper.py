@@ -60,6 +60,21 @@ def test_it_passes_a_real_excerpt(run, record_invocation):
     assert result.verified_binding_count == 1
 
 
+@pytest.mark.parametrize(
+    ("value", "excerpt", "reason"), [(20, "20", "ok"), ("ok", "ok", "ok"), (2000, "20", "excerpt_length")]
+)
+def test_a_short_excerpt_passes_only_as_the_whole_value_at_its_path(run, record_invocation, value, excerpt, reason):
+    """A setting's new value ``20`` is the decisive fact of a change record; ``20`` of ``2000`` is no citation."""
+    payload = {"columns": ["key", "new_value"], "rows": [["timeout-ms", value]]}
+    invocation = record_invocation(run, "query_mysql", payload)
+
+    result = check(
+        run, report(claim("c1", binding(invocation.pk, tool="query_mysql", path="$.rows[0][1]", excerpt=excerpt)))
+    )
+
+    assert reasons(result) == [reason]
+
+
 def test_it_normalises_whitespace_of_the_excerpt(run, record_invocation):
     invocation = record_invocation(run)
 

@@ -58,11 +58,13 @@ def test_one_row_per_query_so_a_change_recorded_in_two_tables_is_read_from_both(
     assert corroborating_rows([setting, other, deploy], EVIDENCE | {"ledger", "api"}, ONSET) == [setting, deploy]
 
 
-def test_cited_cells_keep_related_ones_and_timestamps_first_and_drop_short_values():
+def test_cited_cells_keep_related_ones_the_change_and_timestamps_first_then_the_rest_in_order():
     row = _row(0, [2, "ledger-api", "db.pool.max_connections_per_pod", "20", "80", "2025-06-01 08:27:00"])
     assert [(cell.column, cell.excerpt) for cell in cited_cells(row, EVIDENCE)] == [
         ("component", "ledger-api"),
         ("setting", "db.pool.max_connections_per_pod"),
+        ("old_value", "20"),
+        ("new_value", "80"),
         ("changed_at", "2025-06-01 08:27:00"),
     ]
     columns = ["a", "b", "c", "d", "e", "setting", "changed_at"]
@@ -73,6 +75,23 @@ def test_cited_cells_keep_related_ones_and_timestamps_first_and_drop_short_value
         "three",
         "pool size",
         "2025-06-01 08:27:00",
+    ]
+
+
+def test_what_changed_is_cited_before_other_cells_however_short():
+    """A timeout pushed from 2000 to 20: the new value is the cause, two characters long (the gatekeeper takes
+    it as the whole cell); what it set and what it replaced come before the release, the operator, the ticket
+    (five cells: a claim holds ten bindings, a cell's value and its column's name)."""
+    columns = ["id", "operator", "ticket", "release_id", "app", "property_key", "old_value", "new_value", "pushed_at"]
+    values = [4, "zhangwei", "CR-5531", "r1289", "ledger-api", "fx.client.connect-timeout-ms", "2000", "20"]
+    row = Row("inv", "$.rows[3]", columns, [*values, "2025-06-01 08:29:38"])
+    cited = [(cell.column, cell.excerpt) for cell in cited_cells(row, terms("ledger-api connect timeout"), ONSET)]
+    assert cited == [
+        ("app", "ledger-api"),
+        ("property_key", "fx.client.connect-timeout-ms"),
+        ("old_value", "2000"),
+        ("new_value", "20"),
+        ("pushed_at", "2025-06-01 08:29:38"),
     ]
 
 

@@ -147,6 +147,24 @@ def test_a_change_made_long_before_the_first_error_is_not_called_its_cause(model
     )
 
 
+def test_a_record_logged_at_info_is_never_the_first_error(models):
+    """An INFO line naming a setting ``connect-timeout-ms`` reads like a fault to the analysis: its cited level
+    says the service reported no problem, so the failure begins at the first real error."""
+    refreshed = _claim(
+        "c8",
+        "ledger-api logged a refresh",
+        "query_logs",
+        ("$.records[4].message", "properties refreshed fx.client.connect-timeout-ms=20"),
+        ("$.records[4].service", "ledger-api"),
+        ("$.records[4].ts", "2025-06-01T08:29:00Z"),
+        ("$.records[4].level", "INFO"),
+    )
+    text = _compose(models, [SYMPTOM, ROOT, refreshed])["answer_markdown"]
+    assert "where the failure began [c2]" in text.split("\n\n")[0]
+    assert 'first errors of **ledger-api**: "properties refreshed' not in text
+    assert "[c8]" in text.split("## Evidence")[1], "still shown as evidence"
+
+
 def test_a_fault_confined_to_one_host_names_the_host(models):
     on_host = _claim(
         "c2",

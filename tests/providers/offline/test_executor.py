@@ -124,7 +124,11 @@ def test_its_claims_bind_exact_paths_and_verbatim_excerpts():
         "raw_path": "$.records[0].message",
         "evidence_excerpt": incident.ROOT_MESSAGE,
     }
-    assert [binding["raw_path"] for binding in root[1:]] == ["$.records[0].service", "$.records[0].ts"]
+    assert [binding["raw_path"] for binding in root[1:]] == [
+        "$.records[0].service",
+        "$.records[0].ts",
+        "$.records[0].level",
+    ]
     tools = [claim["bindings"][0]["tool_name"] for claim in output["claims"]]
     assert tools == [
         "query_logs",

@@ -4,7 +4,8 @@ A row counts when its text cells share terms with the evidence (the root service
 templates, the runbook passage). Among those, change records stamped closest before the onset win: a deploy
 or a configuration change right before an incident is the classic trigger, one from months ago is history,
 and a row stamped after the onset cannot have caused it.
-Only cells that the gatekeeper can match are cited (three characters or more).
+Every non-empty cell can be cited: the gatekeeper takes an excerpt shorter than three characters when it is
+the whole cell (a setting's new value ``20``, often the decisive one).
 """
 
 from __future__ import annotations
@@ -19,7 +20,13 @@ from diagnosis.providers.offline.conversation import ToolExchange, result_items
 from diagnosis.providers.offline.memo import NO_MEMO, Memo
 from diagnosis.providers.offline.text import clip, looks_like_instruction, normalise, terms
 from diagnosis.providers.offline.timing import parse_ts
-from diagnosis.providers.offline.vocabulary import reads_like_change_record
+from diagnosis.providers.offline.vocabulary import (
+    CHANGE_WORDS,
+    NEW_STATE_WORDS,
+    OLD_STATE_WORDS,
+    name_words,
+    reads_like_change_record,
+)
 from tools.names import ToolName
 
 # Closeness before the onset halves at one hour; it weighs as much as two shared words at most.
@@ -27,8 +34,8 @@ RECENCY_SCALE = timedelta(hours=1)
 RECENCY_WEIGHT = 2.0
 FULL_RELATEDNESS = 2
 CHANGE_RECORD_BONUS = 1.0
+# Two bindings a cell (its value and its column's name): the contract allows ten a claim.
 MAX_CELLS = 5
-MIN_CELL_CHARS = 3
 MAX_CELL_CHARS = 480
 
 
@@ -115,12 +122,14 @@ def corroborating_rows(rows: list[Row], evidence_terms: set[str], onset: datetim
 
 def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = None) -> list[Cell]:
     """The row's citable cells: those sharing evidence terms first, then the time closest before the onset
-    (when the change took effect: a certificate's ``not_after``, not its ``not_before``), then its other
-    timestamps, then the rest."""
+    (when the change took effect: a certificate's ``not_after``, not its ``not_before``), then the cells whose
+    column names the change, however short: what it set (``new_value``), what it replaced (``old_value``),
+    the rest of it (``version``, ``job_id``); then its other timestamps, then the rest. A row's own number
+    (its ``id`` column) is not cited: it says nothing about what happened."""
     cells = []
     for index, value in enumerate(row.values):
         excerpt = clip(normalise(value) if isinstance(value, str) else json.dumps(value), MAX_CELL_CHARS)
-        if len(excerpt) >= MIN_CELL_CHARS and index < len(row.columns) and value is not None:
+        if excerpt and index < len(row.columns) and value is not None and row.columns[index].lower() != "id":
             cells.append(Cell(index, row.columns[index], excerpt))
 
     stamps = {cell.index: stamp for cell in cells if (stamp := parse_ts(cell.excerpt)) is not None}
@@ -132,7 +141,10 @@ def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = Non
             return 0, cell.index
         if cell.index == latest:
             return 1, cell.index
-        return (2 if cell.index in stamps else 3), cell.index
+        words = name_words(cell.column)
+        if words & CHANGE_WORDS and cell.index not in stamps:
+            return (2 if words & NEW_STATE_WORDS else 3 if words & OLD_STATE_WORDS else 4), cell.index
+        return (5 if cell.index in stamps else 6), cell.index
 
     chosen = sorted(cells, key=priority)[:MAX_CELLS]
     return sorted(chosen, key=lambda cell: cell.index)

@@ -57,6 +57,8 @@ class LogRecord:
     ts_text: str
     host: str | None = None
     """The host that logged it, when the record says: a fault confined to one host shows here."""
+    level_text: str | None = None
+    """The level as the record writes it (``level`` is upper-cased): what a citation of it must copy."""
 
 
 @dataclass
@@ -122,9 +124,10 @@ def _record(invocation_id: str, item: dict[str, Any]) -> LogRecord | None:
     if looks_like_instruction(message):
         return None
     host = item.get("host") if isinstance(item.get("host"), str) else None
+    level_text = item.get("level") if isinstance(item.get("level"), str) else None
     # The projection clips long messages with an ellipsis; only the part before it is the real value.
     message = normalise(message.removesuffix("…"))
-    return LogRecord(invocation_id, raw_path, service, level, message, ts, item["ts"], host)
+    return LogRecord(invocation_id, raw_path, service, level, message, ts, item["ts"], host, level_text)
 
 
 # Pure and asked again and again about the same texts (every turn re-reads the run's results so far).

@@ -7,6 +7,8 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from diagnosis.models import DiagnosisRun, RunStatus
 
@@ -30,17 +32,25 @@ class RunMessage:
 
 
 def run_message(run: DiagnosisRun, *, alertname: str) -> RunMessage:
+    """The notification of ``run``, in ``ALERT_LANGUAGE`` (its answer is in the language of its question)."""
+    with translation.override(settings.ALERT_LANGUAGE):
+        return _message(run, alertname=alertname)
+
+
+def _message(run: DiagnosisRun, *, alertname: str) -> RunMessage:
     base = settings.PUBLIC_BASE_URL or ""
     run_path = reverse("admin:diagnosis_diagnosisrun_change", args=[run.pk])
     trace_path = (
         reverse("tracing:trace", kwargs={"session_id": str(run.session_id)}) + "?" + urlencode({"runId": run.pk})
     )
     if run.status == RunStatus.FAILED:
-        answer = f"The diagnosis failed ({run.failure_reason or 'unknown reason'}); its trace says where."
+        reason = run.failure_reason or gettext("unknown reason")
+        answer = gettext("The diagnosis failed (%(reason)s); its trace says where.") % {"reason": reason}
     else:
         answer = run.final_answer
     return RunMessage(
-        title=f"Diagnosis {run.outcome}: {alertname or 'alert'}",
+        title=gettext("Diagnosis %(outcome)s: %(alert)s")
+        % {"outcome": run.outcome, "alert": alertname or gettext("alert")},
         answer_markdown=answer,
         run_id=str(run.pk),
         session_id=str(run.session_id),

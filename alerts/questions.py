@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from datetime import UTC
 
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
+
 from alerts.payload import Alert, AlertmanagerPayload
 
 #: Each annotation, and each label named, is cut to this many characters: the question must stay well under
@@ -37,29 +41,51 @@ def incident_alert(payload: AlertmanagerPayload) -> Alert:
 
 
 def alert_question(payload: AlertmanagerPayload) -> str:
+    """The question, in ``ALERT_LANGUAGE``: the run answers in the language it is asked in."""
+    with translation.override(settings.ALERT_LANGUAGE):
+        return " ".join(_sentences(payload))
+
+
+def _sentences(payload: AlertmanagerPayload) -> list[str]:
     alert = incident_alert(payload)
     labels = {key: one_line(value, LABEL_CHARS) for key, value in {**payload.common_labels, **alert.labels}.items()}
     annotations = {**payload.common_annotations, **alert.annotations}
     name = labels.get("alertname", "")
     service = labels.get("service") or labels.get("job")
-    where = f" for {service}" if service else ""
+    where = gettext(" for %(service)s") % {"service": service} if service else ""
     if labels.get("job") and labels.get("service") and labels["job"] != labels["service"]:
-        where += f" (job {labels['job']})"
+        where += gettext(" (job %(job)s)") % {"job": labels["job"]}
     if labels.get("instance"):
-        where += f" on instance {labels['instance']}"
+        where += gettext(" on instance %(instance)s") % {"instance": labels["instance"]}
     # Four-digit years whatever the year (strftime writes year 1 as "1").
     since = alert.starts_at.astimezone(UTC).isoformat(sep=" ", timespec="seconds").removesuffix("+00:00")
-    sentences = [f"{f'Alert {name}' if name else 'An alert'} is firing{where} since {since} UTC."]
-    for key in ("summary", "description"):
+    firing = (
+        gettext("Alert %(name)s is firing%(where)s since %(since)s UTC.")
+        if name
+        else gettext("An alert is firing%(where)s since %(since)s UTC.")
+    )
+    sentences = [firing % {"name": name, "where": where, "since": since}]
+    titles = {"summary": gettext("Summary: %(text)s"), "description": gettext("Description: %(text)s")}
+    for key, title in titles.items():
         if one_line(annotations.get(key, ""), ANNOTATION_CHARS):
-            sentences.append(f"{key.capitalize()}: {_sentence(annotations[key])}")
+            sentences.append(title % {"text": _sentence(annotations[key])})
     # Alerts, not copies: a notification may repeat an alert, which is one alert however often it is listed.
     others = len(
         {frozenset(other.labels.items()) for other in payload.firing_alerts} - {frozenset(alert.labels.items())}
     )
     if others > 0:
-        sentences.append(f"{others} more alert(s) of the same group are firing.")
+        message = ngettext(
+            "%(count)d more alert of the same group is firing.",
+            "%(count)d more alerts of the same group are firing.",
+            others,
+        )
+        sentences.append(message % {"count": others})
     if payload.truncated_alerts:
-        sentences.append(f"{payload.truncated_alerts} more alert(s) of the group were left out of the notification.")
-    sentences.append("Why is this happening, and what is the root cause?")
-    return " ".join(sentences)
+        message = ngettext(
+            "%(count)d more alert of the group was left out of the notification.",
+            "%(count)d more alerts of the group were left out of the notification.",
+            payload.truncated_alerts,
+        )
+        sentences.append(message % {"count": payload.truncated_alerts})
+    sentences.append(gettext("Why is this happening, and what is the root cause?"))
+    return sentences

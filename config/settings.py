@@ -472,6 +472,9 @@ LANGUAGE_CODE = "en"
 # catalogues are shipped compiled under locale/ (`make messages` regenerates them, docs/interface.md).
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language an alert's question is asked in, so the language of its run's answer, and of its chat-ops
+# notification (alerts/questions.py, alerts/messages.py): a team's, whatever the alert's labels are in.
+ALERT_LANGUAGE = env.choice("ALERT_LANGUAGE", tuple(code for code, _ in LANGUAGES), LANGUAGE_CODE)
 # The language switch's choice outlives the browser session (Django's default cookie ends with it).
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"

@@ -280,6 +280,20 @@ def test_a_failed_run_is_announced_as_failed(settings, alert_run):
     assert body["answer_markdown"] == "The diagnosis failed (time_limit); its trace says where."
 
 
+def test_a_team_reads_its_notifications_in_its_alert_language(settings, alert_run):
+    settings.PUBLIC_BASE_URL = BASE
+    settings.ALERT_LANGUAGE = "zh-hans"
+    run_fail(alert_run, reason=FailureCode.TIME_LIMIT)
+
+    with running_sink() as server:
+        settings.ALERT_SINK_URLS = {"webhook": server.url}
+        deliver(alert_run, "webhook")
+        [body] = server.received
+
+    assert body["title"] == "诊断 FAILED：PaymentLatencyHigh"
+    assert body["answer_markdown"] == "诊断失败（time_limit），详见其轨迹。"
+
+
 def test_a_long_answer_is_cut_for_the_robots(settings, alert_run):
     settings.PUBLIC_BASE_URL = BASE
     run_finish(alert_run, RunResult(final_answer="连接池耗尽。" * 2000))

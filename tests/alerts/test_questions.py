@@ -9,6 +9,7 @@ import pytest
 from alerts.payload import parse_payload
 from alerts.questions import ANNOTATION_CHARS, LABEL_CHARS, alert_question
 from diagnosis.intent import route_intent
+from diagnosis.language import language_of
 from diagnosis.models import Intent
 from diagnosis.providers.offline.timing import Window, onset_from_question
 from diagnosis.submission import MAX_MESSAGE_CHARS
@@ -44,7 +45,22 @@ def test_the_earliest_firing_alert_is_the_incident_and_the_others_are_counted():
     text = question(alerts=[later, resolved, FIRING_ALERT])
 
     assert "since 2026-10-14 10:05:03 UTC." in text
-    assert "1 more alert(s) of the same group are firing." in text
+    assert "1 more alert of the same group is firing." in text
+
+
+def test_a_chinese_team_gets_a_chinese_question_that_the_offline_provider_reads(settings):
+    """``ALERT_LANGUAGE`` sets the question's language, so the answer's: the onset and the intent still read."""
+    settings.ALERT_LANGUAGE = "zh-hans"
+    later = {**FIRING_ALERT, "startsAt": "2026-10-14T10:20:00Z", "labels": {**FIRING_ALERT["labels"], "service": "x"}}
+
+    text = question(alerts=[later, FIRING_ALERT], truncatedAlerts=2)
+
+    assert text.startswith("告警 PaymentLatencyHigh 自 2026-10-14 10:05:03 UTC 起触发，服务 payment-service"), text
+    assert "同组另有 1 条告警正在触发。" in text and "通知中省略了同组的另外 2 条告警。" in text
+    assert text.endswith("为什么会这样？根本原因是什么？")
+    assert language_of(text) == "zh"
+    assert onset_from_question(text, PACK_WINDOW) == datetime(2026, 10, 14, 10, 5, 3, tzinfo=UTC)
+    assert route_intent(text) == Intent.DIAGNOSIS
 
 
 def test_copies_of_an_alert_in_one_notification_count_as_one_alert():
@@ -52,7 +68,7 @@ def test_copies_of_an_alert_in_one_notification_count_as_one_alert():
 
     text = question(alerts=[FIRING_ALERT, later, *[FIRING_ALERT] * 5, *[later] * 5])
 
-    assert "1 more alert(s) of the same group are firing." in text
+    assert "1 more alert of the same group is firing." in text
 
 
 @pytest.mark.parametrize("alertname", [None, "", "   "])
@@ -103,5 +119,5 @@ def test_blank_annotations_say_nothing_and_early_years_keep_four_digits():
 
 
 def test_alerts_cut_from_the_notification_are_counted():
-    assert "3 more alert(s) of the group were left out of the notification." in question(truncatedAlerts=3)
+    assert "3 more alerts of the group were left out of the notification." in question(truncatedAlerts=3)
     assert "left out" not in question()

@@ -56,5 +56,5 @@ def test_it_stores_the_incident_timeline(run):
         ("first_error", "2026-10-14T10:05:03.102000Z"),
         ("metric_peak", "2026-10-14T10:27:00Z"),
     ]
-    assert "CHG-20431" in run.figures["claims"][timeline[0]["claim_id"]]
+    assert "new_value=10" in run.figures["claims"][timeline[0]["claim_id"]]  # the pool size the change set
     assert "Connection is not available" in run.figures["claims"][timeline[1]["claim_id"]]

@@ -70,6 +70,7 @@ BAD_VALUES = [
     ({"ALERT_SINK_WECOM_URL": "https://qyapi.weixin.qq.com/x", "PUBLIC_BASE_URL": None}, "PUBLIC_BASE_URL"),
     ({"PUBLIC_BASE_URL": "superbiz.example.com"}, "PUBLIC_BASE_URL"),
     ({"ALERT_DELIVERY_MAX_RETRIES": "50"}, "ALERT_DELIVERY_MAX_RETRIES"),
+    ({"ALERT_LANGUAGE": "zh"}, "ALERT_LANGUAGE"),  # the interface's codes: zh-hans
     # Credentials have variables of their own: httpx would log them and send them as Basic auth instead.
     ({"LLM_BASE_URL": "http://svc:s3cret@127.0.0.1:8000/v1"}, "LLM_BASE_URL"),
     ({"PROMETHEUS_URL": "http://127.0.0.1:99999"}, "PROMETHEUS_URL"),

@@ -306,8 +306,9 @@ def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False, 
     """``excerpt`` occurs in ``text`` without changing what it says: cutting a number (``waiting=3`` is not
     in ``waiting=36``, nor ``latency 15`` in ``latency 1500ms``) or a word (``available`` of
     ``unavailable``); ``cited``, an excerpt that stands alone as a claim's evidence, nor leaving out the
-    negation of its clause before it (``raise connectionTimeout`` of "Do not raise connectionTimeout"; a quote
-    in a draft has the draft's sentence around it). The gatekeeper's test of a cited excerpt, and the release
+    negation of its clause before it (``raise connectionTimeout`` of "Do not raise connectionTimeout", or of
+    "Never, ever raise connectionTimeout"; a quote in a draft has the draft's sentence around it), nor the
+    negative value a key is given right after it (``tmp_cleanup.enabled`` of ``tmp_cleanup.enabled=false``). The gatekeeper's test of a cited excerpt, and the release
     policy's of a quote; with ``from_sentence_start``, only where a sentence (or a list item, "3. Roll back")
     of ``text`` begins."""
     start = text.find(excerpt)
@@ -317,7 +318,7 @@ def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False, 
             _cuts_number(text, start, before=True, edge=excerpt[0])
             or _cuts_number(text, end, edge=excerpt[-1])
             or _cuts_word(text, start, end)
-            or (cited and _negated_before(text, start))
+            or (cited and (_negated_before(text, start) or _negated_after(text, end)))
         )
         if whole and (not from_sentence_start or text[:start].rstrip()[-1:] in _SENTENCE_ENDS):
             return True
@@ -353,10 +354,27 @@ def _word(character: str) -> bool:
 
 
 def _negated_before(text: str, start: int) -> bool:
-    """Whether the clause ``start`` falls in says "not" (or "no", 不, 没有...) before it."""
+    """Whether the clause ``start`` falls in says "not" (or "no", 不, 没有...) before it. A clause that is
+    only a negation ("Never, ever raise it", "Do not, ever, raise it") does not end there: it is the next's."""
     before = text[:start]
-    clause_start = max((match.end() for match in _CLAUSE_START.finditer(before)), default=0)
+    clause_start = 0
+    for match in _CLAUSE_START.finditer(before):
+        if not _NEGATION_ALONE.fullmatch(before[clause_start : match.start()]):
+            clause_start = match.end()
     return bool(NEGATION.search(before[clause_start:]))
+
+
+# A clause of a negation alone: "Never", "Do not", "Please don't" ("No" answers a question: not this).
+_NEGATION_ALONE = re.compile(
+    r"\s*(?:(?:please|do|does|you|we|should|must)\s+)*(?:never|not|\w+n['\u2019\u02bc]t)\s*", re.IGNORECASE
+)
+# A key given a negative value right after it: "enabled=false", "disk_full: no", "healthy=0".
+_NEGATIVE_VALUE = re.compile(r"\s*[=:]\s*(?:false|no|off|disabled|none|null|nil|0)(?![\w.])", re.IGNORECASE)
+
+
+def _negated_after(text: str, end: int) -> bool:
+    """Whether the excerpt ending at ``end`` is a key whose negative value follows it."""
+    return bool(_NEGATIVE_VALUE.match(text, end))
 
 
 def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool:

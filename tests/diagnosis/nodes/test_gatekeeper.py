@@ -200,6 +200,14 @@ def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, 
         ("Do not raise connectionTimeout; raise maximumPoolSize", "raise maximumPoolSize", True),  # another clause
         ("HikariPool-1 - Connection is not available, request timed out", "request timed out", True),
         ("数据库连接池耗尽", "连接池耗尽", True),  # no spaces between Chinese words: a part of one is no cut word
+        ("Never, ever raise connectionTimeout", "ever raise connectionTimeout", False),  # the comma ends no scope
+        ("Errors: none. Then raise maximumPoolSize", "raise maximumPoolSize", True),
+        ("Roll back first, then raise maximumPoolSize", "raise maximumPoolSize", True),
+        ("tmp cleanup skipped: tmp_cleanup.enabled=false", "tmp_cleanup.enabled", False),  # its value left out
+        ("disk_full: no, inodes_full: yes", "disk_full", False),
+        ("disk_full: no, inodes_full: yes", "inodes_full", True),
+        ("healthy=0.5 of replicas", "healthy", True),  # a ratio, not a negative value
+        ("tmp cleanup skipped: tmp_cleanup.enabled=false", "tmp_cleanup.enabled=false", True),
     ],
 )
 def test_an_excerpt_never_cuts_a_word_nor_leaves_out_its_clauses_negation(

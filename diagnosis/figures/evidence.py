@@ -9,9 +9,9 @@ checked; a payload that cannot be loaded that way is simply not drawn.
   its points, its peak (the point farthest from its baseline, the median of its first third) and its onset
   (the first point at least half-way from the baseline to the peak);
 - the **incident timeline**: the first error (the earliest cited log record whose level is an error level),
-  the change (the earliest cited dated record that is not an error and came before the first error, or
-  without one before the earliest metric onset: a business row's first timestamp cell, a log record), and
-  each metric figure's peak. Each event names the claim it comes from.
+  the change (the cited dated record closest before the first error, or without one before the earliest
+  metric onset, that is neither an error nor a warning: a business row's cited timestamp cell, else its
+  first one, or a log record), and each metric figure's peak. Each event names the claim it comes from.
 
 The result is plain JSON, stored on the run when it finishes: the invocation store expires, the picture of
 an audited run must not.
@@ -33,6 +33,8 @@ from tools.timestamps import format_timestamp, parse_timestamp
 
 #: Log levels that mark a record as an error (compared upper-case).
 ERROR_LEVELS = frozenset({"ERROR", "FATAL", "CRITICAL", "SEVERE", "EMERG", "ALERT", "CRIT"})
+#: Levels of a symptom that is no error: such a record is not the change either.
+WARNING_LEVELS = frozenset({"WARN", "WARNING"})
 
 #: A payload by invocation id, or None when it cannot be loaded verified.
 PayloadLoader = Callable[[str], Any]
@@ -58,6 +60,7 @@ class _Dated:
     ts: datetime
     error: bool
     claim_id: str
+    warning: bool = False
 
 
 def series_shape(points: list[SeriesPoint]) -> tuple[datetime | None, SeriesPoint | None]:
@@ -118,11 +121,18 @@ def _dated(tool: str, payload: Any, segments: list[str | int], claim_id: str) ->
         ts = _timestamp(record.get("ts")) if isinstance(record, dict) else None
         if ts is None or not isinstance(record, dict):
             return None
-        return _Dated(ts, str(record.get("level") or "").upper() in ERROR_LEVELS, claim_id)
+        level = str(record.get("level") or "").upper()
+        return _Dated(ts, level in ERROR_LEVELS, claim_id, level in WARNING_LEVELS)
     if tool == ToolName.QUERY_MYSQL and segments[0] == "rows":
         row = _item(payload, "rows", segments[1])
-        stamps = (_timestamp(cell) for cell in row if isinstance(cell, str)) if isinstance(row, list) else iter(())
-        ts = next((stamp for stamp in stamps if stamp is not None), None)
+        if not isinstance(row, list):
+            return None
+        # The cell cited (a change's ``changed_at``), when it is a time; else the row's first time.
+        index = segments[2] if len(segments) > 2 else None
+        cited = row[index] if isinstance(index, int) and 0 <= index < len(row) else None
+        stamps = [stamp for cell in row if isinstance(cell, str) and (stamp := _timestamp(cell)) is not None]
+        ts = _timestamp(cited) if isinstance(cited, str) else None
+        ts = ts or (stamps[0] if stamps else None)
         return _Dated(ts, False, claim_id) if ts else None
     return None
 
@@ -174,8 +184,9 @@ def _timeline(metrics: list[dict[str, Any]], dated: list[_Dated]) -> list[dict[s
     onsets = [parse_timestamp(figure["onset"]) for figure in metrics if figure["onset"]]
     before = first_error.ts if first_error else min(onsets, default=None)
     if before is not None:
-        changes = [moment for moment in dated if not moment.error and moment.ts < before]
-        change = min(changes, key=lambda moment: moment.ts, default=None)
+        changes = [moment for moment in dated if not (moment.error or moment.warning) and moment.ts < before]
+        # The closest: a record from the day before is history, the one just before is the likely trigger.
+        change = max(changes, key=lambda moment: moment.ts, default=None)
         if change:
             events.append((change.ts, TimelineKind.CHANGE, change.claim_id))
     for figure in metrics:

@@ -30,15 +30,19 @@ METRICS = {
 }
 LOGS = {
     "records": [
-        {"ts": "2026-10-14T10:03:11Z", "service": "payment-service", "level": "INFO", "message": "pool size 10"},
+        {"ts": "2026-10-14T10:01:11Z", "service": "payment-service", "level": "INFO", "message": "pool size 10"},
         {"ts": "2026-10-14T10:05:03Z", "service": "payment-service", "level": "ERROR", "message": "timed out"},
         {"ts": "2026-10-14T10:04:00Z", "service": "payment-service", "level": "error", "message": "earlier"},
         {"ts": "2026-10-14T10:30:00Z", "service": "payment-service", "level": "INFO", "message": "after"},
+        {"ts": "2026-10-14T10:03:40Z", "service": "payment-service", "level": "Warn", "message": "pool busy"},
     ]
 }
 ROWS = {
-    "columns": ["change_id", "config_key", "changed_at"],
-    "rows": [["CHG-1", "maximum-pool-size", "2026-10-14 10:02:14"], ["CHG-2", "v2.14.0", "not a time"]],
+    "columns": ["change_id", "config_key", "created_at", "changed_at"],
+    "rows": [
+        ["CHG-1", "maximum-pool-size", "2026-10-01 08:00:00", "2026-10-14 10:02:14"],
+        ["CHG-2", "v2.14.0", "not a time", "not a time"],
+    ],
 }
 PAYLOADS: dict[str, Any] = {"inv-metrics": METRICS, "inv-logs": LOGS, "inv-rows": ROWS}
 
@@ -58,7 +62,9 @@ METRIC_CLAIM = claim(
     bind("inv-metrics", ToolName.QUERY_METRICS, "$.series[0].points[4].value"),
 )
 ERROR_CLAIM = claim("c1", bind("inv-logs", ToolName.QUERY_LOGS, "$.records[1].message"))
-CHANGE_CLAIM = claim("c7", bind("inv-rows", ToolName.QUERY_MYSQL, "$.rows[0][0]"))
+CHANGE_CLAIM = claim(
+    "c7", bind("inv-rows", ToolName.QUERY_MYSQL, "$.rows[0][0]"), bind("inv-rows", ToolName.QUERY_MYSQL, "$.rows[0][3]")
+)
 NOTE_CLAIM = claim("c6", bind("inv-logs", ToolName.QUERY_LOGS, "$.records[0].message"))
 
 
@@ -85,8 +91,26 @@ def test_it_builds_the_timeline_in_time_order_each_event_naming_its_claim():
         {"kind": "first_error", "ts": "2026-10-14T10:05:03Z", "claim_id": "c1"},
         {"kind": "metric_peak", "ts": "2026-10-14T10:27:00Z", "claim_id": "c5"},
     ]
-    # Only the claims the pictures show are kept (c6 is a dated note, not the earliest change).
+    # Only the claims the pictures show are kept (c6 is a dated note, earlier than the change).
     assert set(figures["claims"]) == {"c1", "c5", "c7"}
+
+
+def test_the_change_is_the_record_closest_before_the_first_error_and_no_warning():
+    """A warning before the first error is a symptom; a note from before the change is history. A row is
+    dated by the time cell its claim cites (``changed_at``), not by its first one (``created_at``)."""
+    warning = claim("c8", bind("inv-logs", ToolName.QUERY_LOGS, "$.records[4].message"))
+
+    timeline = build_figures([ERROR_CLAIM, NOTE_CLAIM, CHANGE_CLAIM, warning], load)["timeline"]
+
+    assert timeline[0] == {"kind": "change", "ts": "2026-10-14T10:02:14Z", "claim_id": "c7"}
+
+
+def test_a_row_cited_without_its_time_is_dated_by_its_first_time():
+    row = claim("c7", bind("inv-rows", ToolName.QUERY_MYSQL, "$.rows[0][1]"))
+
+    timeline = build_figures([ERROR_CLAIM, row], load)["timeline"]
+
+    assert timeline[0] == {"kind": "change", "ts": "2026-10-01T08:00:00Z", "claim_id": "c7"}
 
 
 def test_it_takes_the_earliest_error_level_record_whatever_its_case():

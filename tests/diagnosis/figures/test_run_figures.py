@@ -52,9 +52,10 @@ def test_it_stores_the_incident_timeline(run):
     timeline = run.figures["timeline"]
 
     assert [(event["kind"], event["ts"]) for event in timeline] == [
-        ("change", "2026-10-14T10:02:14Z"),
+        # The change closest before the first error: the pool configured at its new size as the deploy started.
+        ("change", "2026-10-14T10:03:11.420000Z"),
         ("first_error", "2026-10-14T10:05:03.102000Z"),
         ("metric_peak", "2026-10-14T10:27:00Z"),
     ]
-    assert "new_value=10" in run.figures["claims"][timeline[0]["claim_id"]]  # the pool size the change set
+    assert "maximumPoolSize=10" in run.figures["claims"][timeline[0]["claim_id"]]
     assert "Connection is not available" in run.figures["claims"][timeline[1]["claim_id"]]

@@ -5,14 +5,17 @@ Under ASGI, Django copies a request's whole body into a temporary file (in memor
 limits (``DATA_UPLOAD_MAX_MEMORY_SIZE``, the knowledge upload handler) and the sign-in check only act on a
 body already stored. A client, signed in or not, could have the server write a body of any size to disk
 (a review sent 1.2 GB in six seconds, answered 403 only afterwards). This wrapper answers 413
-``request_too_large`` instead, before Django reads anything when ``Content-Length`` announces more than the
-cap; when a body sent without one (chunked) grows past it, Django is told the client went away (it stops
-reading and answers nothing) and the 413 goes out in its place.
+``request_too_large`` instead, before Django reads anything: when ``Content-Length`` announces more than the
+cap, and when a body sent without one (chunked) grows past it.
 
-Before answering, up to another cap's worth of the body is read and dropped: a client sends its whole body
+A chunked body within the cap is read here and handed on with its length: DRF reads a request without a
+``Content-Length`` as one without a body, and answered a chunked chat message "message: This field is
+required".
+
+Before a 413, up to another cap's worth of the body is read and dropped: a client sends its whole body
 before it reads the answer, and a server that closes on unread data resets the connection, so the client
-would see a broken pipe instead of the 413 (what Django itself does when its own limit refuses a body).
-A bigger body is answered and cut off there. A client that asked to be told before sending
+would see a broken pipe instead of the 413 (what Django itself does when its own limit refuses a body). A
+bigger body is answered and cut off there. A client that asked to be told before sending
 (``Expect: 100-continue``) gets the 413 at once.
 
 The cap (``REQUEST_MAX_BYTES``) is the largest request the APIs accept: a knowledge upload of
@@ -50,30 +53,23 @@ class RequestBodyLimit:
                 await self._drop_body(receive)
             await self._refuse(scope, send)
             return
-        received = 0
-        over = started = False
-
-        async def limited_receive() -> dict[str, Any]:
-            nonlocal received, over
-            if over:
-                return {"type": "http.disconnect"}
+        if b"chunked" not in _header(scope, b"transfer-encoding").lower():
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    over = True
-                    return {"type": "http.disconnect"}
-            return message
-
-        async def tracking_send(message: dict[str, Any]) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        await self.app(scope, limited_receive, tracking_send)
-        if over and not started:
-            await self._drop_body(receive)
-            await self._refuse(scope, send)
+            if message["type"] != "http.request":
+                return  # the client went away before its body ended: nobody to answer
+            body += message.get("body", b"")
+            if len(body) > self.max_bytes:
+                if message.get("more_body"):
+                    await self._drop_body(receive)
+                await self._refuse(scope, send)
+                return
+            if not message.get("more_body"):
+                break
+        await self.app(_with_length(scope, len(body)), _replaying(bytes(body), receive), send)
 
     async def _drop_body(self, receive: Receive) -> None:
         """Read and drop the rest of the body, up to ``max_bytes`` of it."""
@@ -96,6 +92,26 @@ class RequestBodyLimit:
         headers += [(b"content-length", str(len(response.content)).encode()), (b"connection", b"close")]
         await send({"type": "http.response.start", "status": 413, "headers": headers})
         await send({"type": "http.response.body", "body": response.content})
+
+
+def _with_length(scope: Scope, length: int) -> Scope:
+    """``scope`` with its body's length announced instead of its chunking."""
+    headers = [
+        (name, value)
+        for name, value in scope["headers"]
+        if name.lower() not in (b"transfer-encoding", b"content-length")
+    ]
+    return {**scope, "headers": [*headers, (b"content-length", str(length).encode())]}
+
+
+def _replaying(body: bytes, receive: Receive) -> Receive:
+    """The body read ahead, as one message; then the connection's own messages (its disconnect)."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replay() -> dict[str, Any]:
+        return pending.pop() if pending else await receive()
+
+    return replay
 
 
 def _header(scope: Scope, wanted: bytes) -> bytes:

@@ -19,8 +19,10 @@ class Recorder:
     def __init__(self) -> None:
         self.body = b""
         self.aborted = False
+        self.headers: dict[bytes, bytes] | None = None
 
     async def __call__(self, scope, receive, send) -> None:
+        self.headers = dict(scope["headers"])
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
@@ -42,6 +44,8 @@ def request(
     headers = [(b"host", b"127.0.0.1")]
     if length is not None:
         headers.append((b"content-length", str(length).encode()))
+    else:
+        headers.append((b"transfer-encoding", b"chunked"))
     if language:
         headers.append((b"accept-language", language.encode()))
     if expect:
@@ -99,15 +103,23 @@ def test_a_client_that_waits_for_a_go_ahead_is_refused_before_it_sends():
     assert answer(sent)[0] == 413
 
 
-def test_a_body_without_a_length_is_cut_off_where_it_passes_the_limit():
-    """A chunked body announces nothing: the application is told the client left once it passes the cap,
-    and stores no more than the cap; the 413 goes out in its place."""
+def test_a_body_without_a_length_is_refused_where_it_passes_the_limit():
+    """A chunked body announces nothing: it is read here, and past the cap the application never sees it."""
     app, sent, read = request([b"a" * 60, b"b" * 60, b"c" * 60])
 
-    assert app.aborted and app.body == b"a" * 60, "the application saw nothing past the limit"
+    assert app.headers is None, "the application never ran"
     assert read == 3, "the rest was read and dropped before the answer"
     status, _, body = answer(sent)
     assert status == 413 and body["error"]["code"] == "request_too_large"
+
+
+def test_a_chunked_body_within_the_limit_reaches_the_application_with_its_length():
+    """DRF reads a request without a Content-Length as one without a body."""
+    app, sent, _ = request([b"a" * 30, b"b" * 30])
+
+    assert app.body == b"a" * 30 + b"b" * 30
+    assert app.headers[b"content-length"] == b"60" and b"transfer-encoding" not in app.headers
+    assert sent[0]["status"] == 200
 
 
 def test_no_more_than_another_limit_of_a_body_is_dropped_before_the_answer():

@@ -11,10 +11,12 @@ import socket
 from contextlib import ExitStack
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 import requests
 
 from tests.integration.conftest import start_stack
+from tests.support.clients import login
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,6 +80,22 @@ def test_a_chunked_body_is_cut_off_at_the_cap(small_cap_stack):
 
     assert status == 413 and body["error"]["code"] == "request_too_large"
     assert requests.get(f"{small_cap_stack.base}/healthz", timeout=10).status_code == 200, "the server is fine"
+
+
+def test_a_chunked_chat_message_is_read_as_a_message(small_cap_stack):
+    """DRF alone reads a body without a Content-Length as no body: "message: This field is required"."""
+    _, headers = login("chunked-sender")
+    body = json.dumps({"message": "payment-service p99 latency tripled since 10:05, why?"}).encode()
+
+    response = httpx.post(
+        f"{small_cap_stack.base}/api/chat",
+        content=iter([body[:10], body[10:]]),  # an iterator: httpx sends it chunked
+        headers={**headers, "Content-Type": "application/json"},
+        timeout=10,
+    )
+
+    assert response.status_code == 202, response.text
+    assert response.request.headers["transfer-encoding"] == "chunked"
 
 
 def test_a_body_within_the_cap_reaches_django(small_cap_stack):

@@ -2,7 +2,8 @@
 
 No model is involved. A binding passes only if its invocation exists, belongs to this run, is READY, its
 stored payload still matches the recorded digest, the tool name matches, ``raw_path`` resolves, and the
-whitespace-normalised excerpt (3-500 characters) occurs in the value there. A claim is verified only when
+whitespace-normalised excerpt (3-500 characters, or a shorter text that is the whole value there) occurs in
+the value there. A claim is verified only when
 it has bindings and every one of them passes: one forged binding taints its claim. Everything unexpected
 fails closed: PASS needs every claim verified, LOW_CONFID some, and anything else is REJECT.
 """
@@ -26,8 +27,9 @@ from tools.registry import default_registry
 from tools.store import PayloadLookup
 
 NODE = "gatekeeper"
-# An excerpt shorter than this passes only as the whole value at its path (a setting's new value ``20``, a
-# status ``ok``): a short excerpt inside a longer value (``20`` of ``2000``) says little and matches anywhere.
+# An excerpt shorter than this passes only as the whole text at its path (a setting's new value ``"20"``, a
+# status ``"ok"``): a short excerpt inside a longer value (``20`` of ``2000``) says little and matches
+# anywhere, and a small number (a row's ``id``, a ``COUNT(*)`` over a WHERE the model wrote) is easily made.
 EXCERPT_MIN_CHARS = 3
 EXCERPT_MAX_CHARS = 500
 
@@ -98,7 +100,7 @@ def check_binding(claim_id: str, index: int, binding: Mapping[str, Any], load: P
         # A record or a list is no citation either: its JSON would let an excerpt span several values.
         return verdict(False, "path_too_broad")
     text = normalise(value_text(value))
-    if len(excerpt) < EXCERPT_MIN_CHARS and excerpt != text:
+    if len(excerpt) < EXCERPT_MIN_CHARS and not (isinstance(value, str) and excerpt == text):
         return verdict(False, "excerpt_length")
     if not occurs_whole(excerpt, text, cited=True):
         return verdict(False, "excerpt_not_found")

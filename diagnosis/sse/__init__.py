@@ -11,7 +11,7 @@ get it from storage: when they connect, at their first keep-alive, and when a la
 arrives (``ordering``). The stream ends after the run's ``done``.
 
 Events are stored in the run's log and announced here, as django-eventstream's ``send_event`` would store
-them (``RunEventStorage.append_event``) and announce them, less its last step: a publish to a GRIP proxy
+them (through the storage class) and announce them, less its last step: a publish to a GRIP proxy
 (Pushpin), which this service does not have, after escaping the event character by character in Python
 (about a tenth of a millisecond per kilobyte, 2.5 ms of every offline run; docs/performance.md).
 """

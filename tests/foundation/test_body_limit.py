@@ -36,7 +36,12 @@ class Recorder:
 
 
 def request(
-    chunks: list[bytes], *, length: int | None = None, language: str | None = None, expect: bool = False
+    chunks: list[bytes],
+    *,
+    length: int | None = None,
+    language: str | None = None,
+    expect: bool = False,
+    waits_after_body: bool = False,
 ) -> tuple[Recorder, list[dict[str, Any]], int]:
     """Send ``chunks`` as one request through the cap; the application, what went out, and how many of the
     client's messages were read."""
@@ -61,12 +66,14 @@ def request(
     async def receive() -> dict[str, Any]:
         nonlocal read
         read += 1
+        if read > len(messages) and waits_after_body:
+            await asyncio.sleep(3600)  # as a server does until the client goes away
         return messages[read - 1] if read <= len(messages) else {"type": "http.disconnect"}
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    asyncio.run(RequestBodyLimit(app, LIMIT)(scope, receive, send))
+    asyncio.run(asyncio.wait_for(RequestBodyLimit(app, LIMIT)(scope, receive, send), timeout=5))
     return app, sent, read
 
 
@@ -120,6 +127,14 @@ def test_a_chunked_body_within_the_limit_reaches_the_application_with_its_length
     assert app.body == b"a" * 30 + b"b" * 30
     assert app.headers[b"content-length"] == b"60" and b"transfer-encoding" not in app.headers
     assert sent[0]["status"] == 200
+
+
+@pytest.mark.parametrize("length", [None, 101])
+def test_a_body_whose_last_part_passes_the_limit_is_answered_at_once(length):
+    """Nothing more will come: reading on would wait for a client that waits for the answer."""
+    _, sent, _ = request([b"a" * 60, b"b" * 41], length=length, waits_after_body=True)
+
+    assert answer(sent)[0] == 413
 
 
 def test_no_more_than_another_limit_of_a_body_is_dropped_before_the_answer():

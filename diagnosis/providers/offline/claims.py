@@ -15,12 +15,11 @@ from diagnosis.providers.offline.analysis.business import Row, cited_cells
 from diagnosis.providers.offline.analysis.knowledge import Passage
 from diagnosis.providers.offline.analysis.logs import LogRecord, Template
 from diagnosis.providers.offline.analysis.metrics import Anomaly, Point
-from diagnosis.providers.offline.text import clip, normalise
+from diagnosis.providers.offline.text import MIN_EXCERPT_CHARS, clip, normalise
 from diagnosis.providers.offline.timing import clock
 from tools.jsonpath import PathError, format_path, parse
 from tools.names import ToolName
 
-MIN_EXCERPT_CHARS = 3
 MAX_EXCERPT_CHARS = 480
 
 Claim = dict[str, Any]
@@ -29,7 +28,7 @@ Binding = dict[str, str]
 
 def binding(invocation_id: str, tool: str, raw_path: str, excerpt: str, *, whole: bool = False) -> Binding | None:
     """One binding, or None when the excerpt is too short for the gatekeeper to accept: under
-    ``MIN_EXCERPT_CHARS`` unless it is the ``whole`` value at the path (a row's cell ``20``, a column ``id``)."""
+    ``MIN_EXCERPT_CHARS`` unless it is the ``whole`` text at the path (a row's text cell ``20``, a level)."""
     text = clip(normalise(excerpt), MAX_EXCERPT_CHARS)
     if len(text) < (1 if whole else MIN_EXCERPT_CHARS):
         return None
@@ -144,7 +143,8 @@ def row_claim(claim_id: str, row: Row, evidence_terms: set[str], onset: datetime
     bindings: list[Binding | None] = []
     tool = ToolName.QUERY_MYSQL
     for cell in cells:
-        bindings.append(binding(row.invocation_id, tool, child(row.raw_path, cell.index), cell.excerpt, whole=True))
+        text = isinstance(row.values[cell.index], str)
+        bindings.append(binding(row.invocation_id, tool, child(row.raw_path, cell.index), cell.excerpt, whole=text))
         bindings.append(
             binding(row.invocation_id, tool, format_path("$", "columns", cell.index), cell.column, whole=True)
         )

@@ -165,11 +165,12 @@ class Story:
 
     @property
     def cause(self) -> list[Event]:
-        """The change stamped closest before the first failure, at most ``LOOKBACK`` before it (any change,
-        when no failure was verified), with the other verified changes of the ``SAME_CHANGE`` before it: one
-        change is often both recorded in a change table and announced in a log, and each source names a
-        different part of it. A change made longer before is history, not "a change shortly before"."""
-        first = self.first_failure
+        """The change stamped closest before the first failure (without one, the first metric shift; without
+        either, any change), at most ``LOOKBACK`` before it, with the other verified changes of the
+        ``SAME_CHANGE`` before it: one change is often both recorded in a change table and announced in a log,
+        and each source names a different part of it. A change made longer before is history, not "a change
+        shortly before"."""
+        first = self.first_failure or (self.metrics[0] if self.metrics else None)
         before = [event for event in self.changes if first is None or first.at - LOOKBACK <= event.at <= first.at]
         if not before:
             return []

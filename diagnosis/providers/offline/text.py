@@ -101,6 +101,9 @@ STOPWORDS = frozenset(
     ]
 )
 
+# The gatekeeper's shortest excerpt, but for the whole text of a value (``diagnosis.nodes.gatekeeper``).
+MIN_EXCERPT_CHARS = 3
+
 _WHITESPACE = re.compile(r"\s+")
 _ALPHA_RUN = re.compile(r"[a-z]{3,}")
 # A sentence ends at . ! ? ; (a period not ending an ellipsis "..." or a step number "1."), at a blank

@@ -56,14 +56,17 @@ _BEGAN_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _BEGAN_AFTER = re.compile(r"^\s*(?:开始|起|以来)")
+# Words that say things were still fine at a time: "it was fine at 23:50", "23:50 时还正常".
+_STILL_FINE = re.compile(r"\b(?:fine|normal|ok|okay|healthy|good)\b|正常|没问题", re.IGNORECASE)
 # How far around a time its own words are looked for.
 _NEAR_CHARS = 30
 
 
 def onset_from_question(question: str, window: Window | None) -> datetime | None:
     """The clock time of ``question`` that falls in ``window`` (the day taken from the window) and reads as
-    the onset: the first one said to be when things began ("since", "从 … 开始") and not a change's time;
-    else the first that is not a change's time ("deployed at 01:58"); else the first."""
+    the onset, the first of the best kind: said to be when things began ("since", "从 … 开始") and beside no
+    change's words; said to be when things began; beside no change's words ("errors at 00:14"); the rest (a
+    change's time, "deployed at 01:58", or one when things were still fine, "normal at 23:50")."""
     if window is None:
         return None
     matches = list(_CLOCK.finditer(question))
@@ -76,8 +79,12 @@ def onset_from_question(question: str, window: Window | None) -> datetime | None
         following = matches[position + 1].start() if position + 1 < len(matches) else len(question)
         after = _first_clause(question[match.end() : following])
         began = bool(_BEGAN_BEFORE.search(before) or _BEGAN_AFTER.match(after))
-        changed = _says_change(before) or (not began and _says_change(after))
-        ranked.append((0 if began and not changed else 1 if not changed else 2, position, moment))
+        # Words after a time are its own only when those before it say nothing ("errors at 00:14, right
+        # after the deploy" is an error's time).
+        changed = _says_change(before) or (not began and not fault_score(before) and _says_change(after))
+        fine = bool(_STILL_FINE.search(before) or _STILL_FINE.search(after))
+        rank = 0 if began and not changed else 1 if began else 2 if not (changed or fine) else 3
+        ranked.append((rank, position, moment))
     return min(ranked)[2] if ranked else None
 
 

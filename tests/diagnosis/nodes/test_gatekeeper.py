@@ -61,10 +61,12 @@ def test_it_passes_a_real_excerpt(run, record_invocation):
 
 
 @pytest.mark.parametrize(
-    ("value", "excerpt", "reason"), [(20, "20", "ok"), ("ok", "ok", "ok"), (2000, "20", "excerpt_length")]
+    ("value", "excerpt", "reason"),
+    [("20", "20", "ok"), ("ok", "ok", "ok"), ("2000", "20", "excerpt_length"), (20, "20", "excerpt_length")],
 )
-def test_a_short_excerpt_passes_only_as_the_whole_value_at_its_path(run, record_invocation, value, excerpt, reason):
-    """A setting's new value ``20`` is the decisive fact of a change record; ``20`` of ``2000`` is no citation."""
+def test_a_short_excerpt_passes_only_as_the_whole_text_at_its_path(run, record_invocation, value, excerpt, reason):
+    """A setting's new value ``"20"`` is the decisive fact of a change record; ``20`` of ``2000`` is no citation,
+    nor a small number (a row's id, a count over a WHERE the model wrote)."""
     payload = {"columns": ["key", "new_value"], "rows": [["timeout-ms", value]]}
     invocation = record_invocation(run, "query_mysql", payload)
 

@@ -147,6 +147,22 @@ def test_a_change_made_long_before_the_first_error_is_not_called_its_cause(model
     )
 
 
+def test_without_a_verified_error_a_change_long_before_the_metric_shift_is_not_its_cause(models):
+    shift = _claim(
+        "c9",
+        "the pool's wait rose",
+        "query_metrics",
+        ("$.series[0].metric", "db_pool_pending"),
+        ("$.series[0].service", "ledger-api"),
+        ("$.series[0].points[0].ts", "2025-06-01T08:00:00Z"),
+        ("$.series[0].points[0].value", "0.0"),
+        ("$.series[0].points[9].ts", "2025-06-01T08:40:00Z"),
+        ("$.series[0].points[9].value", "44.0"),
+    )
+    headline = _compose(models, [shift, OLD_CHANGE_ROW])["answer_markdown"].split("\n\n")[0]
+    assert "a change shortly before" not in headline, headline
+
+
 def test_a_record_logged_at_info_is_never_the_first_error(models):
     """An INFO line naming a setting ``connect-timeout-ms`` reads like a fault to the analysis: its cited level
     says the service reported no problem, so the failure begins at the first real error."""

@@ -44,6 +44,20 @@ def test_a_clock_time_is_placed_on_the_window_day_even_across_midnight():
         ("errors since 00:14 after the deploy at 23:58", (2, 0, 14)),
         ("config-service errors since 00:10 after a deploy at 23:30", (2, 0, 10)),
         ("deployed at 23:58, what broke?", (1, 23, 58)),  # the only time: the best there is
+        # A change's word beside the time things began (a service's name) keeps it the onset.
+        ("配置中心从 00:14 开始超时，23:50 时还正常", (2, 0, 14)),
+        ("release-api p99 tripled since 00:14, it was fine at 23:50", (2, 0, 14)),
+        ("errors at 00:14 right after the deploy; traffic peaked at 23:40", (2, 0, 14)),
+        ("It was fine at 23:50 and broke at 00:14", (2, 0, 14)),
+        (
+            "Alert HighLatency is firing for config-service since 2025-06-02 00:14:00 UTC. "
+            "Description: p99 high, last normal sample 23:55.",
+            (2, 0, 14),
+        ),
+        (
+            "告警 ConfigPushSlow 自 2025-06-02 00:14:00 UTC 起触发，服务 config-service。描述：最后一个正常样本 23:55。",
+            (2, 0, 14),
+        ),
     ],
 )
 def test_the_onset_is_the_time_things_began_not_the_time_of_a_suspected_change(question, onset):

@@ -4,8 +4,9 @@ A row counts when its text cells share terms with the evidence (the root service
 templates, the runbook passage). Among those, change records stamped closest before the onset win: a deploy
 or a configuration change right before an incident is the classic trigger, one from months ago is history,
 and a row stamped after the onset cannot have caused it.
-Every non-empty cell can be cited: the gatekeeper takes an excerpt shorter than three characters when it is
-the whole cell (a setting's new value ``20``, often the decisive one).
+A text cell of any length can be cited: the gatekeeper takes an excerpt shorter than three characters when
+it is the whole text of its cell (a setting's new value ``"20"``, often the decisive one); a number needs
+three characters.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from functools import cached_property
 
 from diagnosis.providers.offline.conversation import ToolExchange, result_items
 from diagnosis.providers.offline.memo import NO_MEMO, Memo
-from diagnosis.providers.offline.text import clip, looks_like_instruction, normalise, terms
+from diagnosis.providers.offline.text import MIN_EXCERPT_CHARS, clip, looks_like_instruction, normalise, terms
 from diagnosis.providers.offline.timing import parse_ts
 from diagnosis.providers.offline.vocabulary import (
     CHANGE_WORDS,
@@ -129,7 +130,8 @@ def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = Non
     cells = []
     for index, value in enumerate(row.values):
         excerpt = clip(normalise(value) if isinstance(value, str) else json.dumps(value), MAX_CELL_CHARS)
-        if excerpt and index < len(row.columns) and value is not None and row.columns[index].lower() != "id":
+        citable = len(excerpt) >= MIN_EXCERPT_CHARS or (excerpt and isinstance(value, str))
+        if citable and index < len(row.columns) and value is not None and row.columns[index].lower() != "id":
             cells.append(Cell(index, row.columns[index], excerpt))
 
     stamps = {cell.index: stamp for cell in cells if (stamp := parse_ts(cell.excerpt)) is not None}

@@ -13,7 +13,7 @@ from alerts.authentication import HasIntakeToken, IntakeTokenAuthentication
 from alerts.models import IntakeAction
 from alerts.payload import parse_payload
 from alerts.services import alert_notification_receive
-from config.api_errors import ErrorSerializer, error_response
+from config.api_errors import ErrorSerializer, error_response, retry_after_header
 from diagnosis.submission import SubmissionError
 
 
@@ -45,6 +45,7 @@ class AlertmanagerIntakeApi(APIView):
                 "no run was started for the group, retry",
             ),
         },
+        parameters=[retry_after_header(503)],
     )
     def post(self, request: Request) -> Response:
         payload = parse_payload(request.data)

@@ -21,6 +21,7 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooMany
 from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.deprecation import MiddlewareMixin
 from django.utils.translation import gettext, gettext_lazy, ngettext
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -38,6 +39,17 @@ class ErrorSerializer(serializers.Serializer):
         message = serializers.CharField()
 
     error = ErrorBodySerializer()
+
+
+def retry_after_header(*statuses: int) -> OpenApiParameter:
+    """The ``Retry-After`` header of ``statuses`` in the OpenAPI schema (``error_response``'s ``retry_after``)."""
+    return OpenApiParameter(
+        "Retry-After",
+        int,
+        OpenApiParameter.HEADER,
+        response=list(statuses),
+        description="seconds after which the refused request may succeed",
+    )
 
 
 def error_response(

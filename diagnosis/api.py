@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api_errors import ErrorSerializer, error_response
+from config.api_errors import ErrorSerializer, error_response, retry_after_header
 from config.api_fields import StrictCharField, StrictUUIDField
 from diagnosis import sse
 from diagnosis.models import RunStatus
@@ -48,6 +48,7 @@ class ChatApi(APIView):
                 ErrorSerializer, description="service_unavailable: the broker (Redis) is down; no run will answer"
             ),
         },
+        parameters=[retry_after_header(429, 503)],
         description="Submit a message; the run executes asynchronously and streams named events at events_url.",
     )
     def post(self, request: Request) -> Response:

@@ -159,3 +159,9 @@ def test_it_never_answers_with_a_server_error(api_schema, seeded, path, method):
 
     if path == "/api/diagnosis/{session_id}/trace":
         assert 200 in statuses, "no generated request reached the seeded session's trace"
+
+
+def test_it_documents_when_a_refused_submission_may_be_retried():
+    paths = SchemaGenerator().get_schema(request=None, public=True)["paths"]
+    for path, status in [("/api/chat", "429"), ("/api/chat", "503"), ("/api/alerts/alertmanager", "503")]:
+        assert "Retry-After" in paths[path]["post"]["responses"][status]["headers"], (path, status)

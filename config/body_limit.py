@@ -24,7 +24,7 @@ The cap (``REQUEST_MAX_BYTES``) is the largest request the APIs accept: a knowle
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from io import BytesIO
 from typing import Any
 
@@ -35,8 +35,8 @@ from django.utils import translation
 from config.api_errors import request_too_large
 
 Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
@@ -106,9 +106,9 @@ def _with_length(scope: Scope, length: int) -> Scope:
 
 def _replaying(body: bytes, receive: Receive) -> Receive:
     """The body read ahead, as one message; then the connection's own messages (its disconnect)."""
-    pending = [{"type": "http.request", "body": body, "more_body": False}]
+    pending: list[Mapping[str, Any]] = [{"type": "http.request", "body": body, "more_body": False}]
 
-    async def replay() -> dict[str, Any]:
+    async def replay() -> Mapping[str, Any]:
         return pending.pop() if pending else await receive()
 
     return replay

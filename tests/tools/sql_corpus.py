@@ -110,6 +110,11 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     # Column names the statement writes: a claim pairs a cell with its column's name.
     ("SELECT status AS `root cause is DNS on dns-01` FROM orders", Refusal.WRITTEN_VALUE),
     ("SELECT COUNT(*) AS dns_is_down FROM orders", Refusal.WRITTEN_VALUE),
+    # Counts of the statement's combinations, not of a table's rows: 500 "failed payments" from 139 rows.
+    ("SELECT COUNT(*) FROM orders, orders AS o2 WHERE orders.id <= 5", Refusal.WRITTEN_VALUE),
+    ("SELECT SUM(orders.amount) FROM orders JOIN deploys ON deploys.service = deploys.service", Refusal.WRITTEN_VALUE),
+    ("SELECT COUNT(*) FROM (SELECT id FROM orders UNION ALL SELECT id FROM orders) AS twice", Refusal.WRITTEN_VALUE),
+    ("WITH twice AS (SELECT o.id FROM orders o, orders p) SELECT AVG(id) FROM twice", Refusal.WRITTEN_VALUE),
     ("WITH made(root_cause_is_dns) AS (SELECT status FROM orders) SELECT * FROM made", Refusal.WRITTEN_VALUE),
     ("SELECT * FROM (SELECT status FROM orders) AS made(root_cause_is_dns)", Refusal.WRITTEN_VALUE),
     # Statements sqlglot cannot read as MySQL at all.
@@ -189,9 +194,11 @@ EXHAUSTING_SQL: list[Exhausting] = [
     Exhausting("recursive-cte-growth", "WITH RECURSIVE s AS (SELECT id, order_no FROM orders UNION ALL SELECT "
                "id + id, CONCAT(order_no, order_no) FROM s WHERE id < 1099511627776) SELECT MAX(LENGTH(order_no)) FROM s",
                sqlite=WRITTEN, mariadb=WRITTEN),
-    # A join of a table with itself, twelve times over: hundreds of millions of rows to count, values read
-    # only from the tables.
-    Exhausting("cross-join-count", "SELECT COUNT(*) FROM " + ", ".join(f"orders AS t{number}" for number in range(12)),
+    # A join of a table with itself, twelve times over: hundreds of millions of combinations to try, none of
+    # them chosen, values read only from the tables (a COUNT of them the guard refuses: it would count the
+    # join's combinations, a number no table holds).
+    Exhausting("cross-join", "SELECT t0.order_no FROM " + ", ".join(f"orders AS t{number}" for number in range(12))
+               + " WHERE " + " + ".join(f"t{number}.id" for number in range(12)) + " < 0",
                sqlite=TIMEOUT, mariadb=TIMEOUT),
 ]
 # fmt: on

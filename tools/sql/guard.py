@@ -3,7 +3,8 @@
 A statement passes only if it is exactly one SELECT (WITH and UNION/INTERSECT/EXCEPT of SELECTs included)
 over allow-listed tables, with no comment, no ``INTO``, no locking read, no variable, no dangerous function,
 no system schema, and no value or column name it writes itself among what it selects (a result is evidence:
-it may hold only what the tables hold). What runs is then not the model's text but the checked AST rendered again for the
+it may hold only what the tables hold; a COUNT, SUM or AVG only over the rows of one table, not over a join's
+combinations). What runs is then not the model's text but the checked AST rendered again for the
 target database, with a LIMIT of at most ``max_rows + 1`` — so nothing the parser did not see (a MySQL
 ``/*! executable comment */``, a dialect quirk in quoting) can reach the database — and that rendering is
 parsed and checked again in the target dialect before it is handed out. The read-only connection and the
@@ -246,6 +247,7 @@ def _check_selected(select: exp.Select) -> None:
     that holds 1), text cut from real values (``SUBSTRING(message, id, id)``), and an alias (a claim pairs a
     cell with its column's name). Literals that only choose rows (WHERE, HAVING, ORDER BY, LIMIT) stay allowed.
     """
+    _check_counted_source(select)
     for expression in select.expressions:
         if isinstance(expression, exp.Alias) and expression.alias != expression.this.output_name:
             raise _Refused(
@@ -263,6 +265,57 @@ def _check_selected(select: exp.Select) -> None:
 
 
 _AGGREGATES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
+# Aggregates whose value grows with the rows' multiplicity: over a join (a table joined with itself), a
+# derived table or a WITH result (a UNION ALL of a table with itself), they count the statement's
+# combinations, a number no table holds. MIN and MAX return one of the values whatever the multiplicity.
+_COUNTING = (exp.Count, exp.Sum, exp.Avg)
+
+
+def _check_counted_source(select: exp.Select) -> None:
+    """COUNT, SUM and AVG are evidence only over the rows of one table (``COUNT(*) FROM t, t AS u`` was 500
+    over 139 rows): their FROM is a table, or a derived table or WITH result that selects from one table."""
+    if not any(isinstance(expression.unalias(), _COUNTING) for expression in select.expressions):
+        return
+    if not _rows_of_one_table(select):
+        raise _Refused(
+            Refusal.WRITTEN_VALUE,
+            "COUNT, SUM and AVG count the rows of one table: over a join, a derived table or a WITH result they "
+            "count the statement's combinations; aggregate one table and choose its rows with WHERE (a "
+            "subquery in WHERE ... IN (SELECT ...) may read another table)",
+        )
+
+
+def _rows_of_one_table(query: exp.Expr) -> bool:
+    """Whether ``query`` yields rows of one table, each at most once: no join, no UNION, no recursion."""
+    while isinstance(query, exp.Subquery):
+        query = query.this
+    if not isinstance(query, exp.Select) or query.args.get("joins"):
+        return False
+    source = query.args.get("from_")
+    table = source.this if isinstance(source, exp.From) else None
+    if isinstance(table, exp.Subquery):
+        return _rows_of_one_table(table)
+    if not isinstance(table, exp.Table):
+        return False
+    if table.name.lower() not in _visible_cte_names(table):
+        return True
+    body = _cte_body(table)
+    return body is not None and body is not query and _rows_of_one_table(body)
+
+
+def _cte_body(table: exp.Table) -> exp.Expr | None:
+    """The query of the WITH name ``table`` reads (the nearest enclosing one); None for a recursive WITH."""
+    node = table.parent
+    while node is not None:
+        with_clause = (
+            node if isinstance(node, exp.With) else node.args.get("with_") if isinstance(node, exp.Query) else None
+        )
+        if isinstance(with_clause, exp.With):
+            for cte in with_clause.expressions:
+                if cte.alias_or_name.lower() == table.name.lower():
+                    return None if with_clause.args.get("recursive") else cte.this
+        node = node.parent
+    return None
 
 
 def _read_from_tables(value: exp.Expr) -> bool:

@@ -27,15 +27,17 @@ class QueryResult:
 def json_safe(value: Any) -> Any:
     """``value`` as JSON can carry it without changing what it says.
 
-    Dates and times as ISO 8601 strings, ``Decimal`` as its exact string (a float could change the digits a
-    model cites), bytes as hex, non-finite floats as strings.
+    Dates and times as ISO 8601 strings, a ``Decimal`` without decimal places as the integer it is
+    (MariaDB's ``SUM`` of an integer column: a number, as the same sum is on SQLite, not a short text the
+    gatekeeper would take as a cell's whole value), any other as its exact string (``5.00`` keeps its scale;
+    a float could change the digits a model cites), bytes as hex, non-finite floats as strings.
     """
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         return value if math.isfinite(value) else str(value)
     if isinstance(value, Decimal):
-        return str(value)
+        return int(value) if value.is_finite() and value.as_tuple().exponent == 0 else str(value)
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
     if isinstance(value, datetime.timedelta):

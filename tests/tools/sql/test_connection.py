@@ -177,6 +177,9 @@ def test_it_writes_nothing_when_the_guard_is_bypassed(database, sql, reason):
     ("value", "expected"),
     [
         (Decimal("12.10"), "12.10"),
+        (Decimal("4"), 4),  # MariaDB's SUM of an integer column: a number, not the short text "4"
+        (Decimal("12.00"), "12.00"),  # a DECIMAL(10, 2) column keeps its scale
+        (Decimal("NaN"), "NaN"),
         (datetime.datetime(2024, 5, 1, 10, 5), "2024-05-01T10:05:00"),
         (datetime.date(2024, 5, 1), "2024-05-01"),
         (datetime.time(10, 5), "10:05:00"),

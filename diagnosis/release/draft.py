@@ -63,6 +63,7 @@ class RefusedMarkup:
     CODE_IN_WORD = "code_in_word"
     TABLE_CELLS = "table_cells"
     FOREIGN_SCRIPT = "foreign_script"
+    COMBINING_MARK = "combining_mark"
 
 
 # The scripts the checks read: Latin (with its accents), Chinese and Japanese kana, and the Greek mu that NFKC
@@ -80,6 +81,22 @@ def foreign_letters(text: str) -> list[str]:
     plain = unicodedata.normalize("NFKC", text)
     return sorted(
         {char for char in plain if unicodedata.category(char).startswith("L") and not _READ_LETTERS.match(char)}
+    )
+
+
+def stray_marks(text: str) -> list[str]:
+    """Combining marks (NFC, as a reader sees them) on no letter: ``36\u03320`` shows 360 where the checks
+    read 36 and 0, a keycap (``1\u20e3``) draws a digit in a box. A letter's accent is its letter's."""
+    if text.isascii():
+        return []
+    plain = unicodedata.normalize("NFC", text)
+    return sorted(
+        {
+            mark
+            for before, mark in zip(" " + plain, plain, strict=False)
+            if unicodedata.category(mark) in ("Mn", "Mc", "Me")
+            and (unicodedata.category(mark) == "Me" or not unicodedata.category(before).startswith(("L", "M")))
+        }
     )
 
 
@@ -170,6 +187,8 @@ def _read_draft(markdown: str, claim_ids: frozenset[str]) -> Draft:
     refusals += [Refusal(RefusedMarkup.FOOTNOTE, match.group(0)) for match in _FOOTNOTE.finditer(markdown)]
     if foreign := foreign_letters(markdown):
         refusals.append(Refusal(RefusedMarkup.FOREIGN_SCRIPT, "".join(foreign[:10])))
+    if marks := stray_marks(markdown):
+        refusals.append(Refusal(RefusedMarkup.COMBINING_MARK, " ".join(f"U+{ord(mark):04X}" for mark in marks[:10])))
     units: list[Unit] = []
     block = 0
     list_depth = 0

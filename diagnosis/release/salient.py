@@ -293,8 +293,9 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 # Words that turn a statement round; a cited part of a clause they govern states its opposite.
 NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor)\b|n['\u2019\u02bc]t\b"
-    r"|不|没有|没|未|无|并非|请勿|切勿|禁止|别",
+    r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor|avoid|refrain|forbidden|prohibited"
+    r"|dont|doesnt|cant|shouldnt|mustnt|isnt|arent|wasnt)\b"
+    r"|n['\u2019\u02bc]t\b|不|没有|没|未|无|并非|请勿|切勿|禁止|严禁|避免|别",
     re.IGNORECASE,
 )
 # Where the clause a cut starts in begins: after a sentence's or a clause's punctuation, a line break, or a
@@ -354,27 +355,59 @@ def _word(character: str) -> bool:
 
 
 def _negated_before(text: str, start: int) -> bool:
-    """Whether the clause ``start`` falls in says "not" (or "no", 不, 没有...) before it. A clause that is
-    only a negation ("Never, ever raise it", "Do not, ever, raise it") does not end there: it is the next's."""
-    before = text[:start]
-    clause_start = 0
-    for match in _CLAUSE_START.finditer(before):
-        if not _NEGATION_ALONE.fullmatch(before[clause_start : match.start()]):
-            clause_start = match.end()
-    return bool(NEGATION.search(before[clause_start:]))
+    """Whether the clause ``start`` falls in says "not" (or "no", 不, 没有...) before it, or the sentence it
+    falls in starts by forbidding: "Do not restart payment-db, drop the archive or purge the queue" forbids all
+    three ("请勿扩容、重启或回滚"), unless a "but", "instead", "then"... turns it round before ``start``. A clause
+    or sentence that is a negation alone ("Never, ever raise it", "NEVER! Raise it") does not end there."""
+    # As a reader sees it: "Ｄｏ ｎｏｔ" in full-width letters says "Do not".
+    before = unicodedata.normalize("NFKC", text[:start])
+    if NEGATION.search(before[_start_of(_CLAUSE_START, before) :]):
+        return True
+    sentence = before[_start_of(_SENTENCE_END, before) :]
+    return bool(_FORBIDS.match(sentence)) and not _TURN.search(sentence)
 
 
-# A clause of a negation alone: "Never", "Do not", "Please don't" ("No" answers a question: not this).
+def _start_of(ends: re.Pattern[str], before: str) -> int:
+    """Where the last clause (or sentence) of ``before`` starts: after its last end that follows more than a
+    negation alone."""
+    start = 0
+    for match in ends.finditer(before):
+        if not _NEGATION_ALONE.fullmatch(before[start : match.start()]):
+            start = match.end()
+    return start
+
+
+# A clause of a negation alone: "Never", "Do not, ever", "You must never, ever", "Don't ever" ("No" answers
+# a question: not this).
 _NEGATION_ALONE = re.compile(
-    r"\s*(?:(?:please|do|does|you|we|should|must)\s+)*(?:never|not|\w+n['\u2019\u02bc]t)\s*", re.IGNORECASE
+    r"\s*(?:(?:please|do|does|you|we|should|must)\s+)*(?:never|not|\w+n['\u2019\u02bc]t)(?:[\s,!—–-]*ever)?[\s!—–-]*",
+    re.IGNORECASE,
 )
-# A key given a negative value right after it: "enabled=false", "disk_full: no", "healthy=0".
-_NEGATIVE_VALUE = re.compile(r"\s*[=:]\s*(?:false|no|off|disabled|none|null|nil|0)(?![\w.])", re.IGNORECASE)
+# Where a sentence ends: its punctuation, a line break, or the marker of the next list item or heading (the
+# gatekeeper reads a value with its line breaks made spaces: "- Do not restart it - Roll back the change").
+_SENTENCE_END = re.compile(r"[.!?;\n。！？；](?!\d)|(?:^|\s)(?:[-*+•]|\d{1,3}[.)]|#{1,6})\s")
+# A sentence that starts by forbidding (after a list item's marker, a "please" or a "you must").
+_FORBIDS = re.compile(
+    r"\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)?(?:please\s+|(?:you|we)\s+(?:must|should)\s+)?"
+    r"(?:do\s+not|don['\u2019\u02bc]t|never|must\s+not|should\s+not|avoid|refrain\s+from|请勿|切勿|不要|禁止|严禁|避免|别|不得)",
+    re.IGNORECASE,
+)
+# Words after which a forbidding sentence goes on to say what to do.
+_TURN = re.compile(
+    r"\b(?:but|instead|rather|however|then|otherwise|unless|except)\b|而是|但|改为|然后|而应|否则|除非", re.I
+)
+# A key given a negative value right after it, its name quoted or not: "enabled=false", "disk_full: no",
+# '"tmp_cleanup.enabled": false', "healthy == 0", "cleanup is off".
+_NEGATIVE_VALUE = re.compile(
+    r"[\"'\u201d\u2019]?\s*(?:==|:=|=>|->|[=:\uff1a]|\bis\b)\s*[\"'\u201c\u2018]?"
+    r"(?:false|no|off|disabled|none|null|nil|n|f|0(?:\.0+)?)(?![\w.])",
+    re.IGNORECASE,
+)
 
 
 def _negated_after(text: str, end: int) -> bool:
     """Whether the excerpt ending at ``end`` is a key whose negative value follows it."""
-    return bool(_NEGATIVE_VALUE.match(text, end))
+    return bool(_NEGATIVE_VALUE.match(unicodedata.normalize("NFKC", text[end : end + 40])))
 
 
 def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool:

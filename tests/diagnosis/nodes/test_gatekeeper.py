@@ -210,6 +210,28 @@ def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, 
         ("disk_full: no, inodes_full: yes", "inodes_full", True),
         ("healthy=0.5 of replicas", "healthy", True),  # a ratio, not a negative value
         ("tmp cleanup skipped: tmp_cleanup.enabled=false", "tmp_cleanup.enabled=false", True),
+        # A review's: a negation alone over several commas, a forbidding sentence over its list, other words
+        # that forbid, a quoted key.
+        (
+            "Do not, ever, raise connectionTimeout on payment-service",
+            "raise connectionTimeout on payment-service",
+            False,
+        ),
+        ("You must never, ever, raise connectionTimeout", "raise connectionTimeout", False),
+        ("NEVER!! raise connectionTimeout", "raise connectionTimeout", False),
+        (
+            "Do not restart payment-db, drop the archive table or purge the payment queue.",
+            "purge the payment queue",
+            False,
+        ),
+        ("请勿扩容、重启或回滚 payment-service", "重启或回滚 payment-service", False),
+        ("Avoid raising maximumPoolSize above the database limit", "raising maximumPoolSize above the database", False),
+        ('{"tmp_cleanup.enabled": false, "retries": 3}', "tmp_cleanup.enabled", False),
+        ("cleanup is off since 03:10", "cleanup", False),
+        ("Ｄｏ ｎｏｔ raise connectionTimeout", "raise connectionTimeout", False),  # full-width letters
+        ("DONT raise connectionTimeout", "raise connectionTimeout", False),
+        ("Do not restart ledger-db, but roll back the pool size change", "roll back the pool size change", True),
+        ("No errors on order-db since 10:05. Restart the pool", "Restart the pool", True),
     ],
 )
 def test_an_excerpt_never_cuts_a_word_nor_leaves_out_its_clauses_negation(

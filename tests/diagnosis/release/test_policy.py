@@ -378,6 +378,16 @@ def test_the_scripts_the_checks_read_are_not_refused():
     assert "foreign_script" not in rules(check(draft, ["c1"]))
 
 
+@pytest.mark.parametrize("mark", ["\u0332", "\u0300", "\u20e3", "\u0f84"])
+def test_a_combining_mark_on_a_digit_is_refused(mark):
+    """``36\u03320`` shows 360 where the checks read 36 and 0."""
+    assert "combining_mark" in rules(check(f"HikariPool-1 had 36{mark}0 requests waiting [c1].", ["c1"]))
+
+
+def test_an_accent_written_as_a_combining_mark_is_its_letters():
+    assert "combining_mark" not in rules(check("Latency rose in cafe\u0301 [c1].", ["c1"]))
+
+
 def test_a_number_is_not_grounded_by_the_digits_of_a_timestamp():
     # c1 holds 10:05:03; a pool size of 5 or 3 is not in it.
     assert check("The pool size was 5 [c1].", ["c1"]).findings[0].detail == "5"

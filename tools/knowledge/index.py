@@ -94,6 +94,7 @@ class Snapshot:
         self._han_in_words = {
             char for term in chunk_frequency if len(term) > 1 for char in term if is_han_character(char)
         }
+        self._holds_han = any(is_han_character(char) for term in chunk_frequency for char in term)
         self._unseen_idf = _idf(count, 0)
         self._bm25 = bm25s.BM25(method="lucene")
         # bm25s cannot index a corpus without a term (documents in a script the tokeniser drops): with no term
@@ -107,8 +108,10 @@ class Snapshot:
         # Unseen terms weigh most, except those with a digit (incident specifics no runbook repeats) and a lone
         # Chinese character the corpus holds inside a word: jieba keeps "写满" whole in a runbook, so the "满"
         # of "磁盘满了" is a term no chunk holds, and weighed it kept the disk runbook below the coverage it
-        # matches. A character the corpus never holds at all ("狗" of "狗的告警") still weighs: off topic.
-        weighed = [term for term in terms if term in self._idf or not (_has_digit(term) or term in self._han_in_words)]
+        # matches. A character the corpus never holds at all ("狗" of "狗的告警") still weighs: off topic. In a
+        # knowledge base with no Chinese at all, Chinese words weigh nothing either: they could never match, and
+        # "如何处理 payment-service 连接池耗尽" is about the payment-service runbook whatever language asks it.
+        weighed = [term for term in terms if term in self._idf or not self._unmatchable(term)]
         total = sum(self._idf.get(term, self._unseen_idf) for term in weighed)
         if not known or not total:
             count = len(self.chunks)
@@ -122,6 +125,15 @@ class Snapshot:
             scores=np.asarray(self._bm25.get_scores(known), dtype=np.float64),
             coverage=covered[self._document_of_chunk] / total,
             matched_terms=matched[self._document_of_chunk],
+        )
+
+    def _unmatchable(self, term: str) -> bool:
+        """An unseen term no runbook could be expected to hold: a number, a Chinese character that the corpus
+        holds inside its words, a Chinese word when the corpus holds no Chinese."""
+        return (
+            _has_digit(term)
+            or term in self._han_in_words
+            or (not self._holds_han and any(is_han_character(char) for char in term))
         )
 
     def similarities(self, query_vector: np.ndarray) -> np.ndarray:

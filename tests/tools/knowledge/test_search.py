@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tools.knowledge.conftest import DB_POOL_RUNBOOK
+from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
 from tools.knowledge.index import INDEX
 from tools.knowledge.ingest import delete_document
 from tools.knowledge.search import (
@@ -15,6 +15,7 @@ from tools.knowledge.search import (
     search_knowledge,
 )
 from tools.knowledge.tokenize import query_terms
+from tools.models import KnowledgeDocument
 
 pytestmark = pytest.mark.django_db
 
@@ -152,3 +153,30 @@ def test_a_base_whose_chunks_have_no_terms_answers_no_evidence(ingest, content):
     ingest(content, filename="x.md")
 
     assert search_knowledge("server down", 3)["evidence_status"] == "no_evidence"
+
+
+@pytest.fixture
+def english_corpus(ingest) -> dict[str, KnowledgeDocument]:
+    return {
+        "db_pool": ingest(DB_POOL_RUNBOOK, filename="db-pool.md"),
+        "cache": ingest(CACHE_RUNBOOK, filename="cache.md"),
+    }
+
+
+def test_a_chinese_question_naming_a_service_finds_its_runbook_in_an_english_base(english_corpus):
+    """Chinese words could never match English runbooks: they weighed the most and kept every Chinese how-to
+    question at no_evidence, while the same question in English was answered."""
+    payload = search_knowledge("如何处理 payment-service 数据库连接池耗尽？", top_k=3)
+
+    assert payload["evidence_status"] == "ok"
+    assert _documents(payload)[0] == str(english_corpus["db_pool"].id)
+
+
+@pytest.mark.parametrize("query", ["如何处理 kafka 磁盘满？", "支付服务连接池耗尽怎么办"])
+def test_a_chinese_question_without_a_word_of_an_english_base_still_finds_nothing(english_corpus, query):
+    assert search_knowledge(query, top_k=3) == {"evidence_status": "no_evidence", "chunks": []}
+
+
+def test_in_a_base_holding_chinese_an_unseen_chinese_word_still_weighs(corpus):
+    # The corpus holds a Chinese runbook: "烤面包" is off topic there, whatever English word comes with it.
+    assert search_knowledge("烤面包的做法 latency", top_k=3)["evidence_status"] == "no_evidence"

@@ -120,8 +120,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return _request_limit_error(exc)
-    response.data = {"error": {"code": _code(exc), "message": _message(response.data)}}
+    message = _message(response.data)
+    if isinstance(exc, PermissionDenied) and message.startswith(_CSRF_FAILED):
+        # DRF's own text ("CSRF Failed: CSRF token missing.") is English whatever the reader reads.
+        message = gettext("The page's security token is missing or out of date: reload the page and send again.")
+    response.data = {"error": {"code": _code(exc), "message": message}}
     return response
+
+
+# How DRF's session authentication words a refused CSRF check (``SessionAuthentication.enforce_csrf``).
+_CSRF_FAILED = "CSRF Failed"
 
 
 # The message of an error Django answered itself, in the reader's language (the LocaleMiddleware within has

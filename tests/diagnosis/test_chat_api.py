@@ -143,9 +143,10 @@ def test_it_requires_csrf_for_session_authenticated_posts(owner, dispatched):
     client = APIClient(enforce_csrf_checks=True)
     client.login(username="owner", password="owner-pass-123")
 
-    response = client.post(URL, {"message": "why?"}, format="json")
+    response = client.post(URL, {"message": "why?"}, format="json", HTTP_ACCEPT_LANGUAGE="zh-CN")
 
     assert response.status_code == 403
+    assert response.json()["error"]["message"] == "页面的安全令牌缺失或已过期：请刷新页面后重新发送。"
     assert not DiagnosisRun.objects.exists()
 
 

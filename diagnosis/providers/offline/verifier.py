@@ -225,7 +225,8 @@ def _fact(claim: ClaimEvidence, text: dict[str, str]) -> str:
     who = ", ".join(claim.services) or text["a_service"]
     if claim.tool == ToolName.QUERY_LOGS and claim.messages:
         when = text["log_when"].format(at=claim.logged_at[0]) if claim.logged_at else ""
-        when += text["log_host"].format(host=claim.hosts[0]) if claim.hosts else ""
+        if claim.hosts:  # "在 10:05（主机 h）", no space before a full-width bracket
+            when = when.rstrip() + text["log_host"].format(host=claim.hosts[0])
         fact = text["log"].format(who=who, when=when, message=claim.messages[0])
     elif claim.tool == ToolName.QUERY_METRICS and claim.points:
         readings = text["reading_joiner"].join(

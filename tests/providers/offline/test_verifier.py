@@ -155,6 +155,15 @@ def test_a_chinese_question_gets_chinese_facts_and_gaps_the_gap_planner_still_re
     assert output["missing_info"] == ["业务数据和日志中没有验证到起始时间附近的部署或配置变更"]
 
 
+def test_a_chinese_fact_puts_no_space_before_a_full_width_bracket(models):
+    on_host = {**LOG, "evidence": [*LOG["evidence"], *_evidence("query_logs", ("$.records[0].host", "db-1"))]}
+    messages = verifier_messages(
+        question="ledger-api 从 08:30 开始调用失败，是什么原因？", verdict_ceiling="PASS", verified_claims=[on_host]
+    )
+    fact = parse_output(models.verifier.complete(messages).content, VerifierOutput)["facts_checked"][0]["fact"]
+    assert fact.startswith("ledger-db 在 2025-06-01T08:30:05Z（主机 db-1）记录了日志："), fact
+
+
 def test_the_verdict_never_exceeds_the_gatekeeper_ceiling(models):
     assert _verify(models, [LOG, RUNBOOK, METRIC], ceiling="LOW_CONFID")["verdict"] == "LOW_CONFID"
 

@@ -11,10 +11,13 @@ from collections.abc import Iterable, Mapping
 from enum import StrEnum
 
 from django.db import models
+from django.utils.functional import Promise
+
+StrOrPromise = str | Promise
 
 
 def text_choices(
-    name: str, vocabulary: Iterable[StrEnum], labels: Mapping[str, str], *, module: str
+    name: str, vocabulary: Iterable[StrEnum], labels: Mapping[str, StrOrPromise], *, module: str
 ) -> type[models.TextChoices]:
     """A ``TextChoices`` with the vocabulary's values in its order (duplicates kept once) and these labels."""
     members = list(dict.fromkeys(vocabulary))

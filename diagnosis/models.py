@@ -37,16 +37,17 @@ class ChatSession(models.Model):
         return self.title or str(self.id)
 
 
+# Value labels are the auditors' words in their language (the admin's lists and filters show them).
 class Intent(models.TextChoices):
-    SYSTEM_CHAT = "SYSTEM_CHAT", "System chat"
-    KNOWLEDGE_QUERY = "KNOWLEDGE_QUERY", "Knowledge query"
-    DIAGNOSIS = "DIAGNOSIS", "Diagnosis"
+    SYSTEM_CHAT = "SYSTEM_CHAT", pgettext_lazy("run intent", "System chat")
+    KNOWLEDGE_QUERY = "KNOWLEDGE_QUERY", pgettext_lazy("run intent", "Knowledge query")
+    DIAGNOSIS = "DIAGNOSIS", pgettext_lazy("run intent", "Diagnosis")
 
 
 class RunStatus(models.TextChoices):
-    RUNNING = "RUNNING", "Running"
-    SUCCESS = "SUCCESS", "Success"
-    FAILED = "FAILED", "Failed"
+    RUNNING = "RUNNING", pgettext_lazy("run status", "Running")
+    SUCCESS = "SUCCESS", pgettext_lazy("run status", "Success")
+    FAILED = "FAILED", pgettext_lazy("run status", "Failed")
 
 
 class RunOutcome(models.TextChoices):
@@ -70,7 +71,11 @@ def run_outcome(status: str, *, degraded: bool) -> str:
 Verdict = choices.text_choices(
     "Verdict",
     status.Verdict,
-    {status.Verdict.PASS: "Pass", status.Verdict.LOW_CONFID: "Low confidence", status.Verdict.REJECT: "Reject"},
+    {
+        status.Verdict.PASS: pgettext_lazy("verdict", "Pass"),
+        status.Verdict.LOW_CONFID: pgettext_lazy("verdict", "Low confidence"),
+        status.Verdict.REJECT: pgettext_lazy("verdict", "Reject"),
+    },
     module=__name__,
 )
 

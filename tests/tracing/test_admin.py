@@ -136,6 +136,8 @@ def test_the_pages_own_labels_are_in_the_readers_language(auditor, owned_run):
 
     assert ">未定价<" in runs and ">无（未用模型令牌）<" in runs and ">unpriced<" not in runs
     assert "不在调用存储中" in invocation.content.decode()
+    # The runs' status, intent and verdict are the auditor's words too (their fields' names stay English).
+    assert ">成功<" in runs and ">诊断<" in runs and ">Success<" not in runs
 
 
 def test_it_keeps_the_reasoning_audit_from_staff_without_the_permission(run_auditor, owned_run):

@@ -267,28 +267,28 @@ def test_a_refusal_a_retry_would_repeat_is_recorded_once(settings, alert_run, si
     assert attempts(alert_run, sink) == [(1, DeliveryStatus.FAILED, answer[0], error)]
 
 
-def test_a_failed_run_is_announced_as_failed(settings, alert_run):
+def failed_run_notification(settings, alert_run) -> dict:
+    """The webhook body announcing ``alert_run`` failed at its time limit."""
     settings.PUBLIC_BASE_URL = BASE
     run_fail(alert_run, reason=FailureCode.TIME_LIMIT)
-
     with running_sink() as server:
         settings.ALERT_SINK_URLS = {"webhook": server.url}
         deliver(alert_run, "webhook")
         [body] = server.received
+    return body
+
+
+def test_a_failed_run_is_announced_as_failed(settings, alert_run):
+    body = failed_run_notification(settings, alert_run)
 
     assert body["outcome"] == "FAILED"
     assert body["answer_markdown"] == "The diagnosis failed (time_limit); its trace says where."
 
 
 def test_a_team_reads_its_notifications_in_its_alert_language(settings, alert_run):
-    settings.PUBLIC_BASE_URL = BASE
     settings.ALERT_LANGUAGE = "zh-hans"
-    run_fail(alert_run, reason=FailureCode.TIME_LIMIT)
 
-    with running_sink() as server:
-        settings.ALERT_SINK_URLS = {"webhook": server.url}
-        deliver(alert_run, "webhook")
-        [body] = server.received
+    body = failed_run_notification(settings, alert_run)
 
     assert body["title"] == "诊断 FAILED：PaymentLatencyHigh"
     assert body["answer_markdown"] == "诊断失败（time_limit），详见其轨迹。"

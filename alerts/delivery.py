@@ -18,6 +18,7 @@ import uuid
 
 import httpx
 from django.conf import settings
+from django.utils import translation
 
 from alerts.messages import run_message
 from alerts.models import AlertNotification, DeliveryStatus, IntakeAction, NotificationDelivery
@@ -73,7 +74,9 @@ def run_notification_deliver(*, run_id: str, sink: str, attempt: int) -> bool:
     if NotificationDelivery.objects.filter(run__pk=run_id, sink=sink, status=DeliveryStatus.DELIVERED).exists():
         return False
     run = DiagnosisRun.objects.get(pk=run_id)
-    body = BODIES[sink](run_message(run, alertname=alert_run_name(run_id) or ""))
+    # In the team's language; the answer itself is in its question's, which is the same one.
+    with translation.override(settings.ALERT_LANGUAGE):
+        body = BODIES[sink](run_message(run, alertname=alert_run_name(run_id) or ""))
     started = time.perf_counter()
     try:
         response = request_within(

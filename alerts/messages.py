@@ -7,7 +7,6 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.urls import reverse
-from django.utils import translation
 from django.utils.translation import gettext
 
 from diagnosis.models import DiagnosisRun, RunStatus
@@ -32,12 +31,7 @@ class RunMessage:
 
 
 def run_message(run: DiagnosisRun, *, alertname: str) -> RunMessage:
-    """The notification of ``run``, in ``ALERT_LANGUAGE`` (its answer is in the language of its question)."""
-    with translation.override(settings.ALERT_LANGUAGE):
-        return _message(run, alertname=alertname)
-
-
-def _message(run: DiagnosisRun, *, alertname: str) -> RunMessage:
+    """The notification of ``run``, in the active language (``ALERT_LANGUAGE`` where it is delivered)."""
     base = settings.PUBLIC_BASE_URL or ""
     run_path = reverse("admin:diagnosis_diagnosisrun_change", args=[run.pk])
     trace_path = (

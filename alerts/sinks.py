@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import httpx
+from django.utils.translation import gettext, pgettext
 
 from alerts.messages import RunMessage
 
@@ -37,15 +38,24 @@ from alerts.messages import RunMessage
 ANSWER_BYTES = 3500
 #: WeCom's limit on a markdown message's whole content (title, answer and links).
 WECOM_CONTENT_BYTES = 4096
-TRUNCATED = "\n\n… (cut; the whole answer is on the run's page)"
+
+
+def _truncated() -> str:
+    return "\n\n" + gettext("… (cut; the whole answer is on the run's page)")
+
+
+def _links() -> tuple[str, str]:
+    """The labels of the links to the run's page and its trace."""
+    return pgettext("notification link", "Run"), pgettext("notification link", "Trace")
 
 
 def _clipped(text: str, limit: int = ANSWER_BYTES) -> str:
     """``text`` within ``limit`` bytes, the cut's note included when there is room for it."""
     if len(text.encode()) <= limit:
         return text
-    room = limit - len(TRUNCATED.encode())
-    return _cut(text, limit) if room < 0 else _cut(text, room) + TRUNCATED
+    truncated = _truncated()
+    room = limit - len(truncated.encode())
+    return _cut(text, limit) if room < 0 else _cut(text, room) + truncated
 
 
 def _cut(text: str, limit: int) -> str:
@@ -82,7 +92,8 @@ def _markdown(message: RunMessage, total: int | None = None) -> str:
     """Title, answer and links in the robots' markdown, within ``total`` bytes in all when it is given (the
     answer cut first, then the title; the links, whole or useless, never)."""
     title = _robot_title(message)
-    tail = f"\n\n[Run]({message.run_url}) · [Trace]({message.trace_url})"
+    run, trace = _links()
+    tail = f"\n\n[{run}]({message.run_url}) · [{trace}]({message.trace_url})"
     if total is not None:
         title = _cut(title, total - len(f"****\n\n{tail}".encode()))
     head = f"**{title}**\n\n"
@@ -97,7 +108,8 @@ def webhook_body(message: RunMessage) -> dict[str, Any]:
 
 
 def slack_body(message: RunMessage) -> dict[str, Any]:
-    links = f"<{message.run_url}|Run> · <{message.trace_url}|Trace>"
+    run, trace = _links()
+    links = f"<{message.run_url}|{run}> · <{message.trace_url}|{trace}>"
     text = _slack_text(_clipped(_unescaped(message.answer_markdown)))
     return {"text": f"*{_slack_text(message.title)}*\n{text}\n{links}"}
 
@@ -112,7 +124,8 @@ def dingtalk_body(message: RunMessage) -> dict[str, Any]:
 
 def feishu_body(message: RunMessage) -> dict[str, Any]:
     answer = _clipped(_robot_answer(message))
-    text = f"{_robot_text(message.title)}\n\n{answer}\n\nRun: {message.run_url}\nTrace: {message.trace_url}"
+    run, trace = _links()
+    text = f"{_robot_text(message.title)}\n\n{answer}\n\n{run}: {message.run_url}\n{trace}: {message.trace_url}"
     return {"msg_type": "text", "content": {"text": text}}
 
 

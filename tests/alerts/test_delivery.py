@@ -294,6 +294,18 @@ def test_a_team_reads_its_notifications_in_its_alert_language(settings, alert_ru
     assert body["answer_markdown"] == "诊断失败（time_limit），详见其轨迹。"
 
 
+def test_a_robots_links_are_labelled_in_the_alert_language(settings, alert_run):
+    settings.ALERT_LANGUAGE = "zh-hans"
+    settings.PUBLIC_BASE_URL = BASE
+    with running_sink() as server:
+        settings.ALERT_SINK_URLS = {"feishu": server.url}
+        deliver(alert_run, "feishu")
+        [body] = server.received
+
+    text = body["content"]["text"]
+    assert f"\n运行详情: {BASE}" in text and f"\n推理轨迹: {BASE}" in text
+
+
 def test_a_long_answer_is_cut_for_the_robots(settings, alert_run):
     settings.PUBLIC_BASE_URL = BASE
     run_finish(alert_run, RunResult(final_answer="连接池耗尽。" * 2000))

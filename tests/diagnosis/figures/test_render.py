@@ -23,6 +23,7 @@ def test_it_links_every_timeline_event_to_its_claims_picture():
         assert f'id="{anchor}"' in html
     assert html.index("incident-timeline") < html.index('<svg class="sparkline"')
     assert "10:02:14" in html and "10:05:03" in html and "10:27:00" in html
+    assert "times in UTC" in html  # the evidence's times: a team in another zone must not read them as local
 
 
 def test_it_draws_one_sparkline_per_metric_claim_with_its_onset():
@@ -50,6 +51,7 @@ def test_it_speaks_the_active_language():
         html = render_figures(FIGURES, run_id=RUN)
 
     assert "变更" in html and "首个错误" in html and "指标峰值" in html and "事件时间线" in html
+    assert "时间均为 UTC" in html
 
 
 def test_nothing_to_draw_renders_nothing():

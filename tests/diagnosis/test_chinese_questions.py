@@ -47,7 +47,7 @@ def test_a_chinese_symptom_question_without_a_service_name_is_diagnosed_in_chine
     answer = result["final_answer"]
     assert answer.startswith("## 可能的根本原因\n可能的根本原因是故障开始之前的变更：")
     assert "随后故障从 **payment-service** 开始" in answer and "\n## 时间顺序\n" in answer
-    assert "知识库在 " in answer and "中描述了这一故障" in answer
+    assert "知识库在“" in answer and "”中描述了这一故障" in answer
     assert "\n## 证据\n" in answer and "\n## 建议操作\n" in answer
     assert "connection pool exhausted" in answer  # the evidence is quoted verbatim, not translated
     for english in ("Likely root cause", "## Evidence", "Recommended actions", "in time order", " logged at "):

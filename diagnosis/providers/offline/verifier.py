@@ -46,6 +46,7 @@ TEXTS: dict[Language, dict[str, str]] = {
         "metric": "{who} metric {metric} read {readings}",
         "unnamed": "(unnamed)",
         "knowledge": 'Knowledge base "{title}" says: {quoted}',
+        "quote": '"{text}"',
         "untitled": "(untitled)",
         "title_only": "(title only)",
         "record": "Business record: {pairs}",
@@ -60,14 +61,15 @@ TEXTS: dict[Language, dict[str, str]] = {
     "zh": {
         "agent_text": "该摘录是写给智能体的文字，不是对系统的描述；它不是证据。",
         "a_service": "某个服务",
-        "log": '{who}{when}记录了日志："{message}"',
+        "log": "{who}{when}记录了日志：“{message}”",
         "log_when": " 在 {at} ",
         "log_host": "（主机 {host}）",
         "reading": "{at} 的 {value}",
         "reading_joiner": "，然后是 ",
         "metric": "{who} 的指标 {metric} 读数依次为 {readings}",
         "unnamed": "（未命名）",
-        "knowledge": '知识库 "{title}" 写道：{quoted}',
+        "knowledge": "知识库“{title}”写道：{quoted}",
+        "quote": "“{text}”",
         "untitled": "（无标题）",
         "title_only": "（仅标题）",
         "record": "业务记录：{pairs}",
@@ -235,7 +237,7 @@ def _fact(claim: ClaimEvidence, text: dict[str, str]) -> str:
         )
         fact = text["metric"].format(who=who, metric=claim.metric or text["unnamed"], readings=readings)
     elif claim.tool == ToolName.LOOKUP_KNOWLEDGE and (claim.titles or claim.passages):
-        quoted = " ".join(f'"{passage}"' for passage in claim.passages) or text["title_only"]
+        quoted = " ".join(text["quote"].format(text=passage) for passage in claim.passages) or text["title_only"]
         fact = text["knowledge"].format(title=claim.titles[0] if claim.titles else text["untitled"], quoted=quoted)
     elif claim.tool == ToolName.QUERY_MYSQL and claim.cells:
         fact = text["record"].format(pairs="; ".join(claim.cell_pairs()))

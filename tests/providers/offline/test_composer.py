@@ -299,9 +299,9 @@ def test_a_chinese_question_gets_chinese_headings_and_connectives_that_pass_the_
     assert text.startswith(
         "## 可能的根本原因\n可能的根本原因在 **ledger-db**，故障从这里开始 [c2]。没有已验证的变更发生在故障开始之前并能说明这一故障。"
     )
-    assert '"FATAL: sorry, too many clients already (max_connections=100)" [c2]' in text  # quoted verbatim
+    assert "“FATAL: sorry, too many clients already (max_connections=100)” [c2]" in text  # quoted verbatim
     assert "## 时间顺序\n- 08:30:05 **ledger-db** 的首批错误：" in text
-    assert '知识库在 "Runbook: ledger-db too many connections > Symptoms" 中描述了这一故障' in text
+    assert "知识库在“Runbook: ledger-db too many connections > Symptoms”中描述了这一故障" in text
     assert "## 证据\n- [c1] ledger-api logged a timeout （支持）" in text
     assert "## 建议操作\n- Roll back the pool size change." in text
     assert "Likely root cause" not in text and "## Evidence" not in text

@@ -146,7 +146,7 @@ def test_a_chinese_question_gets_chinese_facts_and_gaps_the_gap_planner_still_re
     )
     output = parse_output(models.verifier.complete(messages).content, VerifierOutput)
     assert output["facts_checked"][0]["fact"] == (
-        'ledger-db 在 2025-06-01T08:30:05Z 记录了日志："FATAL: sorry, too many clients already (max_connections=100)"'
+        "ledger-db 在 2025-06-01T08:30:05Z 记录了日志：“FATAL: sorry, too many clients already (max_connections=100)”"
     )
     assert output["evidence_gaps"] == [
         "没有 ledger-db 的已验证指标显示起始时间附近的变化",

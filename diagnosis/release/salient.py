@@ -300,7 +300,9 @@ NEGATION = re.compile(
 )
 # Where the clause a cut starts in begins: after a sentence's or a clause's punctuation, a line break, or a
 # list item's marker or a heading's (the gatekeeper reads a value with its line breaks made spaces).
-_CLAUSE_START = re.compile(r"[.!?;:,\n。！？；：，、](?!\d)|(?:^|\s)(?:[-*+•]|\d{1,3}[.)]|#{1,6})\s")
+# A list item's or a heading's marker ("- ", "3. ", "## ") standing at the start or after a space.
+_MARKER = r"(?:[-*+•]|\d{1,3}[.)]|#{1,6})"
+_CLAUSE_START = re.compile(rf"[.!?;:,\n。！？；：，、](?!\d)|(?:^|\s){_MARKER}\s")
 
 
 def occurs_whole(excerpt: str, text: str, *, from_sentence_start: bool = False, cited: bool = False) -> bool:
@@ -385,10 +387,10 @@ _NEGATION_ALONE = re.compile(
 )
 # Where a sentence ends: its punctuation, a line break, or the marker of the next list item or heading (the
 # gatekeeper reads a value with its line breaks made spaces: "- Do not restart it - Roll back the change").
-_SENTENCE_END = re.compile(r"[.!?;\n。！？；](?!\d)|(?:^|\s)(?:[-*+•]|\d{1,3}[.)]|#{1,6})\s")
+_SENTENCE_END = re.compile(rf"[.!?;\n。！？；](?!\d)|(?:^|\s){_MARKER}\s")
 # A sentence that starts by forbidding (after a list item's marker, a "please" or a "you must").
 _FORBIDS = re.compile(
-    r"\s*(?:[-*+•]\s+|\d{1,3}[.)]\s+|#{1,6}\s+)?(?:please\s+|(?:you|we)\s+(?:must|should)\s+)?"
+    rf"\s*(?:{_MARKER}\s+)?(?:please\s+|(?:you|we)\s+(?:must|should)\s+)?"
     r"(?:do\s+not|don['\u2019\u02bc]t|never|must\s+not|should\s+not|avoid|refrain\s+from|请勿|切勿|不要|禁止|严禁|避免|别|不得)",
     re.IGNORECASE,
 )

@@ -42,7 +42,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.IGNORECASE)
 _MARKER_AFTER_STOP = re.compile(r"([.!?])((?:\[[^\[\]\n]{1,200}\])+)(?=\s|$)")
 _FOOTNOTE = re.compile(r"\[\^[^\]]*\]")
-_WHITESPACE = re.compile(r"\s+")
+# Runs of whitespace, but not a lone thin, narrow or no-break space between digit groups: "1 500" is one number.
+_WHITESPACE = re.compile(r"(?:(?!(?<=\d)[\u00a0\u2007\u2009\u202f]\d{3}(?!\d))\s)+")
 
 
 # A backslash before ASCII punctuation, and a character reference: CommonMark shows the character alone.

@@ -93,6 +93,9 @@ _DIGIT = re.compile(r"\d")
 _HYPHENS = dict.fromkeys("\u2010\u2011\u2043\u02d7\ufe63", "-")
 # Both read as ASCII's "-", in one pass.
 _DASHES = str.maketrans({**_MINUS_SIGNS, **_HYPHENS})
+# A thin, narrow or no-break space (or a typographic apostrophe) between digit groups: "1 500 ms" is 1500 ms
+# to a reader, not the numbers 1 and 500 ms that NFKC's plain space would make of it.
+_GROUP_SEPARATOR = re.compile(r"(?<=\d)[\u00a0\u2007\u2009\u202f\u2019](?=\d{3}(?!\d))")
 # Numbers no NFKC decomposes ("❺⓿⓿" is 500 to a reader): other numbers and letter numbers outside Chinese.
 _NUMBER_CHARACTER = re.compile(r"[^\x00-\x7f\u3000-\u9fff]")
 
@@ -100,6 +103,7 @@ _NUMBER_CHARACTER = re.compile(r"[^\x00-\x7f\u3000-\u9fff]")
 def _plain(text: str) -> str:
     if text.isascii():
         return text
+    text = _GROUP_SEPARATOR.sub(",", text)
     text = unicodedata.normalize("NFKC", text.translate(_RAISED_DIGITS)).translate(_DASHES)
     if text.isascii():
         return text
@@ -371,27 +375,35 @@ def _negated_before(text: str, start: int) -> bool:
 
 def _start_of(ends: re.Pattern[str], before: str) -> int:
     """Where the last clause (or sentence) of ``before`` starts: after its last end that follows more than a
-    negation alone."""
-    start = 0
+    negation alone, or than a short aside after one ("Never, under any load, raise it")."""
+    start = piece = 0
+    governed = False
     for match in ends.finditer(before):
-        if not _NEGATION_ALONE.fullmatch(before[start : match.start()]):
+        if _NEGATION_ALONE.fullmatch(before[start : match.start()]):
+            governed = True
+        elif not (governed and _ASIDE.fullmatch(before[piece : match.start()])):
+            governed = False
             start = match.end()
+        piece = match.end()
     return start
 
 
-# A clause of a negation alone: "Never", "Do not, ever", "You must never, ever", "Don't ever" ("No" answers
-# a question: not this).
+# A clause of a negation alone: "Never", "Do not, ever", "You must never, ever", "Don't ever", "Operators
+# should never" ("No" answers a question, "If not" sets a condition: not these).
 _NEGATION_ALONE = re.compile(
-    r"\s*(?:(?:please|do|does|you|we|should|must)\s+)*(?:never|not|\w+n['\u2019\u02bc]t)(?:[\s,!—–-]*ever)?[\s!—–-]*",
+    r"\s*(?:please\s+)?(?:(?:[\w'\u2019-]+\s+){0,3}?(?:do|does|should|must|shall)\s+)?"
+    r"(?:never|not|\w+n['\u2019\u02bc]t)(?:[\s,!—–-]*ever)?[\s!—–-]*",
     re.IGNORECASE,
 )
+# An aside of a few words between a negation alone and what it governs: "under any load", "even then".
+_ASIDE = re.compile(r"\s*[(\[]?(?:[\w'\u2019-]+[\s)\]]*){1,5}", re.IGNORECASE)
 # Where a sentence ends: its punctuation, a line break, or the marker of the next list item or heading (the
 # gatekeeper reads a value with its line breaks made spaces: "- Do not restart it - Roll back the change").
 _SENTENCE_END = re.compile(rf"[.!?;\n。！？；](?!\d)|(?:^|\s){_MARKER}\s")
-# A sentence that starts by forbidding (after a list item's marker, a "please" or a "you must").
+# A sentence that starts by forbidding (after a list item's marker or a "please"; "Operators must never").
 _FORBIDS = re.compile(
-    rf"\s*(?:{_MARKER}\s+)?(?:please\s+|(?:you|we)\s+(?:must|should)\s+)?"
-    r"(?:do\s+not|don['\u2019\u02bc]t|never|must\s+not|should\s+not|avoid|refrain\s+from|请勿|切勿|不要|禁止|严禁|避免|别|不得)",
+    rf"\s*(?:{_MARKER}\s+)?(?:please\s+)?"
+    r"(?:(?:[\w'\u2019-]+\s+){1,3}?(?:must|should|shall)\s+(?:not|never)\b|do\s+not|don['\u2019\u02bc]t|never|must\s+not|should\s+not|avoid|refrain\s+from|请勿|切勿|不要|禁止|严禁|避免|别|不得)",
     re.IGNORECASE,
 )
 # Words after which a forbidding sentence goes on to say what to do.

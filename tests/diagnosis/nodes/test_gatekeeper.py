@@ -232,6 +232,14 @@ def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, 
         ("DONT raise connectionTimeout", "raise connectionTimeout", False),
         ("Do not restart ledger-db, but roll back the pool size change", "roll back the pool size change", True),
         ("No errors on order-db since 10:05. Restart the pool", "Restart the pool", True),
+        # A negation over an aside, and one after its subject: the aside ends no scope.
+        ("Never, under any load, raise connectionTimeout", "raise connectionTimeout", False),
+        ("Do not - even under load - raise connectionTimeout", "raise connectionTimeout", False),
+        ("Operators should never, whatever the load, raise connectionTimeout", "raise connectionTimeout", False),
+        ("On-call engineers must not restart the pool or raise connectionTimeout", "raise connectionTimeout", False),
+        ("If not, raise connectionTimeout", "raise connectionTimeout", True),  # a condition, not a negation
+        ("Not all replicas lag, raise connectionTimeout", "raise connectionTimeout", True),
+        ("Never restart it - Roll back, raise connectionTimeout", "raise connectionTimeout", True),  # next item
     ],
 )
 def test_an_excerpt_never_cuts_a_word_nor_leaves_out_its_clauses_negation(

@@ -601,6 +601,10 @@ def test_a_marker_glued_to_the_full_stop_grounds_only_its_own_sentence():
         ("db_pool_pending of payment-service rose to 44 K [c2].", "ungrounded_token"),
         ("db_pool_pending of payment-service rose to 44 thousand [c2].", "ungrounded_token"),
         ("db_pool_pending 升至 44万 [c2]。", "ungrounded_token"),
+        # Digit groups apart by a thin or no-break space are one number: 10 104 is not 10 and 104.
+        ("The pool had 10\u2009104 waiting connections [c4].", "ungrounded_token"),
+        ("The pool had 10\u202f104 waiting connections [c4].", "ungrounded_token"),
+        ("The pool had 10\u00a0104 waiting connections [c4].", "ungrounded_token"),
         # A superscript is not a digit of the number before it: 10⁴ is not the 104 of "waiting=104".
         ("The pool had 10⁴ waiting connections [c4].", "ungrounded_token"),
         # A row's cells past its header's: the page drops them unread, the markdown as written shows them.

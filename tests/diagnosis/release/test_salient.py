@@ -173,6 +173,9 @@ def test_normalise_folds_case_width_whitespace_emphasis_and_iso_times(text, norm
         ("pool size 50", "pool size ５０", True),
         ("pool size ５０", "pool size 50", True),
         ("1234 orders", "failed orders: 1,234", True),
+        ("1\u2009234 orders", "failed orders: 1234", True),  # a thin space groups digits
+        ("1\u202f234 orders", "1 of 3 shards, 234 orders", False),
+        ("1,234 orders", "failed orders: 1\u00a0234", True),
     ],
 )
 def test_numbers_match_by_value_never_as_part_of_a_longer_number(sentence, evidence, expected):

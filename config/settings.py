@@ -478,6 +478,8 @@ ALERT_LANGUAGE = env.choice("ALERT_LANGUAGE", tuple(code for code, _ in LANGUAGE
 # The language switch's choice outlives the browser session (Django's default cookie ends with it).
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"
+# Times shown with their zone's name (config/formats/): every time the interface shows is UTC.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True
 

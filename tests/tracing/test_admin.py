@@ -140,6 +140,21 @@ def test_the_pages_own_labels_are_in_the_readers_language(auditor, owned_run):
     assert ">成功<" in runs and ">诊断<" in runs and ">Success<" not in runs
 
 
+@pytest.mark.parametrize(
+    ("language", "shown"),
+    [("en", r"(?:\d{1,2}(?::\d{2})? [ap]\.m\.|noon|midnight) UTC<"), ("zh-hans", r"日 \d{2}:\d{2} UTC<")],
+)
+def test_it_shows_every_time_with_its_zone(auditor, owned_run, language, shown):
+    """The server keeps UTC, as the evidence does: a time without its zone reads as local at UTC+8."""
+    client = client_for(auditor)
+    client.cookies["django_language"] = language
+
+    runs = client.get(RUNS).content.decode()
+    run = client.get(run_page(owned_run)).content.decode()
+
+    assert re.search(shown, runs) and re.search(shown, run)
+
+
 def test_it_keeps_the_reasoning_audit_from_staff_without_the_permission(run_auditor, owned_run):
     client = client_for(run_auditor)
 

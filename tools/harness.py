@@ -191,7 +191,7 @@ class ToolHarness:
         deadline = started + settings.TOOL_TIMEOUT_SECONDS
         context = CallContext(deadline=deadline, max_rows=settings.TOOL_MAX_ROWS)
         try:
-            output = tool.handler(arguments, context)
+            output = tool.handler(tool.with_integers(arguments), context)
             if time.monotonic() > deadline:
                 raise ToolTimeout()
         except ToolError as error:
@@ -238,8 +238,15 @@ def _blocked(code: str, message: str) -> _Outcome:
 
 
 def _fit(tool: Tool, output: ToolOutput) -> _Outcome:
-    """A READY outcome within the byte budget: the payload as is, cut to fit, or BLOCKED."""
-    canonical = canonical_json(output.payload)
+    """A READY outcome within the byte budget: the payload as is, cut to fit, or BLOCKED; FAILED when a
+    backend answered a value no payload can hold (a lone surrogate of a ``\\ud800`` escape in a log line)."""
+    try:
+        canonical = canonical_json(output.payload)
+    except ValueError as error:  # UnicodeEncodeError, or a float no JSON writes
+        logger.warning("tool %s answered a value JSON cannot hold: %s", tool.name, error)
+        return _Outcome(
+            InvocationStatus.FAILED, "backend_bad_response", f"the backend answered a value JSON cannot hold: {error}"
+        )
     limit = settings.TOOL_MAX_PAYLOAD_BYTES
     if len(canonical) <= limit:
         return _Outcome(InvocationStatus.READY, payload=output.payload, canonical=canonical, row_count=output.row_count)

@@ -31,8 +31,17 @@ def clip(value: Any, limit: int = TEXT_MAX_CHARS) -> Any:
     return value
 
 
-def clip_values(item: dict[str, Any], limit: int = TEXT_MAX_CHARS) -> dict[str, Any]:
-    return {key: clip(value, limit) for key, value in item.items()}
+def cited_item(raw_path: str, item: dict[str, Any]) -> dict[str, Any]:
+    """An item's view: its ``raw_path`` first, then its fields clipped. A field of the item's own named
+    ``raw_path`` (a log label anyone who writes logs sets) is left out: it would replace the path the model
+    cites the item by."""
+    return {"raw_path": raw_path} | {key: clip(value) for key, value in item.items() if key != "raw_path"}
+
+
+def warnings_first(payload: dict[str, Any]) -> dict[str, Any]:
+    """The backend's warnings (a partial answer), for the top of a view: the model must read the rest
+    knowing it."""
+    return {"warnings": payload["warnings"]} if payload.get("warnings") else {}
 
 
 # One encoder for every measure: ``json.dumps`` with options builds a new one per call, and a projection

@@ -56,6 +56,15 @@ class Tool:
         Draft202012Validator.check_schema(self.parameters)
         object.__setattr__(self, "validator", Draft202012Validator(self.parameters))
 
+    def with_integers(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        """``arguments`` with an integer property written as a float (``10.0``, which JSON Schema takes for
+        an integer and models send) made an ``int``: the handlers count and slice with it."""
+        properties = self.parameters.get("properties", {})
+        return {
+            key: int(value) if isinstance(value, float) and properties.get(key, {}).get("type") == "integer" else value
+            for key, value in arguments.items()
+        }
+
     def cites(self, segments: list[str | int], value: Any) -> bool:
         """Whether ``value``, at ``segments`` (a parsed path) of this tool's payload, may be cited."""
         return self.evidence is None or self.evidence(segments, value)

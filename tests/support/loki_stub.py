@@ -30,8 +30,8 @@ class Received:
 @dataclass
 class LokiStub:
     url: str = ""
-    # path -> (status, JSON body); a path not listed answers 404.
-    answers: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    # path -> (status, JSON body) or (status, JSON body, headers); a path not listed answers 404.
+    answers: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     received: list[Received] = field(default_factory=list)
 
     def queries(self) -> list[str]:
@@ -77,9 +77,11 @@ def running_loki_stub() -> Iterator[LokiStub]:
                     _body(raw, self.headers.get("Content-Type") or ""),
                 )
             )
-            status, body = stub.answers.get(parts.path, (404, {"status": "error", "error": "not found"}))
+            status, body, *headers = stub.answers.get(parts.path, (404, {"status": "error", "error": "not found"}))
             encoded = b"" if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
             self.send_response(status)
+            for name, value in (headers[0] if headers else {}).items():
+                self.send_header(name, value)
             self.send_header("Content-Length", str(len(encoded)))
             self.end_headers()
             self.wfile.write(encoded)

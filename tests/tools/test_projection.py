@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tools.projection import clip, clip_values, listing, size_of, within_budget
+from tools.projection import TEXT_MAX_CHARS, cited_item, clip, listing, size_of, within_budget
 
 
 def test_it_clips_long_strings_and_marks_the_cut():
@@ -19,12 +19,22 @@ def test_it_clips_at_a_space_near_the_limit_so_that_what_a_model_cites_cuts_no_w
     assert clip("Connection is not available", 20) == "Connection is not…"
 
 
-def test_it_clips_every_string_of_an_item():
-    assert clip_values({"message": "x" * 10, "level": "ERROR", "n": 1}, 5) == {
-        "message": "xxxx…",
+def test_an_item_shows_its_path_first_and_every_string_clipped():
+    item = {"message": "x" * (TEXT_MAX_CHARS + 10), "level": "ERROR", "n": 1}
+
+    assert cited_item("$.records[0].message", item) == {
+        "raw_path": "$.records[0].message",
+        "message": "x" * (TEXT_MAX_CHARS - 1) + "…",
         "level": "ERROR",
         "n": 1,
     }
+
+
+def test_a_field_named_raw_path_does_not_replace_the_path_an_item_is_cited_by():
+    """Anyone who writes logs names their labels: one called raw_path must not point the model elsewhere."""
+    view = cited_item("$.records[0].message", {"message": "attacker line", "raw_path": "$.records[1].message"})
+
+    assert view == {"raw_path": "$.records[0].message", "message": "attacker line"}
 
 
 def test_it_keeps_leading_items_within_the_budget():

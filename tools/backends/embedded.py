@@ -8,12 +8,9 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 from typing import Any
 
-from tools.backends.protocols import BACKWARD, FORWARD
+from tools.backends.protocols import BACKWARD, FORWARD, point_value
 from tools.backends.snapshot import evidence_snapshot
 from tools.timestamps import format_timestamp
-
-# Means are rounded so that a cited value reads the same in the payload and in the model's excerpt.
-VALUE_DECIMALS = 6
 
 
 class EmbeddedLogBackend:
@@ -57,7 +54,7 @@ class EmbeddedMetricBackend:
         points = [
             {
                 "ts": format_timestamp(start + timedelta(seconds=index * step)),
-                "value": round(statistics.fmean(values), VALUE_DECIMALS),
+                "value": point_value(statistics.fmean(values)),
             }
             for index, values in sorted(buckets.items())
         ]

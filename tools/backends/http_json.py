@@ -24,6 +24,9 @@ MINIMUM_REQUEST_SECONDS = 0.05
 # The most of an answer read (decoded): far past what the payload budget keeps of a page of records, and
 # short of what a wrong URL (an export, a dump) would make the worker hold in memory.
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+# A partial answer's warnings kept with the payload: how many, and how much of each.
+MAX_WARNINGS = 5
+WARNING_CHARS = 500
 
 
 @dataclass(frozen=True)
@@ -77,8 +80,16 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
         raise ToolBackendError("backend_unavailable", f"{endpoint.name} could not be reached: {error}") from None
     if response.status_code == 204:
         return {}
+    if 300 <= response.status_code < 400:  # not followed: the credentials stay with the configured address
+        raise ToolBackendError(
+            "backend_error",
+            f"{endpoint.name} answered HTTP {response.status_code}, a redirect to "
+            f"{_shown_address(response.headers.get('location', ''))}: its URL setting must be the address it "
+            "redirects to",
+        )
     try:
-        body = response.json()
+        # NaN and Infinity outside a string are no JSON: a payload holding them could not be stored.
+        body = response.json(parse_constant=_not_json)
     except (ValueError, RecursionError):  # RecursionError: a body nested deeper than json can read
         body = None
     if response.is_error:
@@ -87,6 +98,30 @@ def request_json(endpoint: HttpEndpoint, method: str, path: str, *, deadline: fl
     if not isinstance(body, dict):
         raise ToolBackendError("backend_bad_response", f"{endpoint.name} answered something that is not a JSON object")
     return body
+
+
+def _shown_address(location: str) -> str:
+    """Where a redirect points, without the credentials, query or fragment it may carry."""
+    try:
+        shown = str(httpx.URL(location).copy_with(query=None, fragment=None, userinfo=b""))
+    except (httpx.InvalidURL, ValueError):
+        return "an address that is not a URL"
+    return shown[:200] or "nowhere"
+
+
+def _not_json(constant: str) -> None:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def backend_warnings(*bodies: dict[str, Any]) -> dict[str, list[str]]:
+    """``{"warnings": [...]}`` for a payload, from the warnings Prometheus and Loki answer beside a partial
+    result (a store of Thanos or Mimir, a querier of Loki that did not answer), or nothing: a partial answer
+    must not read as the whole truth."""
+    listed = [body.get("warnings") for body in bodies]
+    warnings = [
+        str(warning)[:WARNING_CHARS] for each in listed if isinstance(each, list) for warning in each if warning
+    ]
+    return {"warnings": list(dict.fromkeys(warnings))[:MAX_WARNINGS]} if warnings else {}
 
 
 def error_detail(body: Any) -> str:

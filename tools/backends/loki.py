@@ -11,10 +11,11 @@ pack's extra fields do in the embedded backend.
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from tools.backends.http_json import HttpEndpoint, error_detail, request_json
+from tools.backends.http_json import HttpEndpoint, backend_warnings, error_detail, request_json
 from tools.backends.logql import LEVEL_LABEL, log_query
 from tools.backends.protocols import FORWARD, log_record_payload
 from tools.errors import ToolBackendError
@@ -58,7 +59,7 @@ class LokiLogBackend:
                 "direction": direction,
             },
         )
-        records = self._records(_result(self.endpoint.name, body, "streams"))
+        records = self._records(_result(self.endpoint.name, body, "streams"), nanoseconds(start), nanoseconds(end))
         span = (end - start) // timedelta(milliseconds=1)
         # Loki's range ``[span]`` evaluated at ``time`` is ``(time - span, time]``: evaluated a nanosecond
         # before ``end`` it is ``[start, end)``, the listing's window (an entry at ``end`` is in neither).
@@ -71,9 +72,12 @@ class LokiLogBackend:
         )
         # The count and the listing are two reads; never report fewer matches than the records listed.
         total = max(_vector_total(self.endpoint.name, counted), len(records))
-        return {"records": records, "total": total, "truncated": total > len(records)}
+        payload = {"records": records, "total": total, "truncated": total > len(records)}
+        return payload | backend_warnings(body, counted)
 
-    def _records(self, streams: list[Any]) -> list[dict[str, Any]]:
+    def _records(self, streams: list[Any], start: int, end: int) -> list[dict[str, Any]]:
+        """The entries of ``streams``, oldest first; each must be a line of text in ``[start, end)`` (an entry
+        elsewhere would be cited as the window's when it is not)."""
         entries = []
         for stream in streams:
             labels = stream.get("stream") if isinstance(stream, dict) else None
@@ -83,7 +87,10 @@ class LokiLogBackend:
             for value in values:
                 try:
                     stamp = int(value[0])
-                    entries.append((stamp, EPOCH + timedelta(microseconds=stamp // 1000), str(value[1]), labels))
+                    line = value[1]
+                    if not (isinstance(line, str) and start <= stamp < end):
+                        raise ValueError(line)
+                    entries.append((stamp, EPOCH + timedelta(microseconds=stamp // 1000), line, labels))
                 except (TypeError, ValueError, IndexError, KeyError, OverflowError):
                     raise ToolBackendError(
                         "backend_bad_response", f"{self.endpoint.name} answered a malformed entry {value!r:.200}"
@@ -117,6 +124,9 @@ def _result(name: str, body: dict[str, Any], kind: str) -> list[Any]:
 def _vector_total(name: str, body: dict[str, Any]) -> int:
     """The one sample of ``sum(count_over_time(...))``; no sample when nothing matched."""
     try:
-        return sum(int(float(sample["value"][1])) for sample in _result(name, body, "vector"))
+        counts = [float(sample["value"][1]) for sample in _result(name, body, "vector")]
+        if not all(math.isfinite(count) and count >= 0 for count in counts):
+            raise ValueError(counts)
+        return sum(int(count) for count in counts)
     except (TypeError, ValueError, IndexError, KeyError):
         raise ToolBackendError("backend_bad_response", f"{name} answered a malformed count") from None

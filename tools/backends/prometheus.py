@@ -16,19 +16,16 @@ from Thanos or Mimir) come with the payload.
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from tools.backends.embedded import VALUE_DECIMALS
-from tools.backends.http_json import HttpEndpoint, error_detail, request_json
+from tools.backends.http_json import HttpEndpoint, backend_warnings, error_detail, request_json
 from tools.backends.promql import selector
+from tools.backends.protocols import point_value
 from tools.errors import ToolBackendError
 from tools.timestamps import format_timestamp
 
 MILLISECOND = timedelta(milliseconds=1)
-MAX_WARNINGS = 5
-WARNING_CHARS = 500
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 class PrometheusMetricBackend:
@@ -58,21 +55,18 @@ class PrometheusMetricBackend:
                 "start": _seconds(first),
                 "end": _seconds(first + timedelta(seconds=step * (steps - 1))),
                 "step": str(step),
+                # VictoriaMetrics otherwise moves a range's times to its cache's grid (Prometheus ignores it).
+                "nocache": "1",
             },
         )
         points = [
-            {"ts": format_timestamp(evaluated + MILLISECOND - timedelta(seconds=step)), "value": value}
-            for evaluated, value in _matrix_points(self.endpoint.name, body)
+            {"ts": format_timestamp(start + timedelta(seconds=step * index)), "value": value}
+            for index, value in _matrix_points(self.endpoint.name, body, first, step, steps)
         ]
         payload: dict[str, Any] = {
             "series": [{"service": service, "metric": metric, "points": points}] if points else []
         }
-        listed = body.get("warnings")
-        warnings = [str(warning) for warning in listed if warning] if isinstance(listed, list) else []
-        if warnings:
-            # A partial answer (Thanos, Mimir: a store did not answer) must not read as the whole truth.
-            payload["warnings"] = [warning[:WARNING_CHARS] for warning in warnings[:MAX_WARNINGS]]
-        return payload
+        return payload | backend_warnings(body)
 
 
 def _seconds(moment: datetime) -> str:
@@ -81,8 +75,11 @@ def _seconds(moment: datetime) -> str:
     return f"{milliseconds // 1000}.{milliseconds % 1000:03d}"
 
 
-def _matrix_points(name: str, body: dict[str, Any]) -> list[tuple[datetime, float]]:
-    """The ``(time, value)`` pairs of the one series a ``matrix`` answer holds (none when nothing matched)."""
+def _matrix_points(name: str, body: dict[str, Any], first: datetime, step: int, steps: int) -> list[tuple[int, float]]:
+    """The ``(step number, value)`` pairs of the one series a ``matrix`` answer holds (none when nothing
+    matched). Each point must have been evaluated where it was asked, ``first`` plus a whole number of steps,
+    once: a point elsewhere (a store's cache that moved the range, a proxy's answer to another query) would be
+    stamped with a step it does not hold."""
     data = body.get("data")
     if body.get("status") != "success" or not isinstance(data, dict) or data.get("resultType") != "matrix":
         detail = error_detail(body)
@@ -92,19 +89,26 @@ def _matrix_points(name: str, body: dict[str, Any]) -> list[tuple[datetime, floa
     result = data.get("result")
     if not isinstance(result, list) or len(result) > 1:
         raise ToolBackendError("backend_bad_response", f"{name} answered an unexpected matrix result")
-    points = []
+    points: list[tuple[int, float]] = []
+    last = -1
     for series in result:
         values = series.get("values") if isinstance(series, dict) else None
         if not isinstance(values, list):
             raise ToolBackendError("backend_bad_response", f"{name} answered a series without a list of values")
         for pair in values:
             try:
-                moment = EPOCH + timedelta(milliseconds=round(float(pair[0]) * 1000))
+                offset = round(float(pair[0]) * 1000) - round(first.timestamp() * 1000)
                 value = float(pair[1])
             except (TypeError, ValueError, IndexError, KeyError, OverflowError):
                 raise ToolBackendError(
                     "backend_bad_response", f"{name} answered a malformed point {pair!r:.200}"
                 ) from None
+            index, off_grid = divmod(offset, step * 1000)
+            if off_grid or not last < index < steps:
+                raise ToolBackendError(
+                    "backend_bad_response", f"{name} answered a point at a time it was not asked for {pair!r:.200}"
+                )
+            last = index
             if math.isfinite(value):
-                points.append((moment, round(value, VALUE_DECIMALS)))
+                points.append((index, point_value(value)))
     return points

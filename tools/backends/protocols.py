@@ -18,6 +18,17 @@ from typing import Any, Protocol
 
 from tools.timestamps import format_timestamp
 
+# A point's value is read to six decimals, or to six significant digits below 1, so that a cited value reads
+# the same in the payload and in the model's excerpt and a small one (an error ratio of 4e-7) stays non-zero.
+VALUE_DIGITS = 6
+
+
+def point_value(value: float) -> float:
+    """``value`` as a metric point holds it (never ``-0.0``, which a reader would cite as a negative)."""
+    if abs(value) < 1:
+        return float(f"{value:.{VALUE_DIGITS}g}") + 0.0
+    return round(value, VALUE_DIGITS) + 0.0
+
 
 def log_record_payload(ts: datetime, service: str, level: str, message: str, extra: dict[str, Any]) -> dict[str, Any]:
     """A record in canonical shape; the extra fields (a pack's, Loki's labels) follow and never shadow the four

@@ -11,10 +11,10 @@ from tools.timestamps import parse_timestamp
 
 # A week covers any incident a diagnosis looks at; a wider window only adds noise and cost.
 MAX_WINDOW_SPAN = timedelta(days=7)
-# No log or sample lies outside these; far inside datetime's range, so that a backend's step arithmetic
-# (window ends plus or minus a step) cannot overflow.
+# No log or sample lies outside these; inside datetime's range, so that a backend's step arithmetic (window
+# ends plus or minus a step) cannot overflow, and inside Loki's clock (int64 nanoseconds end in April 2262).
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
-LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+LATEST = datetime(2262, 1, 1, tzinfo=UTC)
 
 # The JSON-schema properties of a call about one service in a window (parse_window checks the times).
 SERVICE_WINDOW_PROPERTIES: dict[str, Any] = {
@@ -38,7 +38,9 @@ class TimeWindow:
 
 
 def parse_window(start: str, end: str) -> TimeWindow:
-    """The window of a tool call, or ``ToolInputError("invalid_window")`` saying what is wrong."""
+    """The window of a tool call, or ``ToolInputError("invalid_window")`` saying what is wrong. Its ends are
+    whole milliseconds, the start rounded down and the end up: the finest time Prometheus is asked in, so that
+    every backend reads the same window (a log's microseconds are within it as they were)."""
     try:
         window = TimeWindow(parse_timestamp(start), parse_timestamp(end))
     except ValueError as error:
@@ -47,6 +49,11 @@ def parse_window(start: str, end: str) -> TimeWindow:
         raise ToolInputError("invalid_window", f"the window must lie between {EARLIEST.year} and {LATEST.year}")
     if window.start >= window.end:
         raise ToolInputError("invalid_window", f"start {start!r} must be before end {end!r}")
+    below = window.end.microsecond % 1000
+    window = TimeWindow(
+        window.start - timedelta(microseconds=window.start.microsecond % 1000),
+        window.end + timedelta(microseconds=1000 - below) if below else window.end,
+    )
     if window.end - window.start > MAX_WINDOW_SPAN:
         raise ToolInputError("invalid_window", f"the window spans more than {MAX_WINDOW_SPAN.days} days")
     return window

@@ -9,7 +9,7 @@ from tools.backends.protocols import BACKWARD, DIRECTIONS, FORWARD
 from tools.backends.window import SERVICE_WINDOW_PROPERTIES, parse_window
 from tools.jsonpath import format_path
 from tools.names import ToolName
-from tools.projection import clip_values, listing
+from tools.projection import cited_item, listing, warnings_first
 from tools.tool import CallContext, Tool, ToolOutput
 from tools.truncation import Truncation
 
@@ -74,12 +74,12 @@ def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
     view = listing("records", indexed[::-1] if backward else indexed, budget, _record_view)
     if backward:
         view["records"].reverse()
-    return {"total": payload["total"], "truncated": payload["truncated"], **view}
+    return {**warnings_first(payload), "total": payload["total"], "truncated": payload["truncated"], **view}
 
 
 def _record_view(indexed: tuple[int, dict[str, Any]]) -> dict[str, Any]:
     index, record = indexed
-    return {"raw_path": format_path("$", "records", index, "message"), **clip_values(record)}
+    return cited_item(format_path("$", "records", index, "message"), record)
 
 
 QUERY_LOGS = Tool(

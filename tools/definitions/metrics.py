@@ -10,7 +10,7 @@ from tools.backends.window import SERVICE_WINDOW_PROPERTIES, parse_window
 from tools.errors import ToolInputError
 from tools.jsonpath import format_path
 from tools.names import ToolName
-from tools.projection import listing
+from tools.projection import listing, warnings_first
 from tools.tool import CallContext, Tool, ToolOutput
 
 PARAMETERS: dict[str, Any] = {
@@ -47,8 +47,7 @@ def handle(arguments: dict[str, Any], context: CallContext) -> ToolOutput:
 
 
 def project(payload: dict[str, Any], budget: int) -> dict[str, Any]:
-    # The backend's warnings (a partial answer) come first: the model must read the points knowing it.
-    warnings = {"warnings": payload["warnings"]} if payload.get("warnings") else {}
+    warnings = warnings_first(payload)
     share = budget // max(len(payload["series"]), 1)
     views = [_series_view(index, series, share) for index, series in enumerate(payload["series"])]
     if not views:

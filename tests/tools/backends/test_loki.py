@@ -18,6 +18,7 @@ from tools.backends import log_backend
 from tools.backends.embedded import EmbeddedLogBackend
 from tools.backends.http_json import HttpEndpoint
 from tools.backends.loki import LokiLogBackend, nanoseconds
+from tools.definitions.logs import project
 from tools.errors import ToolBackendError, ToolInputError
 from tools.harness import ToolHarness
 from tools.models import InvocationStatus, LogRecord
@@ -213,6 +214,13 @@ def test_a_lone_surrogate_is_refused_before_anything_is_sent(loki):
         ),
         ((200, streams(({"service": "api"}, [("not-a-time", "line")]))), "malformed entry"),
         ((200, streams(({"service": "api"}, [(10**30, "line")]))), "malformed entry"),
+        # An entry outside the window asked for, or one that is no line of text.
+        ((200, streams(({"service": "api"}, [(ns(29, 59), "line")]))), "malformed entry"),
+        ((200, streams(({"service": "api"}, [(nanoseconds(END), "line")]))), "malformed entry"),
+        ((200, streams(({"service": "api"}, [(ns(35), 12345)]))), "malformed entry"),
+        ((200, streams(({"service": "api"}, [(ns(35), None)]))), "malformed entry"),
+        # NaN outside a string is no JSON: no payload could hold it.
+        ((200, streams(({"service": "api", "x": math.nan}, [(ns(35), "line")]))), "not a JSON object"),
         (
             (200, {"status": "success", "data": {"resultType": "streams", "result": [{"stream": {}, "values": [{}]}]}}),
             "malformed entry",
@@ -225,6 +233,56 @@ def test_error_shapes_are_backend_errors_with_a_clear_message(loki, answer, mess
     loki.answers[RANGE] = answer
     with pytest.raises(ToolBackendError, match=message):
         query(loki.url)
+
+
+@pytest.mark.parametrize("total", ["+Inf", "1e400", "-3", "NaN"])
+def test_a_count_that_is_no_count_is_a_backend_error(loki, total):
+    loki.answers[COUNT] = (
+        200,
+        {"status": "success", "data": {"resultType": "vector", "result": [{"metric": {}, "value": [1, total]}]}},
+    )
+
+    with pytest.raises(ToolBackendError, match="malformed count"):
+        query(loki.url)
+
+
+def test_warnings_of_a_partial_answer_reach_the_model_first(loki):
+    loki.answers[RANGE] = (
+        200,
+        {**streams(({"service": "api"}, [(ns(35), "pool exhausted")])), "warnings": ["querier q-2 down"]},
+    )
+    loki.answers[COUNT] = (200, {**count(1), "warnings": ["querier q-2 down", "index gateway slow"]})
+
+    payload = query(loki.url)
+
+    assert payload["warnings"] == ["querier q-2 down", "index gateway slow"]
+    assert next(iter(project(payload, 2000))) == "warnings"
+
+
+@pytest.mark.django_db
+def test_through_the_harness_a_line_no_json_can_hold_is_a_failed_call(settings, run, loki):
+    """A lone surrogate (``\\ud800`` in Loki's JSON) reads into Python but into no stored payload."""
+    settings.LOGS_BACKEND = "loki"
+    settings.LOKI_URL = loki.url
+    loki.answers[RANGE] = (200, streams(({"service": "api"}, [(ns(35), "bad \ud800 line")])))
+    arguments = {"service": "api", "start": "2026-10-14T09:30:00Z", "end": "2026-10-14T10:00:00Z", "limit": 10}
+
+    result = ToolHarness(run.id).call("query_logs", arguments)
+
+    assert (result.status, result.error_code) == (InvocationStatus.FAILED, "backend_bad_response")
+
+
+@pytest.mark.django_db
+def test_a_limit_written_as_a_whole_float_is_the_integer(settings, run, loki):
+    """JSON Schema's integer includes 10.0, and models send it."""
+    settings.LOGS_BACKEND = "loki"
+    settings.LOKI_URL = loki.url
+    arguments = {"service": "api", "start": "2026-10-14T09:30:00Z", "end": "2026-10-14T10:00:00Z", "limit": 10.0}
+
+    result = ToolHarness(run.id).call("query_logs", arguments)
+
+    assert result.status == InvocationStatus.READY
+    assert loki.received[0].params["limit"] == "10"
 
 
 @pytest.mark.django_db

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import time
 from collections.abc import Iterator
@@ -144,7 +145,14 @@ def matrix(*values: list) -> dict:
             "without a list",
         ),
         (matrix(["+Inf", "1"]), "malformed point"),
-        (matrix([1e20, "1"]), "malformed point"),
+        (matrix([1e20, "1"]), "not asked for"),
+        # Points where none was asked (a cache that moved the range, a proxy's other answer), or twice.
+        (matrix([1791970260.0, "1"]), "not asked for"),  # a millisecond after the first step's evaluation
+        (matrix([1791970259.999, "1"], [1791970259.999, "2"]), "not asked for"),
+        (matrix([1791970319.999, "1"], [1791970259.999, "2"]), "not asked for"),  # out of order
+        (matrix([-62135596800, "1"]), "not asked for"),  # the year 1: no date to stamp it with
+        # NaN outside a string is no JSON (Prometheus writes "NaN"): no payload could hold it.
+        ({**matrix([1791970259.999, "1"]), "warnings": [math.nan]}, "not a JSON object"),
         ({"status": "error", "errorType": "execution", "error": "boom"}, "successful matrix: execution: boom"),
     ],
 )
@@ -157,13 +165,39 @@ def test_answers_no_prometheus_should_give_are_backend_errors(stub, answer, mess
 
 def test_a_partial_answer_carries_its_warnings_to_the_model(stub):
     warnings = ["partial response: store b down", "x" * 2000]
-    stub.answers[RANGE] = (200, {**matrix([1760436060, "2"]), "warnings": warnings})
+    stub.answers[RANGE] = (200, {**matrix([1791970319.999, "2"]), "warnings": warnings})
 
     payload = backend(stub.url).query(service="api", metric="up", start=START, end=END, step=60)
 
     assert payload["warnings"] == ["partial response: store b down", "x" * 500]  # a warning is no dump
     assert project(payload, 2000)["warnings"] == payload["warnings"]
     assert stub.received[0].body["query"].startswith('sum(sum_over_time({__name__="up", service="api"}[60s]) unless')
+    assert payload["series"][0]["points"] == [{"ts": "2026-10-14T09:31:00Z", "value": 2.0}]
+    # VictoriaMetrics would otherwise move the range's times to its cache's grid, which the points refuse.
+    assert stub.received[0].body["nocache"] == "1"
+
+
+def test_a_small_value_is_kept_to_six_significant_digits_and_no_zero_is_negative(stub):
+    """An error ratio of 4e-7 is not zero, and -0.0 would be cited as a negative."""
+    stub.answers[RANGE] = (200, matrix([1791970259.999, "0.00000041234567"], [1791970319.999, "-0.0000000"]))
+
+    payload = backend(stub.url).query(service="api", metric="up", start=START, end=END, step=60)
+
+    assert [point["value"] for point in payload["series"][0]["points"]] == [4.12346e-07, 0.0]
+    assert math.copysign(1, payload["series"][0]["points"][1]["value"]) == 1
+
+
+def test_a_redirect_is_a_backend_error_naming_where_without_its_credentials(stub):
+    location = "https://user:secret@10.255.255.1/prometheus/api/v1/query_range?token=abc"
+    stub.answers[RANGE] = (302, matrix([1791970259.999, "7"]), {"Location": location})
+
+    with pytest.raises(
+        ToolBackendError, match=re.escape("redirect to https://10.255.255.1/prometheus/api/v1/query_range:")
+    ) as raised:
+        backend(stub.url).query(service="api", metric="up", start=START, end=END, step=60)
+
+    assert raised.value.code == "backend_error" and "secret" not in raised.value.message
+    assert "abc" not in raised.value.message
 
 
 @pytest.mark.parametrize("service", ["api\n} or vector(1)", "api\r", "api\x00"])

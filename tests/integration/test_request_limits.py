@@ -79,7 +79,9 @@ def test_a_chunked_body_is_cut_off_at_the_cap(small_cap_stack):
     )
 
     assert status == 413 and body["error"]["code"] == "request_too_large"
-    assert requests.get(f"{small_cap_stack.base}/healthz", timeout=10).status_code == 200, "the server is fine"
+    # Still serving (a page of its own: /healthz also asks the workers, which a loaded machine may keep
+    # waiting past the check's second).
+    assert requests.get(f"{small_cap_stack.base}/accounts/login/", timeout=10).status_code == 200, "the server is fine"
 
 
 def test_a_chunked_chat_message_is_read_as_a_message(small_cap_stack):

@@ -86,7 +86,7 @@ def _fail(
     """``run_fail``, after the reports the run still holds, so that the timeline keeps them before its end;
     reports that cannot be written now (the database failing, the run ended elsewhere) go with the run. A run
     deleted meanwhile (its session was) gets none: they would outlive it in the log, which has no foreign key."""
-    if not DiagnosisRun.objects.filter(pk=run.pk).exists():
+    if not _still_there(run):
         return False
     try:
         progress.flush()
@@ -101,15 +101,24 @@ def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
     close_old_connections()  # a connection the error broke is closed, so the retry opens a new one
 
 
-@tenacity.retry(
-    # A connection lost or a server gone for a moment; a refused value (DataError, IntegrityError) would be
-    # refused again.
+# Every read and write of a run's end, again after a database error. The error that ended the run is often
+# the database's own, its connection left broken: a connection lost or a server gone for a moment is worth
+# a few seconds; a refused value (DataError, IntegrityError) would be refused again.
+_on_lost_connection = tenacity.retry(
     retry=tenacity.retry_if_exception_type((OperationalError, InterfaceError)),
     stop=tenacity.stop_after_attempt(FAIL_ATTEMPTS),
     wait=tenacity.wait_exponential(multiplier=1, max=4),
     before_sleep=_reconnect_after_error,
     reraise=True,
 )
+
+
+@_on_lost_connection
+def _still_there(run: DiagnosisRun) -> bool:
+    return DiagnosisRun.objects.filter(pk=run.pk).exists()
+
+
+@_on_lost_connection
 def _fail_retrying(run: DiagnosisRun, *, reason: FailureCode, detail: str, trace: dict[str, Any] | None) -> bool:
     """``run_fail``, again after a database error: a run's end is the one write that explains it, and the
     database may have failed for a moment (the very error that ended the run). A few seconds, well within the

@@ -13,6 +13,7 @@ import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
 from django.db import DataError, OperationalError, connections
+from django.db.models.query import QuerySet
 from django.utils import timezone
 from redis.exceptions import RedisError
 
@@ -150,6 +151,31 @@ def test_a_database_that_fails_for_a_moment_at_the_end_still_lets_the_run_explai
 
     monkeypatch.setattr(timeline, "_insert", blip)
     monkeypatch.setattr(execution._fail_retrying.retry, "sleep", lambda seconds: None)
+
+    run = run_execute(run.pk, worker="test")
+
+    assert (run.status, run.failure_reason) == (RunStatus.FAILED, "internal_error")
+    assert stream(run).count("done") == 1 and stream(run)[-1] == "done"
+
+
+def test_a_connection_the_database_broke_mid_run_still_lets_the_run_end(run, monkeypatch):
+    """A database that went away while the model was asked: the path fails on its next write, and the
+    first read of the run's end finds the connection broken too. The end is tried again on a new one, so the
+    run ends with its reason and its ``done`` now, not RUNNING until the reaper calls its worker lost."""
+    real_exists = QuerySet.exists
+    failures = iter([OperationalError("server has gone away")])
+
+    def broken_once(queryset):
+        if queryset.model is DiagnosisRun and (error := next(failures, None)) is not None:
+            raise error
+        return real_exists(queryset)
+
+    def database_gone(*args):
+        raise OperationalError("Lost connection to server during query")
+
+    monkeypatch.setattr(execution, "_execute_path", database_gone)
+    monkeypatch.setattr(QuerySet, "exists", broken_once)
+    monkeypatch.setattr(execution._still_there.retry, "sleep", lambda seconds: None)
 
     run = run_execute(run.pk, worker="test")
 

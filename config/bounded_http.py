@@ -10,8 +10,8 @@ sinks (``alerts.delivery``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Mapping
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Coroutine, Mapping
+from typing import Any, Protocol, TypeVar
 
 import httpx
 
@@ -22,6 +22,32 @@ class ResponseRefused(Exception):
     """The body is not read to its end: over the caller's bound (a wrong URL serving a dump), or compressed
     though none was asked for (httpx would inflate each chunk without a bound before it could be counted: a
     kilobyte of nested gzip is gigabytes)."""
+
+
+# Asked of every bounded exchange: a compressed body cannot be counted before it is inflated.
+UNCOMPRESSED = {"Accept-Encoding": "identity"}
+
+
+class StreamedResponse(Protocol):
+    """A response whose body is still to be read: httpx's, and the ``openai`` SDK's own copy of it."""
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    def aiter_raw(self) -> AsyncIterator[bytes]: ...
+
+
+async def read_bounded(response: StreamedResponse, max_bytes: int) -> bytes:
+    """The body of ``response`` as it came, or ``ResponseRefused`` past ``max_bytes`` or compressed."""
+    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+    if encoding not in ("", "identity"):
+        raise ResponseRefused(f"the response is compressed ({encoding}) though it was asked for uncompressed")
+    body = bytearray()
+    async for chunk in response.aiter_raw():
+        body += chunk
+        if len(body) > max_bytes:
+            raise ResponseRefused(f"the response body is over {max_bytes} bytes")
+    return bytes(body)
 
 
 def request_within(
@@ -68,28 +94,17 @@ async def _exchange(
     seconds: float, method: str, url: str, client: dict[str, Any], request: dict[str, Any], max_bytes: int
 ) -> httpx.Response:
     """The exchange, its body counted as it is read, as it came (uncompressed, or refused)."""
-    headers = {**dict(request.pop("headers", None) or {}), "Accept-Encoding": "identity"}
+    headers = {**dict(request.pop("headers", None) or {}), **UNCOMPRESSED}
     async with (
         httpx.AsyncClient(timeout=seconds, **client) as http,
         asyncio.timeout(seconds),
         http.stream(method, url, headers=headers, **request) as response,
     ):
-        encoding = response.headers.get("content-encoding", "identity").strip().lower()
-        if encoding not in ("", "identity"):
-            raise ResponseRefused(f"the response is compressed ({encoding}) though it was asked for uncompressed")
-        body = bytearray()
-        async for chunk in response.aiter_raw():
-            body += chunk
-            if len(body) > max_bytes:
-                raise ResponseRefused(f"the response body is over {max_bytes} bytes")
+        body = await read_bounded(response, max_bytes)
         # The body as read, whole: the headers that described its transfer go.
         kept = [(name, value) for name, value in response.headers.multi_items() if name.lower() not in _TRANSFER]
         return httpx.Response(
-            response.status_code,
-            headers=kept,
-            content=bytes(body),
-            request=response.request,
-            extensions=response.extensions,
+            response.status_code, headers=kept, content=body, request=response.request, extensions=response.extensions
         )
 
 

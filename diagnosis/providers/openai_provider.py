@@ -14,7 +14,9 @@ request therefore runs on the SDK's async client inside ``asyncio.timeout``, whi
 is (connecting, waiting for headers, reading the body), as httpx's maintainers advise for a total timeout
 (encode/httpx#1450). The node calling ``complete`` stays synchronous: each request gets its own event
 loop (``config.bounded_http.run_on_own_loop``, which does not wait for a host name still resolving), and
-its own client, since an async client's connections belong to the loop that opened them.
+its own client, since an async client's connections belong to the loop that opened them. The reply is asked
+for uncompressed and read up to what its output cap can fill (``config.bounded_http.read_bounded``): a
+bigger or a compressed one is MALFORMED_RESPONSE, charged whole, before it can fill the worker's memory.
 
 Every request carries its role's output cap (``max_tokens``, or ``max_completion_tokens`` where the endpoint
 wants that, ``LLM_MAX_TOKENS_PARAM``), so a degenerate reply cannot run until the server's context is full;
@@ -44,7 +46,7 @@ from typing import Any
 import httpx2
 import openai
 
-from config.bounded_http import run_on_own_loop
+from config.bounded_http import UNCOMPRESSED, ResponseRefused, read_bounded, run_on_own_loop
 from config.redaction import error_summary
 from config.run_scope import waiting
 from diagnosis.providers.base import (
@@ -80,6 +82,13 @@ no server saw it. ``httpx2`` is the SDK's HTTP client: its error is the ``__caus
 UNBUILDABLE = (httpx2.InvalidURL, UnicodeEncodeError)
 """What building the client or the request raises for a base URL that does not parse or a key no header can carry."""
 
+# A reply is read up to what its output cap can fill (a token is at most a few characters, each JSON-escaped
+# as up to six bytes), plus the envelope; uncapped, up to a bound no answer reaches. Past it the endpoint is
+# not answering the request (a proxy's dump, a server ignoring the cap), which must not fill the worker.
+BYTES_PER_OUTPUT_TOKEN = 32
+ENVELOPE_BYTES = 64 * 1024
+UNCAPPED_RESPONSE_BYTES = 8 * 1024 * 1024
+
 
 class OpenAIChatModel:
     def __init__(
@@ -102,6 +111,11 @@ class OpenAIChatModel:
         ``token_budget``: what a prompt is fitted into and the run's token budget (None: unbounded)."""
         self._new_client = new_client
         self._max_output_tokens = max_output_tokens
+        self._max_response_bytes = (
+            max_output_tokens * BYTES_PER_OUTPUT_TOKEN + ENVELOPE_BYTES
+            if max_output_tokens
+            else UNCAPPED_RESPONSE_BYTES
+        )
         self._max_tokens_param = max_tokens_param
         self._max_prompt_tokens = max_prompt_tokens
         self._token_budget = token_budget
@@ -222,6 +236,10 @@ class OpenAIChatModel:
                 attempts=attempts,
                 latency_ms=elapsed_ms(started),
             ) from exc
+        except ResponseRefused as exc:
+            raise ProviderError(
+                ErrorCode.MALFORMED_RESPONSE, str(exc), attempts=attempts, latency_ms=elapsed_ms(started)
+            ) from exc
         except (openai.APIConnectionError, openai.APIStatusError) as exc:
             code, retry_after = _classify(exc)
             raise ProviderError(
@@ -236,10 +254,17 @@ class OpenAIChatModel:
             ) from exc
 
     async def _post(self, request: dict[str, Any], seconds: float) -> bytes:
-        """The request, from connecting to the body's last byte, cancelled when ``seconds`` have passed."""
-        async with self._new_client() as client, asyncio.timeout(seconds):
-            response = await client.chat.completions.with_raw_response.create(**request)
-            return response.content
+        """The request, from connecting to the body's last byte, cancelled when ``seconds`` have passed, its
+        body read uncompressed up to ``_max_response_bytes``."""
+        async with (
+            self._new_client() as client,
+            asyncio.timeout(seconds),
+            client.chat.completions.with_streaming_response.create(**request, extra_headers=UNCOMPRESSED) as response,
+        ):
+            try:
+                return await read_bounded(response.http_response, self._max_response_bytes)
+            except httpx2.TransportError as exc:  # the body cut: as the SDK reports it when it reads the body
+                raise openai.APIConnectionError(request=response.http_response.request) from exc
 
 
 def _maybe_computed(error: ProviderError) -> bool:
@@ -254,7 +279,7 @@ def _maybe_computed(error: ProviderError) -> bool:
         return cause.status_code >= 500
     if isinstance(cause, openai.APIConnectionError):
         return not isinstance(cause.__cause__, NOT_SENT)
-    return isinstance(cause, TimeoutError)
+    return isinstance(cause, (TimeoutError, ResponseRefused))
 
 
 def _classify(exc: openai.APIConnectionError | openai.APIStatusError) -> tuple[ErrorCode, float | None]:

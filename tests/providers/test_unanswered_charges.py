@@ -7,6 +7,7 @@ when it cannot have (a connection never made, a 4xx or a 429 refused before any 
 
 from __future__ import annotations
 
+import gzip
 import json
 import socket
 import socketserver
@@ -136,3 +137,25 @@ def test_a_request_no_server_could_receive_is_not_charged(fake_openai, base_url,
 
     assert error.code is ErrorCode.CONNECTION and fake_openai.requests == []
     assert budget.spent == 0
+
+
+def test_a_reply_bigger_than_its_cap_can_fill_is_not_read_and_is_charged_whole(fake_openai, make_model):
+    """A server ignoring the cap, or a proxy's dump: read on, it would fill the worker's memory."""
+    fake_openai.enqueue(FakeResponse(body=chat_completion(content="x" * (CAP * 32 + 70_000), completion_tokens=5)))
+    budget = TokenBudget(100_000)
+
+    error = fail(make_model(max_retries=2, max_output_tokens=CAP, token_budget=budget))
+
+    assert error.code is ErrorCode.MALFORMED_RESPONSE and "over" in error.message
+    assert len(fake_openai.requests) == 1 and budget.spent == WHOLE
+
+
+def test_a_compressed_reply_is_refused_unread(fake_openai, make_model):
+    """Asked for uncompressed: a kilobyte of gzip can inflate to gigabytes before it could be counted."""
+    body = gzip.compress(json.dumps(chat_completion(content="{}")).encode())
+    fake_openai.enqueue(FakeResponse(body=body, headers={"Content-Encoding": "gzip"}))
+
+    error = fail(make_model(max_retries=0, max_output_tokens=CAP, token_budget=TokenBudget(100_000)))
+
+    assert error.code is ErrorCode.MALFORMED_RESPONSE and "compressed" in error.message
+    assert fake_openai.requests[0].headers["accept-encoding"] == "identity"

@@ -58,6 +58,11 @@ def status_detail(*, attempt: int | None = None, mode: str = "", excerpts: int |
     return ""
 
 
+# Inside a node (between an executor's model turns) a stop is asked at most this often: a run of quick turns
+# asks no more than its node boundaries do, a slow model's turn is not followed by another once cancelled.
+STOP_CHECK_SECONDS = 1.0
+
+
 class RunEnded(Exception):
     """The run left RUNNING while its worker was still busy (the reaper ended it): stop working on it."""
 
@@ -72,6 +77,7 @@ class RunProgress:
         self.run_id = run_id
         self._heartbeat_at: float | None = None
         self._claim_checked = False
+        self._stop_checked_at = time.monotonic()
         # The thread writing the run's end (``ending``): a write of the log that meets another writer's rows
         # stops the worker when that writer ended the run (the reaper), except the terminal events this
         # worker writes itself after ending it (``run_fail``), which must still be written.
@@ -93,9 +99,18 @@ class RunProgress:
     def stop_requested(self) -> bool:
         """Whether the run must stop (``run_stop_requested``), asked at a node boundary; the first boundary
         after the claim takes the claim's answer."""
+        self._stop_checked_at = time.monotonic()
         if self._claim_checked:
             self._claim_checked = False
             return False
+        return run_stop_requested(self.run_id)
+
+    def stop_requested_inside(self) -> bool:
+        """``stop_requested`` inside a node, before it waits again (a model's next turn): asked only when
+        ``STOP_CHECK_SECONDS`` have passed since the last question, by the boundary or here."""
+        if time.monotonic() - self._stop_checked_at < STOP_CHECK_SECONDS:
+            return False
+        self._stop_checked_at = time.monotonic()
         return run_stop_requested(self.run_id)
 
     def flush(self) -> None:

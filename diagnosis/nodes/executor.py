@@ -46,6 +46,11 @@ def _execute(context: NodeContext, state: DiagnosisState) -> dict[str, Any]:
     specs = tool_specs()
     blocked = 0
     for turn in range(1, MAX_TURNS + 1):
+        if turn > 1 and context.progress.stop_requested_inside():
+            # Cancelled (or reaped) during a turn: no more turns are paid for; the boundary after this attempt
+            # stops the run.
+            meter.record(ExecutorStatus.FAILED, "the run was asked to stop")
+            return {"executor_status": ExecutorStatus.FAILED, "failure_reason": "cancelled"}
         try:
             reply = meter.complete(context.models.executor, messages, tools=specs, response_format=None)
         except ProviderError as error:

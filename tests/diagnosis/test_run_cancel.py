@@ -20,11 +20,12 @@ from diagnosis.execution import run_execute
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import composer, evidence_retry, executor, fallback, gatekeeper, planner, verified_input, verifier
 from diagnosis.paths.options import ExecutionOptions
+from diagnosis.progress import STOP_CHECK_SECONDS
 from diagnosis.services import run_cancel
 from diagnosis.submission import run_create
 from tests.support.held_runs import HONEST
 from tests.support.stored_events import payload, stored_events
-from tracing.models import DiagnosisTraceEvent
+from tracing.models import AgentStep, DiagnosisTraceEvent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -114,3 +115,28 @@ def test_it_ends_a_queued_run_at_once_and_no_worker_claims_it_afterwards(run, ow
     assert run.orchestration_trace is None  # it never entered the graph
     assert [e.type for e in stream(run)] == ["metadata", "failure", "done"]
     assert [row.name for row in timeline(run)] == ["intent_routed", "cancel_requested", "failed"]
+
+
+def test_a_run_cancelled_during_a_slow_model_turn_pays_for_no_further_turn(run, owner, tmp_path, monkeypatch):
+    """The executor's turns can take minutes with a real model: it asks, before its next one, whether the run
+    was cancelled meanwhile (at most once a second), instead of spending the run's budget until its end."""
+    script = json.loads(HONEST.read_text())
+    first = script["executor"][0]
+    script["executor"][0] = {**first, "delay_seconds": STOP_CHECK_SECONDS + 0.1}
+    path = tmp_path / "slow.json"
+    path.write_text(json.dumps(script))
+    real = executor.execute
+
+    def cancelled_meanwhile(context, state, config):
+        assert run_cancel(DiagnosisRun.objects.select_related("session").get(pk=run.pk), user=owner)
+        return real(context, state, config)
+
+    monkeypatch.setattr(executor, "execute", cancelled_meanwhile)
+
+    ended = run_execute(run.pk, worker="test", options=ExecutionOptions(provider="scripted", script_path=str(path)))
+
+    assert (ended.status, ended.failure_reason) == (RunStatus.FAILED, "cancelled")
+    assert ended.orchestration_trace["final_node"] == "executor"
+    step = AgentStep.objects.get(run=ended, node="executor")
+    assert step.model_calls == 1  # the report's turn, which the script holds next, was never asked for
+    assert ended.tool_invocations.count() == 1

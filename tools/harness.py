@@ -4,7 +4,8 @@ It is the boundary between the model and the evidence. Whatever the model sends 
 tool, arguments that break the schema, a call over budget), the call ends as a recorded invocation and a
 tool error the model can read — never as an exception into the agent loop. For each call it:
 
-1. parses and validates the arguments (BLOCKED ``invalid_json`` / ``unknown_tool`` / ``invalid_arguments``);
+1. parses and validates the arguments (BLOCKED ``invalid_json`` / ``unknown_tool`` / ``invalid_arguments``,
+   or ``arguments_too_large`` past ``MAX_ARGUMENTS_BYTES``, whose text is then not stored);
 2. enforces the run's call budget, counted from the run's ``tool_invocation`` rows (read once, then
    counted in memory: after the claim the run's worker is their only writer) so it holds across executor
    attempts; refused calls count too, so a model cannot loop on bad calls (BLOCKED
@@ -55,6 +56,11 @@ from tools.store import canonical_json, invocation_entries, put_entries, sha256_
 from tools.truncation import fit_payload
 
 logger = logging.getLogger(__name__)
+
+# Far past any tool's arguments (a SQL statement's 10 000 characters). A model sending megabytes would fill the
+# invocation store (Redis, in production) with them for a day, for a call that is refused anyway.
+MAX_ARGUMENTS_BYTES = 64 * 1024
+ARGUMENTS_TOO_LARGE = "arguments_too_large"
 
 OnCall = Callable[[str, str], None]
 
@@ -135,6 +141,12 @@ class ToolHarness:
         parsed, outcome = self._parse(arguments)
         # What did not parse is recorded as it came.
         recorded = record_arguments(parsed if outcome is None else arguments)
+        kept = recorded.canonical if len(recorded.canonical) <= MAX_ARGUMENTS_BYTES else None
+        if kept is None:
+            outcome = _blocked(
+                ARGUMENTS_TOO_LARGE,
+                f"the arguments are {len(recorded.canonical)} bytes, over the {MAX_ARGUMENTS_BYTES}-byte limit",
+            )
         tool = self.registry.get(tool_name)
         if outcome is None:
             if tool is None:
@@ -142,9 +154,7 @@ class ToolHarness:
                 outcome = _blocked(UNKNOWN_TOOL, f"there is no tool {tool_name!r}; the tools are {known}")
             else:
                 outcome = self._run(tool, parsed, started)
-        entries = invocation_entries(
-            invocation_id, recorded.canonical, outcome.canonical if outcome.payload is not None else None
-        )
+        entries = invocation_entries(invocation_id, kept, outcome.canonical if outcome.payload is not None else None)
         # A name no tool has is the model's text, which the trace's readers must not see (the restricted
         # reasoning audit keeps the model's whole answer).
         row = self._row(invocation_id, tool_name if tool else UNKNOWN_TOOL, recorded, outcome, started)

@@ -53,10 +53,13 @@ def arguments_key(invocation_id: uuid.UUID | str) -> str:
     return f"tool-invocation-arguments:{invocation_id}"
 
 
-def invocation_entries(invocation_id: uuid.UUID, arguments: bytes, payload: bytes | None) -> dict[str, bytes]:
-    """A call's store entries: its canonical arguments (``arguments.record_arguments``) and, when READY, its
-    canonical payload bytes themselves, so verification hashes exactly what was recorded."""
-    entries = {arguments_key(invocation_id): arguments}
+def invocation_entries(invocation_id: uuid.UUID, arguments: bytes | None, payload: bytes | None) -> dict[str, bytes]:
+    """A call's store entries: its canonical arguments (``arguments.record_arguments``; None: too large to
+    keep, only their digest and shape are) and, when READY, its canonical payload bytes themselves, so
+    verification hashes exactly what was recorded."""
+    entries = {}
+    if arguments is not None:
+        entries[arguments_key(invocation_id)] = arguments
     if payload is not None:
         entries[payload_key(invocation_id)] = payload
     return entries

@@ -19,6 +19,7 @@ from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.messages import executor_messages
 from diagnosis.providers.base import ProviderError, budget_spent
+from tools.harness import ARGUMENTS_TOO_LARGE
 from tools.models import InvocationStatus
 from tools.registry import tool_specs
 
@@ -64,13 +65,17 @@ def _execute(context: NodeContext, state: DiagnosisState) -> dict[str, Any]:
             # No model call would read their results: running them would only spend the run's tool calls
             # (the evidence round's executor needs them) and its time.
             break
-        messages.append(reply.as_message())
-        for call in reply.tool_calls[:MAX_CALLS_PER_TURN]:
+        assistant = reply.as_message()
+        messages.append(assistant)
+        for index, call in enumerate(reply.tool_calls[:MAX_CALLS_PER_TURN]):
             if context.model_deadline is not None and context.model_deadline.expired:
                 # No model call could read the results any more: the attempt ends as that call would.
                 return _failed(meter, budget_spent())
             result = context.harness.call(call.name, call.arguments)
             blocked += result.status == InvocationStatus.BLOCKED
+            if result.error_code == ARGUMENTS_TOO_LARGE:
+                # Sent back whole in the conversation, the refused text would fill every later prompt.
+                assistant["tool_calls"][index]["function"]["arguments"] = "{}"
             context.tool_calls.append(f"{call.name} {call.arguments}"[:300])
             messages.append(
                 {"role": "tool", "tool_call_id": call.id, "content": json.dumps(result.projection, ensure_ascii=False)}

@@ -11,7 +11,7 @@ from django.db import DatabaseError
 
 from tools.arguments import MAX_KEY_CHARS, MAX_SHAPE_KEYS
 from tools.errors import ToolBackendError, ToolInputError
-from tools.harness import ToolHarness
+from tools.harness import MAX_ARGUMENTS_BYTES, ToolHarness
 from tools.jsonpath import format_path, resolve
 from tools.models import InvocationStatus, ToolInvocation
 from tools.projection import PROJECTION_MAX_CHARS, listing, size_of
@@ -94,7 +94,7 @@ def test_it_accepts_arguments_as_a_json_string(run):
     [
         ('{"n": 1', "invalid_json"),
         ("not json at all", "invalid_json"),
-        ("[" * 100_000, "invalid_json"),  # deeper than the JSON decoder's recursion
+        ("[" * 60_000, "invalid_json"),  # deeper than the JSON decoder's recursion (and within the size kept)
         ('{"n": ' + "9" * 5000 + "}", "invalid_json"),  # more digits than Python converts to an int
         ("[1, 2]", "invalid_arguments"),
         ('"n"', "invalid_arguments"),
@@ -153,6 +153,24 @@ def test_it_records_the_digest_and_shape_of_the_arguments_never_their_text(run):
     assert not any("card_number" in str(value) for value in row.values())
     # The text itself stays in the invocation store for its TTL, where the digest checks it.
     assert load_arguments(ToolInvocation.objects.get(pk=result.invocation_id)) == canonical.decode()
+
+
+@pytest.mark.parametrize("as_text", [True, False])
+def test_arguments_too_large_to_keep_are_refused_and_only_their_digest_and_shape_recorded(run, as_text):
+    """Megabytes of arguments (a model looping on one string) would sit in the invocation store for a day."""
+    arguments = {"n": 1, "text": "x" * MAX_ARGUMENTS_BYTES}
+    handled = []
+
+    result = harness_with(run, make_tool(lambda a, c: handled.append(a) or items(a, c))).call(
+        "items", json.dumps(arguments) if as_text else arguments
+    )
+
+    assert (result.status, result.error_code) == (InvocationStatus.BLOCKED, "arguments_too_large")
+    assert str(MAX_ARGUMENTS_BYTES) in result.projection["error"] and handled == []
+    invocation = ToolInvocation.objects.get(pk=result.invocation_id)
+    assert invocation.args_sha256 == sha256_hex(canonical_json(arguments))
+    assert invocation.args_shape == {"n": "int", "text": f"str({MAX_ARGUMENTS_BYTES})"}
+    assert cache.get(arguments_key(invocation.pk)) is None
 
 
 def test_equal_arguments_have_equal_digests_however_they_are_spaced(run):

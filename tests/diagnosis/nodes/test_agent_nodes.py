@@ -13,6 +13,7 @@ from diagnosis.nodes.allowed import allowed_claims, grounded_fact
 from diagnosis.providers.base import ErrorCode, ProviderError
 from diagnosis.providers.deadline import Deadline
 from tests.diagnosis.nodes.conftest import FakeModel, tool_call_reply
+from tools.harness import MAX_ARGUMENTS_BYTES
 from tracing.models import AgentReasoningAudit, AgentStep
 
 pytestmark = pytest.mark.django_db
@@ -108,6 +109,21 @@ def test_it_runs_tools_through_the_harness_and_returns_the_report(run, make_cont
     tool_messages = [m for m in model.calls[1] if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_messages] == ["call_0", "call_1"]
     assert all("invocation_id" in json.loads(m["content"]) for m in tool_messages)
+
+
+def test_refused_arguments_too_large_to_keep_are_not_sent_back_in_the_conversation(run, make_context):
+    """Echoed whole, a call's megabyte of arguments would fill every later prompt of the attempt (and end
+    the run blamed on its token budget)."""
+    huge = {"service": "payment-service", "contains": "x" * MAX_ARGUMENTS_BYTES}
+    model = FakeModel(
+        [tool_call_reply(("query_logs", huge), ("query_logs", {"service": "x"})), json.dumps(NO_EVIDENCE)]
+    )
+
+    executor.execute(make_context(run, executor=model), {"planner_plan": PLAN}, {})
+
+    (assistant,) = [m for m in model.calls[1] if m["role"] == "assistant"]
+    assert [call["function"]["arguments"] for call in assistant["tool_calls"]] == ["{}", '{"service": "x"}']
+    assert '"error_code": "arguments_too_large"' in next(m["content"] for m in model.calls[1] if m["role"] == "tool")
 
 
 def test_it_reports_tool_blocked_when_refused_tools_end_without_a_report(run, make_context):

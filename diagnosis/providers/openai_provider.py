@@ -68,7 +68,7 @@ from diagnosis.providers.openai_reply import MalformedResponseError, parse_compl
 from diagnosis.providers.prompt_fit import fit_prompt
 from diagnosis.providers.retry import RetryPolicy, retry_after_seconds
 from diagnosis.providers.token_budget import TokenBudget
-from diagnosis.providers.token_estimate import prompt_tokens
+from diagnosis.providers.token_estimate import fewest_tokens, prompt_tokens
 
 logger = logging.getLogger(__name__)
 
@@ -170,7 +170,9 @@ class OpenAIChatModel:
                 unreported_calls=unanswered + 1,
             ) from exc
         if self._token_budget is not None:
-            self._token_budget.spend(reply.usage, estimated_prompt=estimate, max_output=cap)
+            self._token_budget.spend(
+                reply.usage, estimated_prompt=estimate, max_output=cap, least_output=fewest_tokens(_written(reply))
+            )
         return dataclasses.replace(
             reply, attempts=attempts, latency_ms=elapsed_ms(started), unreported_calls=unanswered
         )
@@ -265,6 +267,12 @@ class OpenAIChatModel:
                 return await read_bounded(response.http_response, self._max_response_bytes)
             except httpx2.TransportError as exc:  # the body cut: as the SDK reports it when it reads the body
                 raise openai.APIConnectionError(request=response.http_response.request) from exc
+
+
+def _written(reply: ModelReply) -> str:
+    """Everything the model wrote in ``reply``: its answer, its hidden reasoning, its calls."""
+    calls = "".join(call.name + call.arguments for call in reply.tool_calls)
+    return (reply.content or "") + (reply.reasoning_content or "") + calls
 
 
 def _maybe_computed(error: ProviderError) -> bool:

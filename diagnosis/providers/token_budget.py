@@ -5,7 +5,8 @@ request (a retry is another request) is admitted only if its estimated prompt pl
 in what is left, and each request sent is charged: a reply what it reports, and what it does not report
 at its bound (the estimated prompt, the whole output cap); a request the server may have computed without
 answering it (given up at its deadline, a 5xx, a connection lost after it was sent, a body that cannot be
-read) the whole of both. A request that does not fit fails as ``token_budget`` before it is sent, which the
+read) the whole of both. A reported output is not believed below the fewest tokens the reply's text can be
+(``token_estimate.fewest_tokens``: a review's server reported 5 completion tokens for a gigabyte). A request that does not fit fails as ``token_budget`` before it is sent, which the
 graph routes to the fallback like any non-retryable model failure. Runs are executed by one thread, so no
 lock is needed.
 
@@ -53,16 +54,16 @@ class TokenBudget:
         if needed > self.remaining():
             raise token_budget_spent(needed, self.remaining())
 
-    def spend(self, usage: Usage, *, estimated_prompt: int, max_output: int) -> None:
-        """Count a reply: what it reports, and what it does not at its bound (the scaled estimate, the cap);
+    def spend(self, usage: Usage, *, estimated_prompt: int, max_output: int, least_output: int = 0) -> None:
+        """Count a reply: what it reports, and what it does not at its bound (the scaled estimate, the cap),
+        its output never below ``least_output`` (the fewest tokens its text can be: a server may under-report);
         learn from a reported prompt larger than its estimate, and a reported output larger than its cap."""
         if usage.prompt_tokens > 0 and estimated_prompt > 0:
             self.prompt_scale = max(self.prompt_scale, Fraction(usage.prompt_tokens, estimated_prompt))
         if usage.completion_tokens > 0 and max_output > 0:
             self.output_scale = max(self.output_scale, Fraction(usage.completion_tokens, max_output))
-        self.spent += (usage.prompt_tokens or self._scaled(estimated_prompt)) + (
-            usage.completion_tokens or self._output(max_output)
-        )
+        output = usage.completion_tokens or self._output(max_output)
+        self.spent += (usage.prompt_tokens or self._scaled(estimated_prompt)) + max(output, least_output)
 
     def spend_unanswered(self, *, estimated_prompt: int, max_output: int) -> None:
         """Count a request sent whose usage is unknown (given up at its deadline, a 5xx, a cut or unreadable body)."""

@@ -31,6 +31,17 @@ def text_tokens(text: str) -> int:
     return math.ceil(len(text.encode("utf-8")) / BYTES_PER_TOKEN)
 
 
+# Longer than any token of a served model's vocabulary, nearly: a reply's text is at least its bytes over this
+# many tokens, whatever the server reports.
+MOST_BYTES_PER_TOKEN = 16
+
+
+def fewest_tokens(text: str) -> int:
+    """The fewest tokens ``text`` can have been written in: a server reporting fewer (5 completion tokens for
+    a megabyte) is not believed by the run's token budget."""
+    return len(text.encode("utf-8", errors="surrogatepass")) // MOST_BYTES_PER_TOKEN
+
+
 def message_tokens(message: Message) -> int:
     """One message: its content and, for an assistant turn, the tool calls it made."""
     content = message.get("content")

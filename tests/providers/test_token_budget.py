@@ -10,7 +10,7 @@ import pytest
 from diagnosis.providers.base import ErrorCode, FailureKind, ProviderError, Usage
 from diagnosis.providers.prompt_fit import fit_prompt
 from diagnosis.providers.token_budget import TokenBudget
-from diagnosis.providers.token_estimate import MESSAGE_OVERHEAD_TOKENS, prompt_tokens, text_tokens
+from diagnosis.providers.token_estimate import MESSAGE_OVERHEAD_TOKENS, MOST_BYTES_PER_TOKEN, prompt_tokens, text_tokens
 from tests.support.fake_openai import FakeResponse, chat_completion
 
 PLAN = {"role": "user", "content": json.dumps({"task": "executor", "plan": {"steps": ["query_logs"]}})}
@@ -126,6 +126,24 @@ def test_what_a_reply_does_not_report_is_spent_at_its_bound():
     assert budget.spent == 220  # no usage: the estimated prompt and the whole cap
     budget.spend(Usage(prompt_tokens=90), estimated_prompt=120, max_output=100)
     assert budget.spent == 410  # a reported prompt, no completion: the cap
+
+
+def test_a_reply_reporting_fewer_tokens_than_its_text_can_be_is_charged_its_text(fake_openai, make_model):
+    """A server (or a proxy) under-reporting usage must not let a run spend past its budget unseen."""
+    messages = conversation(10)
+    written = "x" * 32_000  # at least 2 000 tokens, whatever the tokenizer
+    fake_openai.enqueue(FakeResponse(body=chat_completion(content=written, completion_tokens=5, prompt_tokens=50)))
+    budget = TokenBudget(100_000)
+
+    make_model(max_retries=0, max_output_tokens=1_000, token_budget=budget).complete(messages)
+
+    assert budget.spent == 50 + 32_000 // MOST_BYTES_PER_TOKEN
+
+
+def test_an_honest_reply_is_charged_what_it_reports():
+    budget = TokenBudget(1000)
+    budget.spend(Usage(prompt_tokens=90, completion_tokens=40), estimated_prompt=120, max_output=100, least_output=30)
+    assert budget.spent == 130
 
 
 def test_every_request_sent_is_admitted_and_a_timed_out_one_is_charged_whole(fake_openai, make_model):

@@ -11,17 +11,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+import redis
+import tenacity
 from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, cache, caches
 
 from tools.models import InvocationStatus, ToolInvocation
 from tools.store_cache import PurgedDatabaseCache
+
+logger = logging.getLogger(__name__)
 
 
 def canonical_json(value: Any, *, lenient: bool = False) -> bytes:
@@ -65,6 +70,19 @@ def invocation_entries(invocation_id: uuid.UUID, arguments: bytes | None, payloa
     return entries
 
 
+def _store_unreachable(state: tenacity.RetryCallState) -> None:
+    logger.warning("the invocation store could not be reached (attempt %d); retrying", state.attempt_number)
+
+
+# Redis gone for a moment (a failover, a restart): the calls' payloads were paid for, and without them the
+# gatekeeper can verify nothing, so their write is tried again for a few seconds before the run fails.
+@tenacity.retry(
+    retry=tenacity.retry_if_exception_type((redis.ConnectionError, redis.TimeoutError)),
+    stop=tenacity.stop_after_delay(5),
+    wait=tenacity.wait_exponential(multiplier=0.25, max=2),
+    before_sleep=_store_unreachable,
+    reraise=True,
+)
 def put_entries(entries: dict[str, bytes]) -> None:
     """Keep the entries of any number of calls (``invocation_entries``), in one write."""
     if entries:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 
 import pytest
+import redis
+import tenacity
 from django.core.cache import cache
 
 from tools.models import InvocationStatus, ToolInvocation
@@ -127,3 +129,33 @@ def test_it_keeps_payloads_for_the_configured_ttl(settings, monkeypatch):
     put_entries(invocation_entries(invocation_id, b"[]", b"{}"))
 
     assert calls == [({arguments_key(invocation_id): b"[]", payload_key(invocation_id): b"{}"}, 1234)]
+
+
+def test_a_store_gone_for_a_moment_is_written_once_it_is_back(run, monkeypatch):
+    """Redis failing over: the calls were paid for, and the gatekeeper verifies nothing without their bytes."""
+    real = cache.set_many
+    outage = iter([redis.ConnectionError("Connection refused")] * 2)
+
+    def flaky(*args, **kwargs):
+        if (error := next(outage, None)) is not None:
+            raise error
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cache, "set_many", flaky)
+    monkeypatch.setattr(put_entries.retry, "sleep", lambda seconds: None)
+
+    invocation = record(run)
+
+    assert load_verified_payload(run.id, invocation.id).payload == PAYLOAD
+
+
+def test_a_store_that_stays_away_fails_the_write(monkeypatch):
+    def down(*args, **kwargs):
+        raise redis.ConnectionError("Connection refused")
+
+    monkeypatch.setattr(cache, "set_many", down)
+    monkeypatch.setattr(put_entries.retry, "sleep", lambda seconds: None)
+    monkeypatch.setattr(put_entries.retry, "stop", tenacity.stop_after_attempt(3))
+
+    with pytest.raises(redis.ConnectionError):
+        put_entries({"k": b"v"})

@@ -15,7 +15,8 @@ search for as long as it likes; the request therefore runs on the SDK's async cl
 ``asyncio.timeout``, which cancels it wherever it is, on an event loop of its own that does not wait for a
 host name still resolving (``config.bounded_http.run_on_own_loop``). A search is a tool call with its own,
 short deadline (``TOOL_TIMEOUT_SECONDS``): an embedder sized for chat replies (``LLM_TIMEOUT_SECONDS``)
-would outlast it.
+would outlast it. Its answer is asked for uncompressed and read up to what its vectors can fill
+(``config.bounded_http.read_bounded``), as the chat provider's replies are.
 
 RRF ranks rather than scores: ``score(d) = Σ 1 / (k + rank_r(d))`` over the rankings ``r`` that contain ``d``.
 BM25 scores and cosine similarities live on different scales; ranks do not, so no weight needs tuning.
@@ -29,13 +30,14 @@ import time
 from collections.abc import Sequence
 from typing import Protocol
 
+import httpx2
 import numpy as np
 import openai
+import pydantic
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from openai.types import CreateEmbeddingResponse
 
-from config.bounded_http import run_on_own_loop
+from config.bounded_http import UNCOMPRESSED, ResponseRefused, read_bounded, run_on_own_loop
 from config.redaction import error_summary
 from config.run_scope import waiting
 from tools.errors import ToolTimeout
@@ -45,6 +47,21 @@ RRF_K = 60  # the constant of Cormack et al.; larger flattens the difference bet
 # texts score 0.1-0.3 with common embedding models, paraphrases well above 0.5.
 MIN_DENSE_SIMILARITY = 0.5
 EMBED_BATCH_SIZE = 64
+# What an answer is read up to: a vector of 8 192 dimensions written as JSON floats per text, and its envelope.
+# Past it (or compressed) the endpoint is not answering the request, which must not fill the worker's memory.
+RESPONSE_BYTES_PER_TEXT = 8192 * 32
+ENVELOPE_BYTES = 64 * 1024
+
+
+class _Vector(pydantic.BaseModel):
+    index: int
+    embedding: list[float]
+
+
+class _Vectors(pydantic.BaseModel):
+    """What is read of an embeddings answer (servers differ in the rest: ``usage`` is often empty)."""
+
+    data: list[_Vector]
 
 
 class EmbeddingUnavailable(ImproperlyConfigured):
@@ -96,7 +113,9 @@ class OpenAICompatibleEmbedder:
                     f"EMBEDDING_MODEL: {self.name} cannot embed: no whole response within {self._timeout:.3g} s"
                     " (EMBEDDING_TIMEOUT_SECONDS)"
                 ) from error
-            except openai.OpenAIError as error:
+            except ResponseRefused as error:  # our own words: over the bound, or compressed
+                raise EmbeddingUnavailable(f"EMBEDDING_MODEL: {self.name} cannot embed: {error}") from error
+            except (openai.OpenAIError, httpx2.TransportError, pydantic.ValidationError) as error:
                 # Class and status only: the endpoint's error body may echo the request, key included.
                 raise EmbeddingUnavailable(
                     f"EMBEDDING_MODEL: {self.name} cannot embed: {error_summary(error)}"
@@ -115,10 +134,19 @@ class OpenAICompatibleEmbedder:
             raise EmbeddingUnavailable(f"EMBEDDING_MODEL: {self.name} returned vectors of different dimensions")
         return unit_rows(vectors)
 
-    async def _create(self, batch: list[str], timeout: float) -> CreateEmbeddingResponse:
-        """One embeddings request, from connecting to the body's last byte, cancelled at the deadline."""
-        async with self._new_client() as client, asyncio.timeout(timeout):
-            return await client.embeddings.create(model=self._model, input=batch)
+    async def _create(self, batch: list[str], timeout: float) -> _Vectors:
+        """One embeddings request, from connecting to the body's last byte, cancelled at the deadline, its
+        answer read uncompressed up to what ``batch``'s vectors can fill (floats: the SDK's own base64 would
+        be decoded past the bound)."""
+        async with (
+            self._new_client() as client,
+            asyncio.timeout(timeout),
+            client.embeddings.with_streaming_response.create(
+                model=self._model, input=batch, encoding_format="float", extra_headers=UNCOMPRESSED
+            ) as response,
+        ):
+            body = await read_bounded(response.http_response, len(batch) * RESPONSE_BYTES_PER_TEXT + ENVELOPE_BYTES)
+        return _Vectors.model_validate_json(body)
 
 
 def configured_embedder() -> Embedder | None:

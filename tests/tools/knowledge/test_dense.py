@@ -13,7 +13,13 @@ from django.test import override_settings
 from tests.support.fake_openai import FakeOpenAIServer, FakeResponse, RecordedRequest, trickle
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK
 from tools.knowledge import dense
-from tools.knowledge.dense import EmbeddingUnavailable, reciprocal_rank_fusion, unit_rows
+from tools.knowledge.dense import (
+    ENVELOPE_BYTES,
+    RESPONSE_BYTES_PER_TEXT,
+    EmbeddingUnavailable,
+    reciprocal_rank_fusion,
+    unit_rows,
+)
 from tools.knowledge.index import INDEX
 from tools.knowledge.search import search_knowledge
 from tools.models import InvocationStatus, ToolInvocation
@@ -279,3 +285,14 @@ def test_an_embedder_slower_per_batch_than_a_call_may_take_still_gets_the_base_e
     assert results[0].error_code == "timeout"
     assert results[-1].status == InvocationStatus.READY
     assert INDEX._batch_size == 64  # the base embedded, the next rebuild's batches are whole again
+
+
+def test_an_answer_past_what_its_vectors_can_fill_is_an_unavailable_embedder_not_a_full_memory(ingest, endpoint):
+    """A proxy's dump or a broken server: read on, it would fill the worker's memory."""
+    ingest(OUTAGE_RUNBOOK)
+    endpoint.enqueue(FakeResponse(body=b'{"data": [' + b" " * (RESPONSE_BYTES_PER_TEXT + ENVELOPE_BYTES) + b"]}"))
+
+    with pytest.raises(EmbeddingUnavailable, match="over"):
+        search_knowledge("outage", top_k=3)
+
+    assert endpoint.requests[0].headers["accept-encoding"] == "identity"

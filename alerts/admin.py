@@ -1,4 +1,10 @@
-"""Read-only admin for the alert intake and the delivery attempts (auditors see them, nobody edits them)."""
+"""Read-only admin for the alert intake and the delivery attempts: nobody edits them; auditors see the
+notifications and deliveries, superusers the groups as well.
+
+An alert group's page is where an operator reads why its notification started no run: when its run
+started, whether it has resolved since, and the newest alert start that tells the next incident apart.
+Refused notifications are written nowhere; the log has a WARNING line for each (``payload.log_refusal``).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +15,17 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from alerts.models import AlertNotification, NotificationDelivery
+from alerts.models import AlertGroup, AlertNotification, NotificationDelivery
 from config.readonly_admin import FieldValueFilter, ReadOnlyModelAdmin
+
+
+@admin.register(AlertGroup)
+class AlertGroupAdmin(ReadOnlyModelAdmin):
+    # The group key, cut, under the model's own (translated) name.
+    list_display = ("__str__", "first_seen_at", "run_started_at", "resolved_at", "latest_alert_start", "run")
+    list_select_related = ("run",)
+    search_fields = ("group_key",)
+    fields = ("group_key", "first_seen_at", "run_started_at", "resolved_at", "latest_alert_start", "run")
 
 
 @admin.register(AlertNotification)

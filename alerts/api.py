@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from alerts.authentication import HasIntakeToken, IntakeTokenAuthentication
 from alerts.models import IntakeAction
-from alerts.payload import parse_payload
+from alerts.payload import log_refusal, parse_payload
 from alerts.services import alert_notification_receive
 from config.api_errors import ErrorSerializer, error_response, retry_after_header
 from diagnosis.submission import SubmissionError
@@ -52,6 +52,7 @@ class AlertmanagerIntakeApi(APIView):
         try:
             notification = alert_notification_receive(payload=payload)
         except SubmissionError as error:
+            log_refusal(request.data, error.code, f"HTTP {error.status}, {error.message}")
             return error_response(error.code, error.message, status_code=error.status, retry_after=error.retry_after)
         run = notification.run
         output = {

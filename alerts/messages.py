@@ -9,6 +9,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.translation import gettext
 
+from alerts.questions import LABEL_CHARS, one_line
 from diagnosis.models import DiagnosisRun, RunStatus
 
 
@@ -42,6 +43,8 @@ def run_message(run: DiagnosisRun, *, alertname: str) -> RunMessage:
         answer = gettext("The diagnosis failed (%(reason)s); its trace says where.") % {"reason": reason}
     else:
         answer = run.final_answer
+    # On one line whatever row it was read from: a line break would start a line of the title's own.
+    alertname = one_line(alertname, LABEL_CHARS)
     return RunMessage(
         title=gettext("Diagnosis %(outcome)s: %(alert)s")
         % {"outcome": run.outcome, "alert": alertname or gettext("alert")},

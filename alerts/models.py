@@ -29,10 +29,11 @@ class AlertGroup(models.Model):
     # When a notification said the whole group resolved, since its last run started (which clears it): the
     # next firing notification is a new incident.
     resolved_at = models.DateTimeField(null=True, blank=True)
-    # The newest ``startsAt`` of the alerts of the notification that last started the group's run or resolved
-    # it (Alertmanager's clock): a firing notification after a resolution is a new incident only with an
-    # alert that started later (a re-fired alert starts anew), and a resolution of alerts older than the
-    # run's is a stale one. Alertmanager in HA mode, and its retries, deliver notifications late and twice.
+    # The newest ``startsAt`` of the alerts of the notification that last started the group's run, or of any
+    # resolution since (Alertmanager's clock): a firing notification after a resolution is a new incident only
+    # with an alert that started later (a re-fired alert starts anew), and a resolution whose alerts all
+    # ended before it is a stale one. Alertmanager in HA mode, and its retries, deliver notifications late
+    # and twice.
     latest_alert_start = models.DateTimeField(null=True, blank=True)
     run = models.ForeignKey(
         "diagnosis.DiagnosisRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -7,6 +7,8 @@ may add fields within version 4.
 
 from __future__ import annotations
 
+import logging
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -24,7 +26,7 @@ from pydantic import (
 from rest_framework import exceptions
 
 from alerts.models import AlertStatus
-from config.text import is_unicode_text
+from config.api_errors import VALIDATION_CODE
 
 Status = Literal["firing", "resolved"]
 #: The alerts of one notification that are read; Alertmanager sends a group's every alert unless its
@@ -36,15 +38,22 @@ MAX_GROUP_KEY_CHARS = 10_000
 # push the question past the chat limit.
 MAX_TRUNCATED_ALERTS = 1_000_000_000
 _COUNT = TypeAdapter(int)
+LOGGED_GROUP_KEY_CHARS = 200
+
+logger = logging.getLogger(__name__)
+
+
+#: What is no text to store or show: NUL (which a database refuses), the other control characters (not the
+#: tab and line breaks annotations are written with, which the question makes one line), lone surrogates (a
+#: JSON ``\ud800`` escape, which no UTF-8 column stores).
+_UNSTORABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _storable(text: str) -> str:
-    """Text a database can store: no NUL, no lone surrogate (what DRF's CharField refuses in the chat API)."""
-    if "\x00" in text:
-        raise ValueError("must not contain NUL characters")
-    if not is_unicode_text(text):
-        raise ValueError("must not contain lone surrogate characters")
-    return text
+    """``text`` with what is no text replaced by U+FFFD, not refused: Go's JSON encoder writes a NUL
+    in a label value as ``\\u0000``, and a refusal (a 4xx, which Alertmanager never resends) would cost every
+    alert of the group its diagnosis for one character."""
+    return _UNSTORABLE.sub("\ufffd", text)
 
 
 Text = Annotated[str, AfterValidator(_storable)]
@@ -60,15 +69,19 @@ class Alert(_Model):
     labels: Labels
     annotations: Labels = Field(default_factory=dict)
     starts_at: AwareDatetime = Field(alias="startsAt")
-    # "0001-01-01T00:00:00Z" while the alert fires: a valid time, not an "unset" marker, so no bound here.
-    ends_at: datetime | None = Field(default=None, alias="endsAt")
+    # "0001-01-01T00:00:00Z" while the alert fires: a valid time, not an "unset" marker, so no bound here. With
+    # a zone, as Alertmanager writes it: a resolution's end is compared with the group's alerts' starts.
+    ends_at: AwareDatetime | None = Field(default=None, alias="endsAt")
     generator_url: Text = Field(default="", alias="generatorURL")
     fingerprint: Text = ""
 
-    @field_validator("starts_at")
+    @field_validator("starts_at", "ends_at")
     @classmethod
-    def _has_a_utc_time(cls, value: datetime) -> datetime:
-        """The question names the incident time in UTC; 0001-01-01T00:00:00+01:00 has none."""
+    def _has_a_utc_time(cls, value: datetime | None) -> datetime | None:
+        """The question names the incident time in UTC, and a resolution's end is compared with starts: each
+        needs a UTC time, which 0001-01-01T00:00:00+01:00 has not."""
+        if value is None:
+            return None
         try:
             value.astimezone(UTC)
         except OverflowError:
@@ -123,12 +136,23 @@ def _location(loc: tuple[int | str, ...]) -> str:
     return text or "body"
 
 
+def log_refusal(data: Any, code: str, reason: str) -> None:
+    """One WARNING line per refused notification: nothing is written for it (by design), so this is how an
+    operator learns which group was refused and why. The group key is cut and quoted (it is the sender's)."""
+    group_key = data.get("groupKey") if isinstance(data, dict) else None
+    shown = group_key[:LOGGED_GROUP_KEY_CHARS] if isinstance(group_key, str) else group_key
+    logger.warning("alert notification refused (%s): %s; groupKey %r", code, reason, shown)
+
+
 def parse_payload(data: Any) -> AlertmanagerPayload:
     """The validated payload; DRF's ``ValidationError`` naming the first bad field (the API's 400)."""
     if not isinstance(data, dict):
-        raise exceptions.ValidationError({"body": ["must be a JSON object (Alertmanager's webhook payload)"]})
-    try:
-        return AlertmanagerPayload.model_validate(data)
-    except ValidationError as error:
-        first = error.errors(include_url=False)[0]
-        raise exceptions.ValidationError({_location(first["loc"]): [first["msg"]]}) from None
+        location, reason = "body", "must be a JSON object (Alertmanager's webhook payload)"
+    else:
+        try:
+            return AlertmanagerPayload.model_validate(data)
+        except ValidationError as error:
+            first = error.errors(include_url=False)[0]
+            location, reason = _location(first["loc"]), first["msg"]
+    log_refusal(data, VALIDATION_CODE, f"{location}: {reason}")
+    raise exceptions.ValidationError({location: [reason]})

@@ -1,13 +1,15 @@
 """The question an alert group asks the agent: what fired, where, since when, in the alert's own words.
 
-The incident time is the earliest ``startsAt`` of the group's firing alerts, written first and in UTC as
-``YYYY-MM-DD HH:MM:SS``, after "since": the offline provider takes the time a question says things began
-at, inside the loaded environment's window, as the onset (``diagnosis/providers/offline/timing.py``), and a
-model reads it as plainly. The service is the ``service`` label, else ``job``; ``instance`` is named when present.
+The incident time is the earliest ``startsAt`` of the group's firing alerts, written first, before any
+label's text, and in UTC as ``YYYY-MM-DD HH:MM:SS``, after "since": the offline provider takes the first
+time a question says things began at, inside the loaded environment's window, as the onset
+(``diagnosis/providers/offline/timing.py``), and a model reads it as plainly. Label values are quoted, as
+data. The service is the ``service`` label, else ``job``; ``instance`` is named when present.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import UTC
 
 from django.conf import settings
@@ -34,6 +36,12 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?", "。", "！", "？")) else text + "."
 
 
+def _quoted(value: str) -> str:
+    """A label value in double quotes, its own quotes escaped: read as the alert's data, not the question's
+    words (``instance="10.0.3.7:8080 since 09:40"`` says nothing of when the incident began)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def incident_alert(payload: AlertmanagerPayload) -> Alert:
     """The firing alert that started first (the group's incident); the first alert when none fires."""
     firing = payload.firing_alerts or payload.alerts
@@ -52,19 +60,19 @@ def _sentences(payload: AlertmanagerPayload) -> list[str]:
     annotations = {**payload.common_annotations, **alert.annotations}
     name = labels.get("alertname", "")
     service = labels.get("service") or labels.get("job")
-    where = gettext(" for %(service)s") % {"service": service} if service else ""
+    where = gettext(" for %(service)s") % {"service": _quoted(service)} if service else ""
     if labels.get("job") and labels.get("service") and labels["job"] != labels["service"]:
-        where += gettext(" (job %(job)s)") % {"job": labels["job"]}
+        where += gettext(" (job %(job)s)") % {"job": _quoted(labels["job"])}
     if labels.get("instance"):
-        where += gettext(" on instance %(instance)s") % {"instance": labels["instance"]}
+        where += gettext(" on instance %(instance)s") % {"instance": _quoted(labels["instance"])}
     # Four-digit years whatever the year (strftime writes year 1 as "1").
     since = alert.starts_at.astimezone(UTC).isoformat(sep=" ", timespec="seconds").removesuffix("+00:00")
     firing = (
-        gettext("Alert %(name)s is firing%(where)s since %(since)s UTC.")
+        gettext("Since %(since)s UTC, alert %(name)s is firing%(where)s.")
         if name
-        else gettext("An alert is firing%(where)s since %(since)s UTC.")
+        else gettext("Since %(since)s UTC, an alert is firing%(where)s.")
     )
-    sentences = [firing % {"name": name, "where": where, "since": since}]
+    sentences = [firing % {"name": _quoted(name), "where": where, "since": since}]
     titles = {"summary": gettext("Summary: %(text)s"), "description": gettext("Description: %(text)s")}
     for key, title in titles.items():
         if one_line(annotations.get(key, ""), ANNOTATION_CHARS):

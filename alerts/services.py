@@ -103,6 +103,19 @@ def _latest_start(alerts: list[Alert]) -> datetime:
     return max(alert.starts_at for alert in alerts)
 
 
+def _stale(group: AlertGroup, payload: AlertmanagerPayload) -> bool:
+    """Whether a resolution is a late copy about an earlier incident: its alerts all ended before the newest
+    alert of the group's incident started (a re-fired alert starts after it ended).
+
+    Not their starts: an incident's alerts end in any order, and the last one to resolve may be one that
+    started first. An alert without ``endsAt`` cannot show it ended earlier, so its resolution counts.
+    """
+    ends = [alert.ends_at for alert in payload.alerts if alert.ends_at is not None]
+    if group.latest_alert_start is None or len(ends) < len(payload.alerts):
+        return False
+    return max(ends) < group.latest_alert_start
+
+
 def alert_notification_receive(*, payload: AlertmanagerPayload) -> AlertNotification:
     """Record one notification; a firing group outside its window also gets a new session and run."""
     firing = payload.status == AlertStatus.FIRING.value and bool(payload.firing_alerts)
@@ -140,13 +153,11 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         action = IntakeAction.RESOLVED
         # With ``max_alerts``, Alertmanager cuts the list before it computes the status: a truncated
         # notification may call "resolved" a group whose cut alerts still fire.
-        # A late copy of the resolution of an earlier incident (its alerts all started before the run's)
-        # resolves nothing of the incident that fires now.
-        latest = _latest_start(payload.alerts)
-        stale = group.latest_alert_start is not None and latest < group.latest_alert_start
-        if not payload.truncated_alerts and not stale:
+        if not payload.truncated_alerts and not _stale(group, payload):
             group.resolved_at = timezone.now()
-            group.latest_alert_start = latest  # not stale: no older than what the group knew
+            # The newest start the group knows: a late copy of a firing notification of any of these alerts
+            # is a repeat, and only an alert that started later is a new incident.
+            group.latest_alert_start = max(filter(None, (group.latest_alert_start, _latest_start(payload.alerts))))
             group.save(update_fields=["resolved_at", "latest_alert_start"])
     elif _within_window(group, payload):
         action = IntakeAction.DUPLICATE
@@ -162,7 +173,7 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         group=group,
         status=payload.status,
         receiver=payload.receiver[:200],
-        alertname=_alertname(payload)[:200],
+        alertname=_alertname(payload),
         alert_count=len(payload.alerts),
         firing_count=len(payload.firing_alerts),
         common_labels=_summary(payload.common_labels),
@@ -181,5 +192,7 @@ def _summary(labels: dict[str, str]) -> dict[str, str]:
 
 def _alertname(payload: AlertmanagerPayload) -> str:
     """The group's alert name, else (a group not grouped by it) that of the alert its question is about: the
-    name the sinks' titles carry, which a DingTalk keyword robot may require."""
-    return payload.common_labels.get("alertname") or incident_alert(payload).labels.get("alertname", "")
+    name the sinks' titles carry, which a DingTalk keyword robot may require. On one line and cut, as the
+    question names it: a line break in a label value would start a line of the title's own."""
+    name = payload.common_labels.get("alertname") or incident_alert(payload).labels.get("alertname", "")
+    return one_line(name, LABEL_CHARS)

@@ -19,7 +19,10 @@ backslash escapes (``\\[``, which the fallback writes before quoted text's marku
 the robots, so they are dropped first, then: Slack's text is escaped as Slack documents (``&``, ``<``,
 ``>``), cut before it is escaped so that no cut splits an ``&amp;``; in the robots' formats, where nothing
 escapes them, a ``<`` (which opens WeCom's and Feishu's mentions and the robots' tags) is shown as the
-full-width ``＜``, a link's ``](`` in an answer as ``］(``, and the title's square brackets as ``［ ］``.
+full-width ``＜``, and a link's ``](`` in an answer as ``］(``. Everywhere, an ``@`` is followed by a
+zero-width joiner, so ``@channel`` notifies no one where Slack-compatible sinks would act on it. The title
+is one line (``messages.run_message``), and its markup (``*``, ``_``, ``~``, backquotes; in the robots'
+markdown ``#``, ``>`` and square brackets too) is shown full-width, so an alert name cannot restyle it.
 """
 
 from __future__ import annotations
@@ -71,12 +74,31 @@ def _unescaped(text: str) -> str:
     return _MARKDOWN_ESCAPE.sub(r"\1", text)
 
 
+#: ``@`` with a zero-width joiner after it: Mattermost, Rocket.Chat and Discord's ``/slack`` endpoint notify
+#: a channel for a bare ``@channel``, ``@here``, ``@all`` or ``@everyone`` (and a user for ``@name``).
+_NO_MENTION = "@\u200d"
+#: Slack's escapes (``&``, ``<``, ``>``), and no bare mention.
+_SLACK_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "@": _NO_MENTION})
+#: Bold, italic, strike and code in Slack's mrkdwn, which has no escape for them, and in the robots' markdown:
+#: in a title (which the sinks make bold) they are shown full-width.
+_EMPHASIS = {"*": "＊", "_": "＿", "~": "～", "`": "｀"}
+_SLACK_TITLE = str.maketrans(_EMPHASIS)
+#: In the robots' text, nothing escapes ``<`` (WeCom's and Feishu's mentions, the robots' tags).
+_ROBOT_TEXT = str.maketrans({"<": "＜", "@": _NO_MENTION})
+#: The robots' markdown has headings (``#``), quotes (``>``) and links (``[…](…)``) as well.
+_ROBOT_TITLE = str.maketrans({**_EMPHASIS, "#": "＃", ">": "＞", "[": "［", "]": "］"})
+
+
 def _slack_text(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.translate(_SLACK_TEXT)
+
+
+def _slack_title(message: RunMessage) -> str:
+    return _slack_text(message.title.translate(_SLACK_TITLE))
 
 
 def _robot_text(text: str) -> str:
-    return text.replace("<", "＜")
+    return text.translate(_ROBOT_TEXT)
 
 
 def _robot_answer(message: RunMessage) -> str:
@@ -85,7 +107,8 @@ def _robot_answer(message: RunMessage) -> str:
 
 
 def _robot_title(message: RunMessage) -> str:
-    return _robot_text(message.title).replace("[", "［").replace("]", "］")
+    """The title in the robots' markdown (WeCom, DingTalk); Feishu's text is plain, and takes ``_robot_text``."""
+    return _robot_text(message.title).translate(_ROBOT_TITLE)
 
 
 def _markdown(message: RunMessage, total: int | None = None) -> str:
@@ -111,7 +134,7 @@ def slack_body(message: RunMessage) -> dict[str, Any]:
     run, trace = _links()
     links = f"<{message.run_url}|{run}> · <{message.trace_url}|{trace}>"
     text = _slack_text(_clipped(_unescaped(message.answer_markdown)))
-    return {"text": f"*{_slack_text(message.title)}*\n{text}\n{links}"}
+    return {"text": f"*{_slack_title(message)}*\n{text}\n{links}"}
 
 
 def wecom_body(message: RunMessage) -> dict[str, Any]:

@@ -156,6 +156,16 @@ def test_the_retries_of_a_delivery_on_workers_can_outlast_a_robots_ten_minute_bl
     assert sum(longest) / 2 > 10 * 60  # on average too, with Celery's full jitter
 
 
+def chat_text(sink: str, body: dict) -> str:
+    """The text a chat-ops sink shows of ``body``."""
+    return {
+        "slack": lambda: body["text"],
+        "wecom": lambda: body["markdown"]["content"],
+        "dingtalk": lambda: body["markdown"]["text"],
+        "feishu": lambda: body["content"]["text"],
+    }[sink]()
+
+
 @pytest.mark.parametrize("sink", sorted(BODIES))
 def test_each_format_carries_the_answer_and_links_to_the_run_and_its_trace(settings, alert_run, sink):
     settings.PUBLIC_BASE_URL = BASE
@@ -176,12 +186,7 @@ def test_each_format_carries_the_answer_and_links_to_the_run_and_its_trace(setti
         assert (body["answer_markdown"], body["alertname"]) == (ANSWER, "PaymentLatencyHigh")
         assert (body["run_url"], body["trace_url"]) == (run_url, trace_url)
         return
-    text = {
-        "slack": lambda: body["text"],
-        "wecom": lambda: body["markdown"]["content"],
-        "dingtalk": lambda: body["markdown"]["text"],
-        "feishu": lambda: body["content"]["text"],
-    }[sink]()
+    text = chat_text(sink, body)
     assert ANSWER in text
     assert "Diagnosis SUCCESS: PaymentLatencyHigh" in text
     assert run_url in text and trace_url in text
@@ -459,12 +464,37 @@ def test_alert_text_and_quoted_logs_cannot_address_or_link_in_the_chat(settings,
         texts[sink] = json.dumps(body, ensure_ascii=False)
 
     slack = texts.pop("slack")
-    assert "&lt;!channel&gt;" in slack and "&lt;!here&gt;" in slack and "&lt;@all&gt;" in slack
+    assert "&lt;!channel&gt;" in slack and "&lt;!here&gt;" in slack and "&lt;@\u200dall&gt;" in slack
     assert "<!" not in slack and "<@" not in slack and "|login>" not in slack and "&amp;" in slack
     for sink, text in texts.items():
         assert "<!" not in text and "<@" not in text and "<at " not in text, sink
     for markdown in (texts["wecom"], texts["dingtalk"]):  # Feishu's is plain text: no link syntax
         assert "[Reset password]" not in markdown and "［Reset password］(https://evil.example)" in markdown
+
+
+def test_an_alert_name_cannot_forge_a_line_of_the_notification(settings, alert_run, monkeypatch):
+    """A line break in the name (a row stored before names were kept on one line) starts no line of its own."""
+    settings.PUBLIC_BASE_URL = BASE
+    forged = "DiskFull*\n*Diagnosis SUCCESS: all clear, no action needed\n\n# resolved"
+    monkeypatch.setattr(delivery, "alert_run_name", lambda run_id: forged)
+    run_finish(alert_run, RunResult(final_answer=ANSWER))
+    first_lines = {}
+
+    for sink, ok in OK_BODIES.items():
+        with running_sink(then=(200, ok)) as server:
+            settings.ALERT_SINK_URLS = {sink: server.url}
+            deliver(alert_run, sink)
+            [body] = server.received
+        first_lines[sink] = (body["title"] if sink == "webhook" else chat_text(sink, body)).split("\n")[0]
+
+    name = "DiskFull* *Diagnosis SUCCESS: all clear, no action needed # resolved"
+    assert first_lines == {
+        "webhook": f"Diagnosis SUCCESS: {name}",
+        "slack": "*Diagnosis SUCCESS: DiskFull＊ ＊Diagnosis SUCCESS: all clear, no action needed # resolved*",
+        "wecom": "**Diagnosis SUCCESS: DiskFull＊ ＊Diagnosis SUCCESS: all clear, no action needed ＃ resolved**",
+        "dingtalk": "**Diagnosis SUCCESS: DiskFull＊ ＊Diagnosis SUCCESS: all clear, no action needed ＃ resolved**",
+        "feishu": f"Diagnosis SUCCESS: {name}",
+    }
 
 
 def test_a_sink_trickling_its_answer_is_cut_off_at_the_timeout_and_retried(settings, alert_run):

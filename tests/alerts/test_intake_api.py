@@ -123,7 +123,6 @@ def _alert_changed(**changes) -> dict:
         (_alert_changed(startsAt="2026-10-14T10:05:03"), "alerts[1].startsAt"),
         (_alert_changed(startsAt="0001-01-01T00:00:00+01:00"), "alerts[1].startsAt"),  # no UTC time
         (_alert_changed(startsAt="9999-12-31T23:59:59-01:00"), "alerts[1].startsAt"),
-        (_alert_changed(labels={"service": "pay\x00ment"}), "alerts[1].labels.service"),
         (_alert_changed(labels=None), "alerts[1].labels"),
         (_alert_changed(status="firing!"), "alerts[1].status"),
         (["not", "an", "object"], "body"),
@@ -140,17 +139,52 @@ def test_a_bad_payload_is_a_400_naming_the_field_and_writes_nothing(intake, disp
     assert dispatched == []
 
 
+def refusals(caplog) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.name.startswith("alerts.")]
+
+
+def test_a_refused_payload_is_logged_once_with_its_field_and_group(intake, dispatched, caplog):
+    """Nothing is written for a 400: the log is where an operator finds which group was refused, and why."""
+    payload = _alert_changed(startsAt="yesterday")
+    payload["groupKey"] = '{}:{alertname="PaymentLatencyHigh"}\nforged line'
+
+    with caplog.at_level("WARNING", logger="alerts"):
+        intake(payload)
+
+    [line] = refusals(caplog)
+    assert line.startswith("alert notification refused (invalid_input): alerts[1].startsAt: ")
+    assert line.endswith("""; groupKey '{}:{alertname="PaymentLatencyHigh"}\\nforged line'""")
+
+
+NUL_LABEL = {
+    **FIRING_ALERT,
+    "labels": {**FIRING_ALERT["labels"], "path": "/api/x\x00y"},
+    "startsAt": "2026-10-14T10:06:00Z",
+}
+
+
+def test_a_nul_in_one_alerts_label_does_not_cost_the_group_its_diagnosis(intake, dispatched):
+    """Go's JSON encoder writes a NUL in a label value as \\u0000; a 400 would never be resent."""
+    payload = alertmanager_payload(
+        alerts=[FIRING_ALERT, NUL_LABEL], commonLabels={"alertname": "PaymentLatencyHigh\x07"}
+    )
+
+    response = intake(payload)
+
+    assert (response.status_code, response.json()["action"]) == (202, "STARTED")
+    assert AlertNotification.objects.get().common_labels == {"alertname": "PaymentLatencyHigh\ufffd"}
+
+
 @pytest.mark.parametrize("where", ["labels", "annotations"])
-def test_a_lone_surrogate_is_a_400_not_a_500(intake, dispatched, where):
-    payload = alertmanager_payload()
+def test_a_lone_surrogate_is_replaced_not_refused(intake, dispatched, where):
+    payload = alertmanager_payload(commonLabels={})
     payload["alerts"][0][where]["summary"] = "SURROGATE"
-    body = json.dumps(payload).replace("SURROGATE", "\\ud800")  # valid JSON, no UTF-8 encoding
+    body = json.dumps(payload).replace("SURROGATE", "pool \\ud800 exhausted")  # valid JSON, no UTF-8 encoding
 
     response = APIClient().post(URL, body, content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {TOKEN}")
 
-    assert response.status_code == 400
-    assert error_of(response)["message"].startswith(f"alerts[0].{where}.summary: ")
-    assert written() == (0, 0, 0, 0, 0)
+    assert response.status_code == 202
+    assert DiagnosisRun.objects.get().query.count("pool \ufffd exhausted") == (where == "annotations")
 
 
 def test_a_body_that_is_not_json_is_a_400(intake, dispatched):
@@ -221,8 +255,8 @@ def test_a_firing_group_starts_one_session_and_run_owned_by_the_service_user(
     assert not run.session.owner.has_usable_password()
     assert run.intent == Intent.DIAGNOSIS
     assert run.query.startswith(
-        "Alert PaymentLatencyHigh is firing for payment-service (job payments) on instance 10.0.3.7:8080 "
-        "since 2026-10-14 10:05:03 UTC."
+        'Since 2026-10-14 10:05:03 UTC, alert "PaymentLatencyHigh" is firing for "payment-service" (job "payments") '
+        'on instance "10.0.3.7:8080".'
     )
     assert "payment-service p99 latency is 1.35k ms" in run.query
     assert dispatched == [str(run.pk)]
@@ -258,18 +292,23 @@ def test_another_group_starts_its_own_run(intake, dispatched):
 
 
 def test_a_group_past_the_limit_of_running_alert_runs_is_a_503_to_retry_and_writes_nothing(
-    intake, dispatched, settings
+    intake, dispatched, settings, caplog
 ):
     settings.ALERT_MAX_ACTIVE_RUNS = 1
     assert intake(alertmanager_payload(group_key='{}:{alertname="A"}')).status_code == 202
     before = written()
 
-    refused = intake(alertmanager_payload(group_key='{}:{alertname="B"}'))
+    with caplog.at_level("WARNING", logger="alerts"):
+        refused = intake(alertmanager_payload(group_key='{}:{alertname="B"}'))
 
     assert refused.status_code == 503  # Alertmanager retries a 5xx, not a 4xx
     assert error_of(refused)["code"] == "too_many_runs"
     assert refused["Retry-After"] == str(submission.RETRY_BUSY_SECONDS)
     assert written() == before
+    # Nothing is written: the log says which group waits, and why.
+    [line] = refusals(caplog)
+    assert line.startswith("alert notification refused (too_many_runs): HTTP 503, 1 alert runs are running")
+    assert line.endswith("""; groupKey '{}:{alertname="B"}'""")
     DiagnosisRun.objects.update(status="SUCCESS", finished_at=timezone.now())
     assert intake(alertmanager_payload(group_key='{}:{alertname="B"}')).status_code == 202
 
@@ -388,6 +427,23 @@ def test_a_late_copy_of_an_earlier_resolution_does_not_end_the_incident_firing_n
     assert actions() == ["STARTED", "RESOLVED", "STARTED", "RESOLVED", "DUPLICATE"]
 
 
+def test_the_last_alert_to_resolve_ends_the_incident_though_it_started_first(intake, dispatched):
+    """A fires, then B; B resolves (Alertmanager drops it from the group), then A: the resolution lists A
+    alone, which started before the incident's newest alert but ended after it, so A firing anew is the next
+    incident."""
+    b_alert = {**FIRING_ALERT, "labels": {**FIRING_ALERT["labels"], "instance": "10.0.3.8:8080"}}
+    b_alert["startsAt"] = "2026-10-14T10:10:00Z"
+    b_resolved = {**b_alert, "status": "resolved", "endsAt": "2026-10-14T10:20:00Z"}
+    first = intake(alertmanager_payload(alerts=[FIRING_ALERT, b_alert])).json()
+    intake(alertmanager_payload(alerts=[FIRING_ALERT, b_resolved]))
+    intake(alertmanager_payload(status="resolved"))  # A alone, ended at 10:40
+
+    again = intake(refired()).json()
+
+    assert (again["action"], again["run_id"] != first["run_id"]) == ("STARTED", True)
+    assert actions() == ["STARTED", "DUPLICATE", "RESOLVED", "STARTED"]
+
+
 def test_a_resolution_before_the_groups_run_does_not_open_its_window(intake, dispatched):
     intake(alertmanager_payload(status="resolved"))
     first = intake(alertmanager_payload()).json()
@@ -407,6 +463,40 @@ def test_a_truncated_resolution_does_not_end_the_incident(intake, dispatched):
 
     assert (repeat.json()["action"], repeat.json()["run_id"]) == ("DUPLICATE", first["run_id"])
     assert DiagnosisRun.objects.count() == 1
+
+
+def test_an_alert_name_is_stored_on_one_line(intake, dispatched):
+    """The sinks title their message with it: a line break would start a line of the title's own."""
+    name = "DiskFull*\n*Diagnosis SUCCESS: all clear\n\n# resolved"
+    payload = alertmanager_payload(commonLabels={**FIRING_ALERT["labels"], "alertname": name + "x" * 300})
+
+    intake(payload)
+
+    stored = AlertNotification.objects.get().alertname
+    assert stored.startswith("DiskFull* *Diagnosis SUCCESS: all clear # resolvedxxx")
+    assert len(stored) == LABEL_CHARS and stored.endswith("…")
+
+
+def test_operators_read_an_alert_groups_state_in_the_admin_and_nobody_writes_it(intake, dispatched, superuser):
+    """Why did a notification start no run: when the group's run started, whether it resolved since, and the
+    newest alert start the group knows."""
+    intake(alertmanager_payload())
+    intake(alertmanager_payload(status="resolved"))
+    group = AlertGroup.objects.get()
+    client = APIClient()
+    client.force_login(superuser)
+    client.cookies["django_language"] = "zh-hans"
+
+    listing = client.get("/admin/alerts/alertgroup/").content.decode()
+    page = client.get(f"/admin/alerts/alertgroup/{group.pk}/change/")
+
+    assert "告警组" in listing and "PaymentLatencyHigh" in listing
+    assert page.status_code == 200
+    for field in ("run_started_at", "resolved_at", "latest_alert_start"):
+        assert f"field-{field}" in page.content.decode()
+    assert client.get("/admin/alerts/alertgroup/add/").status_code == 403
+    assert client.post(f"/admin/alerts/alertgroup/{group.pk}/delete/").status_code == 403
+    assert AlertGroup.objects.count() == 1
 
 
 def test_a_group_not_grouped_by_alert_name_records_its_incident_alerts_name(intake, dispatched):

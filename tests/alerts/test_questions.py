@@ -34,7 +34,7 @@ def test_a_start_in_another_zone_is_written_in_utc():
 
     text = question(alerts=[alert])
 
-    assert "since 2026-10-14 10:05:03 UTC." in text
+    assert text.startswith("Since 2026-10-14 10:05:03 UTC, ")
     assert onset_from_question(text, PACK_WINDOW) == datetime(2026, 10, 14, 10, 5, 3, tzinfo=UTC)
 
 
@@ -44,7 +44,7 @@ def test_the_earliest_firing_alert_is_the_incident_and_the_others_are_counted():
 
     text = question(alerts=[later, resolved, FIRING_ALERT])
 
-    assert "since 2026-10-14 10:05:03 UTC." in text
+    assert text.startswith("Since 2026-10-14 10:05:03 UTC, ")
     assert "1 more alert of the same group is firing." in text
 
 
@@ -55,7 +55,9 @@ def test_a_chinese_team_gets_a_chinese_question_that_the_offline_provider_reads(
 
     text = question(alerts=[later, FIRING_ALERT], truncatedAlerts=2)
 
-    assert text.startswith("告警 PaymentLatencyHigh 自 2026-10-14 10:05:03 UTC 起触发，服务 payment-service"), text
+    assert text.startswith(
+        '自 2026-10-14 10:05:03 UTC 起，告警 "PaymentLatencyHigh" 正在触发，服务 "payment-service"'
+    ), text
     assert "同组另有 1 条告警正在触发。" in text and "通知中省略了同组的另外 2 条告警。" in text
     assert text.endswith("为什么会这样？根本原因是什么？")
     assert language_of(text) == "zh"
@@ -77,7 +79,7 @@ def test_an_alert_without_a_name_is_an_alert(alertname):
 
     text = question(alerts=[{**FIRING_ALERT, "labels": labels}], commonLabels={})
 
-    assert text.startswith("An alert is firing for payment-service since 2026-10-14 10:05:03 UTC."), text
+    assert text.startswith('Since 2026-10-14 10:05:03 UTC, an alert is firing for "payment-service".'), text
 
 
 def test_the_job_names_the_service_when_no_service_label_is_set():
@@ -87,7 +89,9 @@ def test_the_job_names_the_service_when_no_service_label_is_set():
         alerts=[{**FIRING_ALERT, "labels": labels, "annotations": {}}], commonLabels={}, commonAnnotations={}
     )
 
-    assert text.startswith("Alert TargetDown is firing for node on instance db-1:9100 since 2026-10-14 10:05:03 UTC.")
+    assert text.startswith(
+        'Since 2026-10-14 10:05:03 UTC, alert "TargetDown" is firing for "node" on instance "db-1:9100".'
+    )
 
 
 def test_annotations_are_one_line_each_and_bounded():
@@ -114,10 +118,23 @@ def test_blank_annotations_say_nothing_and_early_years_keep_four_digits():
 
     text = question(alerts=[alert], commonAnnotations={})
 
-    assert "since 0999-10-14 10:05:03 UTC." in text
+    assert text.startswith("Since 0999-10-14 10:05:03 UTC, ")
     assert "Summary" not in text and "Description" not in text
 
 
 def test_alerts_cut_from_the_notification_are_counted():
     assert "3 more alerts of the group were left out of the notification." in question(truncatedAlerts=3)
     assert "left out" not in question()
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_label_text_cannot_move_the_incident_time(settings, language):
+    """The incident time comes first, before any label's text, and label values are quoted as data."""
+    settings.ALERT_LANGUAGE = language
+    labels = {**FIRING_ALERT["labels"], "instance": "10.0.3.7:8080 since 09:40", "alertname": 'Slow" since 09:45 "'}
+
+    text = question(alerts=[{**FIRING_ALERT, "labels": labels}], commonLabels={})
+
+    assert onset_from_question(text, PACK_WINDOW) == datetime(2026, 10, 14, 10, 5, 3, tzinfo=UTC)
+    assert '"10.0.3.7:8080 since 09:40"' in text and '"Slow\\" since 09:45 \\""' in text
+    assert route_intent(text) == Intent.DIAGNOSIS

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -62,3 +63,31 @@ def test_slack_shows_the_answer_unescaped_and_never_cuts_an_escape():
 
     long = slack_body(message(base_length=10, title="A", answer="x" * (ANSWER_BYTES - 60) + "&" * 100))["text"]
     assert "&amp;" in long and not re.search(r"&(?!amp;|lt;|gt;)", long)
+
+
+def test_markup_in_a_title_is_shown_not_applied():
+    """An alert name is label text: it may not restyle the title, nor add a heading or a quote to it."""
+    title = "Diagnosis SUCCESS: DiskFull* _a_ ~b~ `c` # > [d]"
+    answer = "The pool is exhausted."
+
+    slack = slack_body(message(base_length=10, title=title, answer=answer))["text"]
+    wecom = wecom_body(message(base_length=10, title=title, answer=answer))["markdown"]["content"]
+    dingtalk = dingtalk_body(message(base_length=10, title=title, answer=answer))["markdown"]
+    feishu = feishu_body(message(base_length=10, title=title, answer=answer))["content"]["text"]
+
+    assert slack.startswith("*Diagnosis SUCCESS: DiskFull＊ ＿a＿ ～b～ ｀c｀ # &gt; [d]*\nThe pool")
+    robot_title = "Diagnosis SUCCESS: DiskFull＊ ＿a＿ ～b～ ｀c｀ ＃ ＞ ［d］"
+    assert wecom.startswith(f"**{robot_title}**\n\nThe pool") and dingtalk["text"].startswith(f"**{robot_title}**")
+    assert dingtalk["title"] == robot_title
+    assert feishu.startswith(f"{title}\n\nThe pool")  # plain text: nothing to restyle
+
+
+@pytest.mark.parametrize("body", [slack_body, wecom_body, dingtalk_body, feishu_body])
+def test_a_bare_mention_notifies_no_one(body):
+    """Mattermost, Rocket.Chat and Discord's /slack endpoint act on a bare @channel in a Slack body."""
+    sent = message(base_length=10, title="Diagnosis SUCCESS: @channel", answer="GET /@here @everyone @all")
+
+    text = json.dumps(body(sent), ensure_ascii=False)
+
+    for name in ("channel", "here", "everyone", "all"):
+        assert f"@{name}" not in text and f"@\u200d{name}" in text

@@ -91,8 +91,9 @@ def test_a_firing_alert_is_diagnosed_from_prometheus_and_the_answer_reaches_the_
     notification = AlertNotification.objects.get(run=run)
     assert (notification.action, notification.alertname) == (IntakeAction.STARTED, "PaymentLatencyHigh")
     # The question names the alert, the service and the moment it fired, inside the moved incident.
-    fired = datetime.strptime(run.query.split(" since ")[1][:19], "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
-    assert run.query.startswith("Alert PaymentLatencyHigh is firing for payment-service since ")
+    fired = datetime.strptime(run.query.removeprefix("Since ")[:19], "%Y-%m-%d %H:%M:%S").replace(tzinfo=UTC)
+    assert run.query.startswith("Since ")
+    assert ' UTC, alert "PaymentLatencyHigh" is firing for "payment-service".' in run.query
     assert timedelta(0) <= fired - (PACK_ONSET + delta) < timedelta(minutes=2)
     # Diagnosed from the real Prometheus, and the answer names the pack's cause.
     metric_calls = ToolInvocation.objects.filter(run=run, tool_name=ToolName.QUERY_METRICS)

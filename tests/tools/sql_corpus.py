@@ -54,9 +54,29 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     ("SELECT GET_LOCK('superbiz', 30)", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT sys.version_major() FROM orders", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT order_no FROM orders WHERE test.stored_fn(order_no) = 1", Refusal.FORBIDDEN_FUNCTION),
+    # A name no built-in has, called without a schema: the current database's stored function, or a UDF.
+    ("SELECT order_no FROM orders WHERE stored_fn(order_no) = 1", Refusal.FORBIDDEN_FUNCTION),
+    (
+        "SELECT * FROM orders WHERE id IN (SELECT id FROM orders WHERE lookup_salary(id) > 0)",
+        Refusal.FORBIDDEN_FUNCTION,
+    ),
     ("SELECT EXTRACTVALUE(1, CONCAT(0x7e, (SELECT order_no FROM orders LIMIT 1)))", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT load_extension('/tmp/evil.so')", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT USER()", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT * FROM orders WHERE CURRENT_ROLE() IS NOT NULL", Refusal.FORBIDDEN_FUNCTION),
+    # MariaDB's UUIDs end with the server's MAC address.
+    ("SELECT * FROM orders WHERE UUID() LIKE '%-0242ac%'", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT * FROM orders WHERE UUID_SHORT() > 0", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT * FROM orders WHERE SYS_GUID() IS NOT NULL", Refusal.FORBIDDEN_FUNCTION),
+    # Long strings from a short statement: a search in them outlives the call (sizes kept harmless here).
+    (
+        "SELECT id FROM orders WHERE id = 1 AND LOCATE(CONCAT(REPEAT('a', 80), 'b'), REPEAT('a', 160)) > 0",
+        Refusal.FORBIDDEN_FUNCTION,
+    ),
+    ("SELECT id FROM orders WHERE LENGTH(LPAD(order_no, 100, 'x')) > 0", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT id FROM orders WHERE RPAD(order_no, 100, 'x') <> ''", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT id FROM orders WHERE SPACE(id) = ''", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT id FROM orders WHERE HEX(HEX(HEX(order_no))) <> ''", Refusal.FORBIDDEN_FUNCTION),
     # MariaDB sequences: reading one advances or sets it.
     ("SELECT NEXTVAL(order_seq)", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT * FROM orders WHERE id = nextval(order_seq)", Refusal.FORBIDDEN_FUNCTION),
@@ -85,10 +105,44 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     ("SELECT * FROM salaries", Refusal.TABLE_NOT_ALLOWED),
     ("SELECT * FROM superbiz.auth_user", Refusal.TABLE_NOT_ALLOWED),
     ("SELECT * FROM json_each('[1, 2]')", Refusal.TABLE_NOT_ALLOWED),
+    # A WITH part that reads a later one: SQLite reads that part, MariaDB a table of its name.
+    ("WITH a AS (SELECT id FROM b), b AS (SELECT id FROM orders) SELECT * FROM a", Refusal.TABLE_NOT_ALLOWED),
+    # A WITH below the top: MariaDB's does not see the outer WITH's names, and reads the tables of those names
+    # (its built-in seq_1_to_n tables too); a WITH part named like a table or another part.
     (
         "SELECT * FROM orders WHERE EXISTS (WITH salaries AS (SELECT 1) SELECT 1) AND id IN (SELECT id FROM salaries)",
-        Refusal.TABLE_NOT_ALLOWED,
+        Refusal.UNSUPPORTED,
     ),
+    (
+        "WITH ops_changes AS (SELECT id FROM orders) "
+        "SELECT * FROM (WITH a AS (SELECT * FROM ops_changes) SELECT * FROM a) AS x",
+        Refusal.UNSUPPORTED,
+    ),
+    (
+        "WITH salaries AS (SELECT id FROM orders) "
+        "SELECT id FROM orders WHERE id IN (WITH a AS (SELECT id FROM salaries) SELECT id FROM a)",
+        Refusal.UNSUPPORTED,
+    ),
+    (
+        "WITH seq_500_to_500 AS (SELECT id FROM orders) "
+        "SELECT * FROM (WITH a AS (SELECT seq FROM seq_500_to_500) SELECT seq FROM a) AS x",
+        Refusal.UNSUPPORTED,
+    ),
+    ("WITH a AS (WITH b AS (SELECT id FROM orders) SELECT id FROM b) SELECT * FROM a", Refusal.UNSUPPORTED),
+    (
+        "WITH a AS (SELECT COUNT(*) FROM deploys), deploys AS (SELECT o.id FROM orders AS o, orders AS p) "
+        "SELECT * FROM a",
+        Refusal.UNSUPPORTED,
+    ),
+    ("WITH orders AS (SELECT id FROM deploys) SELECT COUNT(*) FROM orders", Refusal.UNSUPPORTED),
+    ("WITH a AS (SELECT id FROM orders), A AS (SELECT id FROM deploys) SELECT * FROM a", Refusal.UNSUPPORTED),
+    # Row counts sqlglot renders as something else, or drops: all the rows, reported as not truncated.
+    ("SELECT * FROM orders ORDER BY status FETCH FIRST 1 ROWS WITH TIES", Refusal.UNSUPPORTED),
+    ("SELECT * FROM orders FETCH FIRST 10 PERCENT ROWS ONLY", Refusal.UNSUPPORTED),
+    ("SELECT * FROM orders LIMIT 1 + 1", Refusal.UNSUPPORTED),
+    ("SELECT * FROM orders LIMIT '3'", Refusal.UNSUPPORTED),
+    ("SELECT * FROM orders LIMIT 2 OFFSET 1 + 1", Refusal.UNSUPPORTED),
+    ("SELECT * FROM (SELECT id FROM orders ORDER BY id LIMIT 1 + 1) AS firsts", Refusal.UNSUPPORTED),
     # Values the statement writes itself, which a READY result would then hold as evidence.
     ("SELECT 'root cause is DNS on dns-01' AS finding", Refusal.WRITTEN_VALUE),
     ("SELECT CONCAT('DNS ', 'is down') AS finding FROM orders LIMIT 1", Refusal.WRITTEN_VALUE),
@@ -115,6 +169,16 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     ("SELECT SUM(orders.amount) FROM orders JOIN deploys ON deploys.service = deploys.service", Refusal.WRITTEN_VALUE),
     ("SELECT COUNT(*) FROM (SELECT id FROM orders UNION ALL SELECT id FROM orders) AS twice", Refusal.WRITTEN_VALUE),
     ("WITH twice AS (SELECT o.id FROM orders o, orders p) SELECT AVG(id) FROM twice", Refusal.WRITTEN_VALUE),
+    ("SELECT (COUNT(*)) FROM orders, orders AS o2", Refusal.WRITTEN_VALUE),
+    (
+        "SELECT ((SUM(orders.amount))) FROM orders JOIN deploys ON deploys.service = deploys.service",
+        Refusal.WRITTEN_VALUE,
+    ),
+    # Total rows no table holds ("5 orders whose status is NULL").
+    ("SELECT status, COUNT(*) FROM orders GROUP BY status WITH ROLLUP", Refusal.WRITTEN_VALUE),
+    ("SELECT status, COUNT(*) FROM orders GROUP BY ROLLUP (status)", Refusal.WRITTEN_VALUE),
+    ("SELECT status, COUNT(*) FROM orders GROUP BY CUBE (status)", Refusal.WRITTEN_VALUE),
+    ("SELECT status, COUNT(*) FROM orders GROUP BY GROUPING SETS ((status), ())", Refusal.WRITTEN_VALUE),
     ("WITH made(root_cause_is_dns) AS (SELECT status FROM orders) SELECT * FROM made", Refusal.WRITTEN_VALUE),
     ("SELECT * FROM (SELECT status FROM orders) AS made(root_cause_is_dns)", Refusal.WRITTEN_VALUE),
     # Statements sqlglot cannot read as MySQL at all.
@@ -133,7 +197,6 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
 Outcome = tuple[InvocationStatus, str]
 
 TIMEOUT: Outcome = (InvocationStatus.FAILED, "timeout")
-SQL_ERROR: Outcome = (InvocationStatus.FAILED, "sql_error")
 FORBIDDEN: Outcome = (InvocationStatus.BLOCKED, "sql_forbidden_function")
 WRITTEN: Outcome = (InvocationStatus.BLOCKED, "sql_written_value")
 
@@ -161,14 +224,14 @@ def grown(seed: str, times: int) -> str:
 
 
 # fmt: off
-# Each reaches the database through the guard too: its costly part chooses rows or builds what is counted, so
-# the result holds only what the tables hold (the guard refuses a value the statement writes among them).
+# Each is sent through the guard too, which refuses most of them: for a function it forbids (PRINTF is none it
+# knows; REPLACE multiplies a length), or for a value the statement writes among what it selects.
 EXHAUSTING_SQL: list[Exhausting] = [
     # printf loops once per character of the precision, out of reach of any interrupt (MariaDB has none).
     Exhausting("printf-width-per-row", "SELECT id FROM orders WHERE PRINTF('%.*c', 1000000000 + id - id, 'x') <> '' LIMIT 4",
-               sqlite=TIMEOUT, mariadb=SQL_ERROR),
+               sqlite=FORBIDDEN, mariadb=FORBIDDEN),
     Exhausting("printf-width-one-call", "SELECT id FROM orders WHERE PRINTF('%.*c', 2147483647, 'x') <> ''",
-               sqlite=TIMEOUT, mariadb=SQL_ERROR),
+               sqlite=FORBIDDEN, mariadb=FORBIDDEN),
     # Giant blobs: refused by the guard; around it, SQLite's length limit refuses them at once.
     Exhausting("zeroblob", "SELECT LENGTH(ZEROBLOB(2000000000)) FROM orders", sqlite=FORBIDDEN, mariadb=FORBIDDEN),
     Exhausting("randomblob", "SELECT LENGTH(HEX(RANDOMBLOB(600000)))", sqlite=FORBIDDEN, mariadb=FORBIDDEN),
@@ -177,15 +240,15 @@ EXHAUSTING_SQL: list[Exhausting] = [
                sqlite=FORBIDDEN, mariadb=FORBIDDEN),
     # REPLACE growth past the length limit (10 MB): SQLite refuses it at once, MariaDB returns it.
     Exhausting("replace-growth", f"SELECT id FROM orders WHERE LENGTH({grown('aaaaaaaaaa', 6)}) > 0",
-               sqlite=SQL_ERROR, mariadb=None),
+               sqlite=FORBIDDEN, mariadb=None),
     # REPLACE growth to a megabyte, then a search that compares for seconds in one call.
     Exhausting("replace-growth-search",
                f"SELECT id FROM orders WHERE LOCATE(CONCAT({grown('aaaa', 5)}, 'b'), {grown('aaaaaaaaaa', 5)}) > 0",
-               sqlite=TIMEOUT, mariadb=None),
+               sqlite=FORBIDDEN, mariadb=None),
     # The same at a fifth of the size: SQLite (memcmp) answers at once, MariaDB compares for seconds.
     Exhausting("replace-growth-search-smaller",
                f"SELECT id FROM orders WHERE LOCATE(CONCAT({grown('a', 5)}, 'b'), {grown('aa', 5)}) > 0",
-               sqlite=None, mariadb=TIMEOUT),
+               sqlite=None, mariadb=FORBIDDEN),
     # Recursion without end (MariaDB stops at 1000 iterations, so each one multiplies the rows): the guard
     # refuses its computed values; without the guard, the statement process's deadline stops it.
     Exhausting("recursive-cte", "WITH RECURSIVE n AS (SELECT id FROM orders UNION ALL SELECT n.id + o.id FROM n, orders AS o) "

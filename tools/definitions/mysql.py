@@ -85,7 +85,8 @@ def describe_tables() -> str:
 QUERY_MYSQL = Tool(
     name=ToolName.QUERY_MYSQL,
     description=(
-        "Run one read-only SELECT (MySQL syntax; WITH and UNION allowed) on the business database. Only the "
+        "Run one read-only SELECT (MySQL syntax; UNION allowed, and one WITH at its start whose parts are not "
+        "named like tables) on the business database. Only the "
         "tables listed at the end may be read; no comments, variables, INTO, locking reads or system schemas. "
         "At most the run's row budget of rows is returned; truncated says there were more. A result is "
         "evidence: select columns, or COUNT, SUM, AVG, MIN or MAX of a column, without naming them anew (no AS "

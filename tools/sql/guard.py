@@ -1,14 +1,16 @@
 """The first of ``query_mysql``'s three read-only layers: a sqlglot AST check of the model's SQL.
 
-A statement passes only if it is exactly one SELECT (WITH and UNION/INTERSECT/EXCEPT of SELECTs included)
-over allow-listed tables, with no comment, no ``INTO``, no locking read, no variable, no dangerous function,
-no system schema, and no value or column name it writes itself among what it selects (a result is evidence:
-it may hold only what the tables hold; a COUNT, SUM or AVG only over the rows of one table, not over a join's
-combinations). What runs is then not the model's text but the checked AST rendered again for the
-target database, with a LIMIT of at most ``max_rows + 1`` — so nothing the parser did not see (a MySQL
-``/*! executable comment */``, a dialect quirk in quoting) can reach the database — and that rendering is
-parsed and checked again in the target dialect before it is handed out. The read-only connection and the
-statement timeout (``connection.py``) are the other two layers; each holds if another one fails.
+A statement passes only if it is exactly one SELECT (UNION/INTERSECT/EXCEPT of SELECTs included, and one
+WITH at its start) over allow-listed tables, with no comment, no ``INTO``, no locking read, no variable, no
+dangerous or unknown function, no system schema, no LIMIT but a whole number, and no value, row or column
+name it writes itself among what it selects (a result is evidence: it may hold only what the tables hold; a
+COUNT, SUM or AVG only over the rows of one table, not over a join's combinations; no ROLLUP total). What
+runs is then not the model's text but the checked AST rendered again for the target database, every
+identifier quoted, with a LIMIT of at most ``max_rows + 1`` — so nothing the parser did not see (a MySQL
+``/*! executable comment */``, a name the server reads as a function, a dialect quirk in quoting) can reach
+the database — and that rendering is parsed and checked again in the target dialect before it is handed
+out. The read-only connection and the statement timeout (``connection.py``) are the other two layers; each
+holds if another one fails.
 """
 
 from __future__ import annotations
@@ -34,11 +36,14 @@ SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema",
 # SQLite's catalog (sqlite_master, sqlite_schema, sqlite_sequence, ...) and its pragma table functions.
 SYSTEM_TABLE_PREFIXES = ("sqlite_", "pragma_")
 
-# Functions that touch files, sleep, take locks, burn CPU, disclose the server, smuggle data out
-# through error messages, or write inside a SELECT: MariaDB's sequence functions advance or set a sequence
-# (``NEXT VALUE FOR s`` is the same as NEXTVAL; sqlglot reads it as MySQL only as a syntax error today, and
-# as ``NEXT_VALUE_FOR`` in dialects that know it, so a newer sqlglot still refuses it). Compared upper-case
-# with the name sqlglot parsed.
+# Functions that touch files, sleep, take locks, burn CPU, disclose the server (a UUID holds its MAC address),
+# smuggle data out through error messages, or write inside a SELECT: MariaDB's sequence functions advance or
+# set a sequence (``NEXT VALUE FOR s`` is the same as NEXTVAL; sqlglot reads it as MySQL only as a syntax
+# error today, and as ``NEXT_VALUE_FOR`` in dialects that know it, so a newer sqlglot still refuses it). And
+# those that make a long string of a short statement (PAD is sqlglot's LPAD and RPAD; nested REPLACE or HEX
+# multiply a length at each level): searching megabytes keeps a MariaDB thread busy, holding its table's
+# metadata lock, for seconds after the call's deadline ended the session (a server finishes the function
+# call it is in). Compared upper-case with the name sqlglot parsed.
 # fmt: off
 FORBIDDEN_FUNCTIONS = frozenset(
     {
@@ -52,9 +57,28 @@ FORBIDDEN_FUNCTIONS = frozenset(
         "VERSION", "CURRENT_VERSION", "CONNECTION_ID", "LAST_INSERT_ID", "ROW_COUNT", "FOUND_ROWS",
         "SQLITE_VERSION", "SQLITE_SOURCE_ID", "SQLITE_COMPILEOPTION_GET", "SQLITE_COMPILEOPTION_USED",
         "PASSWORD", "ENCRYPT", "DES_ENCRYPT", "DES_DECRYPT",
+        "CURRENT_ROLE", "UUID", "UUID_SHORT", "SYS_GUID",
+        "REPEAT", "PAD", "SPACE", "REPLACE", "REGEXP_REPLACE", "HEX", "TO_BASE64", "EXPORT_SET", "MAKE_SET",
+    }
+)
+# Built-in functions sqlglot has no class for (it reads them as "anonymous"), which only compute from their
+# arguments. Any other unknown name is refused: called without a schema, a name no built-in has is the
+# current database's stored function or a UDF, which runs with its definer's rights over any table.
+PLAIN_FUNCTIONS = frozenset(
+    {
+        "BIN", "OCT", "CONV", "CRC32", "FIELD", "FIND_IN_SET", "LENGTHB", "OCTET_LENGTH", "MID", "ORD", "STRCMP",
+        "NOW", "SYSDATE", "ADDDATE", "SUBDATE", "ADDTIME", "SUBTIME", "TIMEDIFF", "MAKEDATE", "MICROSECOND",
+        "WEEKDAY", "YEARWEEK", "FROM_DAYS", "TO_SECONDS", "SEC_TO_TIME", "TIME_TO_SEC", "TIME_FORMAT",
+        "PERIOD_ADD", "PERIOD_DIFF", "UNIX_TIMESTAMP", "STRFTIME", "JULIANDAY", "UNIXEPOCH",
+        "JSON_UNQUOTE", "JSON_CONTAINS", "JSON_LENGTH", "JSON_VALID", "JSON_QUERY", "JSON_SEARCH",
+        "INET_ATON", "INET_NTOA", "INET6_ATON", "INET6_NTOA", "IS_IPV4", "IS_IPV6",
     }
 )
 # fmt: on
+# Bounds on what one statement may ask the guard to check: without them, checking a 9 000-character chain of
+# 275 WITH parts that each count the one before took seconds of CPU, per call.
+MAX_WITH_PARTS = 20
+MAX_SELECTS = 50
 
 _INTO_TARGETS = frozenset({"OUTFILE", "DUMPFILE"})
 # What a bracketed statement may carry besides its body: dropping the brackets must not drop these.
@@ -85,6 +109,8 @@ class Refusal(StrEnum):
     SYSTEM_SCHEMA = "system_schema"
     TABLE_NOT_ALLOWED = "table_not_allowed"
     WRITTEN_VALUE = "written_value"
+    # Valid SQL whose meaning the guard cannot prove the same on SQLite and MariaDB (or to be what it seems).
+    UNSUPPORTED = "unsupported"
 
 
 @dataclass(frozen=True)
@@ -139,7 +165,9 @@ def _judged(sql: str, allowed: frozenset[str], max_rows: int, dialect: str) -> S
     try:
         statement = _checked(sql, SOURCE_DIALECT, allowed)
         _cap_limit(statement, max_rows + 1)
-        rendered = statement.sql(dialect=target)
+        # Every identifier quoted: MariaDB reads an unquoted ``CURRENT_ROLE``, which sqlglot takes for a
+        # column, as a call of that function.
+        rendered = statement.sql(dialect=target, identify=True)
     except _Refused as refusal:
         return SqlVerdict(False, refusal.reason, refusal.message)
     try:
@@ -152,12 +180,71 @@ def _judged(sql: str, allowed: frozenset[str], max_rows: int, dialect: str) -> S
 
 def _checked(sql: str, dialect: str | type[Dialect], allowed: frozenset[str]) -> exp.Query:
     statement = _single_select(sql, dialect)
+    _check_size(statement)
+    with_parts = _with_parts(statement, allowed)
     for node in statement.walk():
-        _check_node(node, allowed)
+        _check_node(node, allowed, with_parts)
     # Last: a statement that is unsafe as well is refused for that (a forbidden function, a table).
     for select in statement.find_all(exp.Select):
-        _check_selected(select)
+        _check_selected(select, with_parts)
     return statement
+
+
+def _check_size(statement: exp.Query) -> None:
+    """Bound the work of checking one statement (``MAX_WITH_PARTS``, ``MAX_SELECTS``)."""
+    with_clause = statement.args.get("with_")
+    parts = len(with_clause.expressions) if isinstance(with_clause, exp.With) else 0
+    selects = sum(1 for _ in statement.find_all(exp.Select))
+    if parts > MAX_WITH_PARTS or selects > MAX_SELECTS:
+        raise _Refused(
+            Refusal.TOO_LONG,
+            f"the statement has {parts} WITH parts and {selects} SELECTs; at most {MAX_WITH_PARTS} and "
+            f"{MAX_SELECTS} are checked: ask several simpler queries",
+        )
+
+
+@dataclass(frozen=True)
+class _WithParts:
+    """The parts of the statement's one WITH, by lower-case name in their order (``_with_parts``)."""
+
+    parts: dict[str, exp.CTE]
+    recursive: bool
+
+    def visible(self, node: exp.Expr) -> list[str]:
+        """The parts ``node`` may read: in the main query (its subqueries too) all of them; in a part, the
+        parts before it (and itself, if RECURSIVE). A later part is no name at all: SQLite would read that
+        part there, MariaDB a table of its name."""
+        names = list(self.parts)
+        part = node.find_ancestor(exp.CTE)
+        if part is None:
+            return names
+        position = names.index(part.alias_or_name.lower())
+        return names[: position + 1] if self.recursive else names[:position]
+
+
+def _with_parts(statement: exp.Query, allowed: frozenset[str]) -> _WithParts:
+    """The statement's WITH, allowed only at its start and only with names of its own, so that each name it
+    reads means the same on SQLite and MariaDB: a WITH inside a subquery does not see the outer WITH's names
+    on MariaDB (which read the table of that name instead, outside the allow-list), and a part named like a
+    table, or like another part, is that table to one engine and the part to the other."""
+    top = statement.args.get("with_")
+    if any(with_clause is not top for with_clause in statement.find_all(exp.With)):
+        raise _Refused(
+            Refusal.UNSUPPORTED,
+            "WITH is allowed only at the start of the statement, not inside a subquery or a WITH part (MariaDB "
+            "does not let a nested WITH see the outer one's names); define all the parts in the first WITH",
+        )
+    parts: dict[str, exp.CTE] = {}
+    for part in top.expressions if isinstance(top, exp.With) else []:
+        name = part.alias_or_name.lower()
+        if name in allowed or name in parts:
+            raise _Refused(
+                Refusal.UNSUPPORTED,
+                f"the WITH part {part.alias_or_name!r} has the name of a table or of another part; give each "
+                "part a name of its own",
+            )
+        parts[name] = part
+    return _WithParts(parts, isinstance(top, exp.With) and bool(top.args.get("recursive")))
 
 
 def _single_select(sql: str, dialect: str | type[Dialect]) -> exp.Query:
@@ -207,7 +294,7 @@ def _single_select(sql: str, dialect: str | type[Dialect]) -> exp.Query:
     return statement
 
 
-def _check_node(node: exp.Expr, allowed: frozenset[str]) -> None:
+def _check_node(node: exp.Expr, allowed: frozenset[str], with_parts: _WithParts) -> None:
     if isinstance(node, STATEMENT_NODES):
         raise _Refused(Refusal.NOT_SELECT, f"a {node.key.upper()} statement is not allowed, only SELECT")
     if isinstance(node, exp.CTE) and not isinstance(node.this, exp.Query):
@@ -222,11 +309,9 @@ def _check_node(node: exp.Expr, allowed: frozenset[str]) -> None:
         # schema.function(): a stored function, or a system schema's (sys.version_major()), not a builtin
         raise _Refused(Refusal.FORBIDDEN_FUNCTION, f"schema-qualified functions are not allowed ({node.sql()})")
     if isinstance(node, exp.Func):
-        name = node.name if isinstance(node, exp.Anonymous) else node.sql_name()
-        if name.upper() in FORBIDDEN_FUNCTIONS:
-            raise _Refused(Refusal.FORBIDDEN_FUNCTION, f"the function {name.upper()} is not allowed")
+        _check_function(node)
     if isinstance(node, exp.Table):
-        _check_table(node, allowed)
+        _check_table(node, allowed, with_parts)
     if isinstance(node, exp.Values):
         raise _Refused(Refusal.WRITTEN_VALUE, "VALUES rows are not allowed: select rows from the tables")
     if isinstance(node, exp.TableAlias) and node.columns:
@@ -235,9 +320,50 @@ def _check_node(node: exp.Expr, allowed: frozenset[str]) -> None:
             Refusal.WRITTEN_VALUE,
             f"column lists ({node.sql(dialect=SOURCE_DIALECT)}) name a result's columns anew; keep the tables' names",
         )
+    if isinstance(node, (exp.Rollup, exp.Cube, exp.GroupingSets)):
+        # A total row with NULL in the grouped column: "5 orders whose status is NULL", which no table holds.
+        raise _Refused(
+            Refusal.WRITTEN_VALUE,
+            "ROLLUP, CUBE and GROUPING SETS add total rows that no table holds; group by the columns alone (a "
+            "total is a second COUNT without GROUP BY)",
+        )
+    if isinstance(node, (exp.Limit, exp.Offset, exp.Fetch)):
+        _check_limit(node)
 
 
-def _check_selected(select: exp.Select) -> None:
+def _check_function(function: exp.Func) -> None:
+    anonymous = isinstance(function, exp.Anonymous)
+    name = (function.name if anonymous else function.sql_name()).upper()
+    if name in FORBIDDEN_FUNCTIONS:
+        raise _Refused(Refusal.FORBIDDEN_FUNCTION, f"the function {name} is not allowed")
+    if anonymous and name not in PLAIN_FUNCTIONS:
+        raise _Refused(
+            Refusal.FORBIDDEN_FUNCTION,
+            f"the function {name} is not a built-in function the guard knows (a stored function or UDF runs "
+            "with its definer's rights); choose rows with comparisons, LIKE, IN and common date and string "
+            "functions",
+        )
+
+
+def _check_limit(clause: exp.Limit | exp.Offset | exp.Fetch) -> None:
+    """LIMIT, OFFSET and FETCH take a whole number and nothing else: sqlglot renders MySQL's ``LIMIT 1 + 1``
+    as LIMIT 2 but SQLite's as it is, a LIMIT that is no number was replaced by the row cap (all the rows,
+    reported as not truncated), and FETCH's PERCENT and WITH TIES are lost in a plain LIMIT."""
+    options = clause.args.get("limit_options")
+    if isinstance(options, exp.LimitOptions) and (options.args.get("percent") or options.args.get("with_ties")):
+        raise _Refused(
+            Refusal.UNSUPPORTED, "FETCH ... PERCENT and WITH TIES are not supported; write LIMIT and a number of rows"
+        )
+    count = clause.args.get("count") if isinstance(clause, exp.Fetch) else clause.expression
+    if count is not None and not (isinstance(count, exp.Literal) and count.is_int):
+        raise _Refused(
+            Refusal.UNSUPPORTED,
+            f"{clause.key.upper()} takes a whole number, not {count.sql(dialect=SOURCE_DIALECT)}; write, for "
+            "example, LIMIT 10 OFFSET 20",
+        )
+
+
+def _check_selected(select: exp.Select, with_parts: _WithParts) -> None:
     """What a SELECT returns must come from the tables, names included: each selected value is a column (or
     ``*``), a scalar subquery (a SELECT checked on its own), or COUNT, SUM, AVG, MIN or MAX of a column or ``*``.
 
@@ -247,7 +373,7 @@ def _check_selected(select: exp.Select) -> None:
     that holds 1), text cut from real values (``SUBSTRING(message, id, id)``), and an alias (a claim pairs a
     cell with its column's name). Literals that only choose rows (WHERE, HAVING, ORDER BY, LIMIT) stay allowed.
     """
-    _check_counted_source(select)
+    _check_counted_source(select, with_parts)
     for expression in select.expressions:
         if isinstance(expression, exp.Alias) and expression.alias != expression.this.output_name:
             raise _Refused(
@@ -255,13 +381,21 @@ def _check_selected(select: exp.Select) -> None:
                 f"the alias in {expression.sql(dialect=SOURCE_DIALECT)!r} names a result's column anew; select "
                 "the value without AS (its column is then named by the table, or by its expression)",
             )
-        if not _read_from_tables(expression.unalias()):
+        if not _read_from_tables(_selected_value(expression)):
             raise _Refused(
                 Refusal.WRITTEN_VALUE,
                 f"the selected value {expression.sql(dialect=SOURCE_DIALECT)!r} is computed in the statement: a "
                 "result is evidence, so select columns, or COUNT, SUM, AVG, MIN or MAX of a column (for a "
                 "share, count each kind with WHERE and GROUP BY; for time buckets, group by a column)",
             )
+
+
+def _selected_value(expression: exp.Expr) -> exp.Expr:
+    """A selected expression without its alias and brackets: ``(COUNT(*))`` is a COUNT like any other."""
+    value = expression.unalias()
+    while isinstance(value, exp.Paren):
+        value = value.this
+    return value
 
 
 _AGGREGATES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
@@ -271,12 +405,12 @@ _AGGREGATES = (exp.Count, exp.Sum, exp.Avg, exp.Min, exp.Max)
 _COUNTING = (exp.Count, exp.Sum, exp.Avg)
 
 
-def _check_counted_source(select: exp.Select) -> None:
+def _check_counted_source(select: exp.Select, with_parts: _WithParts) -> None:
     """COUNT, SUM and AVG are evidence only over the rows of one table (``COUNT(*) FROM t, t AS u`` was 500
     over 139 rows): their FROM is a table, or a derived table or WITH result that selects from one table."""
-    if not any(isinstance(expression.unalias(), _COUNTING) for expression in select.expressions):
+    if not any(isinstance(_selected_value(expression), _COUNTING) for expression in select.expressions):
         return
-    if not _rows_of_one_table(select):
+    if not _rows_of_one_table(select, with_parts):
         raise _Refused(
             Refusal.WRITTEN_VALUE,
             "COUNT, SUM and AVG count the rows of one table: over a join, a derived table or a WITH result they "
@@ -285,8 +419,11 @@ def _check_counted_source(select: exp.Select) -> None:
         )
 
 
-def _rows_of_one_table(query: exp.Expr) -> bool:
-    """Whether ``query`` yields rows of one table, each at most once: no join, no UNION, no recursion."""
+def _rows_of_one_table(query: exp.Expr, with_parts: _WithParts) -> bool:
+    """Whether ``query`` yields rows of one table, each at most once: no join, no UNION, no recursion.
+
+    A part read here is one before the query's own (``_check_table`` refused any other), so this ends.
+    """
     while isinstance(query, exp.Subquery):
         query = query.this
     if not isinstance(query, exp.Select) or query.args.get("joins"):
@@ -294,33 +431,16 @@ def _rows_of_one_table(query: exp.Expr) -> bool:
     source = query.args.get("from_")
     table = source.this if isinstance(source, exp.From) else None
     if isinstance(table, exp.Subquery):
-        return _rows_of_one_table(table)
+        return _rows_of_one_table(table, with_parts)
     if not isinstance(table, exp.Table):
         return False
-    if table.name.lower() not in _visible_cte_names(table):
+    part = with_parts.parts.get(table.name.lower())
+    if part is None:
         return True
-    body = _cte_body(table)
-    return body is not None and body is not query and _rows_of_one_table(body)
-
-
-def _cte_body(table: exp.Table) -> exp.Expr | None:
-    """The query of the WITH name ``table`` reads (the nearest enclosing one); None for a recursive WITH."""
-    node = table.parent
-    while node is not None:
-        with_clause = (
-            node if isinstance(node, exp.With) else node.args.get("with_") if isinstance(node, exp.Query) else None
-        )
-        if isinstance(with_clause, exp.With):
-            for cte in with_clause.expressions:
-                if cte.alias_or_name.lower() == table.name.lower():
-                    return None if with_clause.args.get("recursive") else cte.this
-        node = node.parent
-    return None
+    return not with_parts.recursive and _rows_of_one_table(part.this, with_parts)
 
 
 def _read_from_tables(value: exp.Expr) -> bool:
-    while isinstance(value, exp.Paren):
-        value = value.this
     if isinstance(value, (exp.Column, exp.Star, exp.Subquery)):
         return True
     if isinstance(value, _AGGREGATES) and not value.args.get("expressions"):
@@ -330,7 +450,7 @@ def _read_from_tables(value: exp.Expr) -> bool:
     return False
 
 
-def _check_table(table: exp.Table, allowed: frozenset[str]) -> None:
+def _check_table(table: exp.Table, allowed: frozenset[str], with_parts: _WithParts) -> None:
     if not isinstance(table.this, exp.Identifier):
         raise _Refused(Refusal.TABLE_NOT_ALLOWED, "table functions are not allowed; select from a table")
     name = table.name.lower()
@@ -343,41 +463,33 @@ def _check_table(table: exp.Table, allowed: frozenset[str]) -> None:
         raise _Refused(Refusal.SYSTEM_SCHEMA, f"system schemas and catalog tables are not allowed ({table.sql()})")
     if qualifiers:
         raise _Refused(Refusal.TABLE_NOT_ALLOWED, f"name tables without a schema ({table.sql()})")
-    if name in allowed or name in _visible_cte_names(table):
+    if name in with_parts.parts and name not in with_parts.visible(table):
+        raise _Refused(
+            Refusal.TABLE_NOT_ALLOWED,
+            f"the WITH part {table.name!r} is read before it is defined: a part may read only the parts before "
+            "it (and itself, in a WITH RECURSIVE)",
+        )
+    if name in allowed or name in with_parts.parts:
         return
     tables = ", ".join(sorted(allowed)) or "none (no scenario is loaded)"
     raise _Refused(Refusal.TABLE_NOT_ALLOWED, f"the table {table.name!r} is not allowed; the tables are: {tables}")
 
 
-def _visible_cte_names(table: exp.Table) -> set[str]:
-    """The WITH names in scope at ``table``: a CTE body sees only earlier CTEs (and itself if RECURSIVE).
-
-    Scoping matters: a CTE defined in a subquery must not make a same-named real table elsewhere pass.
-    """
-    names: set[str] = set()
-    child: exp.Expr = table
-    node = table.parent
-    while node is not None:
-        if isinstance(node, exp.With):
-            ctes = node.expressions
-            position = next((index for index, cte in enumerate(ctes) if cte is child), len(ctes))
-            visible = ctes[: position + 1] if node.args.get("recursive") else ctes[:position]
-            names.update(cte.alias_or_name.lower() for cte in visible)
-        elif isinstance(node, exp.Query):
-            with_clause = node.args.get("with_")
-            if with_clause is not None and with_clause is not child:
-                names.update(cte.alias_or_name.lower() for cte in with_clause.expressions)
-        child, node = node, node.parent
-    return names
-
-
 def _cap_limit(statement: exp.Query, cap: int) -> None:
-    """Keep a literal LIMIT/FETCH of at most ``cap``; otherwise set ``LIMIT cap``."""
-    limit = statement.args.get("limit")
-    count = limit.expression if isinstance(limit, exp.Limit) else limit.args.get("count") if limit else None
-    if isinstance(count, exp.Literal) and count.is_int and int(count.name) <= cap:
+    """Keep a LIMIT/FETCH of at most ``cap`` rows (``_check_limit`` made it a whole number); otherwise set
+    ``LIMIT cap``."""
+    rows = _limit_rows(statement.args.get("limit"))
+    if rows is not None and rows <= cap:
         return
     statement.set("limit", exp.Limit(expression=exp.Literal.number(cap)))
+
+
+def _limit_rows(limit: exp.Expr | None) -> int | None:
+    """The rows a checked LIMIT or FETCH keeps (``FETCH FIRST ROW ONLY``: one); None without either."""
+    if isinstance(limit, exp.Fetch):
+        count = limit.args.get("count")
+        return int(count.name) if isinstance(count, exp.Literal) else 1
+    return int(limit.expression.name) if isinstance(limit, exp.Limit) else None
 
 
 def _first_line(error: Exception) -> str:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
+import sqlglot
+from sqlglot import exp
 
 from tests.tools.sql_corpus import HOSTILE_SQL
 from tools.sql import guard
-from tools.sql.guard import MAX_SQL_CHARS, Refusal, check_sql
+from tools.sql.guard import MAX_SELECTS, MAX_SQL_CHARS, MAX_WITH_PARTS, PLAIN_FUNCTIONS, Refusal, check_sql
 
 TABLES = ["deploys", "orders"]
 
@@ -58,31 +62,33 @@ def test_it_refuses_a_statement_nested_too_deeply_to_check(depth, rules_changed)
 @pytest.mark.parametrize(
     ("sql", "rendered"),
     [
-        ("SELECT * FROM orders", "SELECT * FROM orders LIMIT 201"),
+        ("SELECT * FROM orders", "SELECT * FROM `orders` LIMIT 201"),
         (
             "select o.order_no from orders o where o.status='FAILED'",
-            "SELECT o.order_no FROM orders AS o WHERE o.status = 'FAILED' LIMIT 201",
+            "SELECT `o`.`order_no` FROM `orders` AS `o` WHERE `o`.`status` = 'FAILED' LIMIT 201",
         ),
-        ("SELECT * FROM orders LIMIT 5", "SELECT * FROM orders LIMIT 5"),
-        ("SELECT * FROM orders LIMIT 201", "SELECT * FROM orders LIMIT 201"),
-        ("SELECT * FROM orders LIMIT 100000", "SELECT * FROM orders LIMIT 201"),
-        ("SELECT * FROM orders LIMIT 3, 100000", "SELECT * FROM orders LIMIT 201 OFFSET 3"),
-        ("SELECT * FROM orders FETCH FIRST 7 ROWS ONLY", "SELECT * FROM orders LIMIT 7"),
-        ("(SELECT COUNT(*) FROM orders)", "SELECT COUNT(*) FROM orders LIMIT 201"),
-        ("((SELECT * FROM orders ORDER BY id LIMIT 2))", "SELECT * FROM orders ORDER BY id LIMIT 2"),
-        ("SELECT * FROM orders;", "SELECT * FROM orders LIMIT 201"),
+        ("SELECT * FROM orders LIMIT 5", "SELECT * FROM `orders` LIMIT 5"),
+        ("SELECT * FROM orders LIMIT 201", "SELECT * FROM `orders` LIMIT 201"),
+        ("SELECT * FROM orders LIMIT 100000", "SELECT * FROM `orders` LIMIT 201"),
+        ("SELECT * FROM orders LIMIT 3, 100000", "SELECT * FROM `orders` LIMIT 201 OFFSET 3"),
+        ("SELECT * FROM orders FETCH FIRST 7 ROWS ONLY", "SELECT * FROM `orders` LIMIT 7"),
+        ("SELECT * FROM orders FETCH FIRST ROW ONLY", "SELECT * FROM `orders` LIMIT 1"),
+        ("(SELECT COUNT(*) FROM orders)", "SELECT COUNT(*) FROM `orders` LIMIT 201"),
+        ("((SELECT * FROM orders ORDER BY id LIMIT 2))", "SELECT * FROM `orders` ORDER BY `id` LIMIT 2"),
+        ("SELECT * FROM orders;", "SELECT * FROM `orders` LIMIT 201"),
         (
             "SELECT version FROM deploys UNION SELECT order_no FROM orders",
-            "SELECT version FROM deploys UNION SELECT order_no FROM orders LIMIT 201",
+            "SELECT `version` FROM `deploys` UNION SELECT `order_no` FROM `orders` LIMIT 201",
         ),
         (
             "WITH failed AS (SELECT * FROM orders WHERE status = 'FAILED') SELECT COUNT(*) FROM failed",
-            "WITH failed AS (SELECT * FROM orders WHERE status = 'FAILED') SELECT COUNT(*) FROM failed LIMIT 201",
+            "WITH `failed` AS (SELECT * FROM `orders` WHERE `status` = 'FAILED') SELECT COUNT(*) FROM `failed` "
+            "LIMIT 201",
         ),
-        ("SELECT * FROM ORDERS", "SELECT * FROM ORDERS LIMIT 201"),
+        ("SELECT * FROM ORDERS", "SELECT * FROM `ORDERS` LIMIT 201"),
         (
             "SELECT order_no FROM orders WHERE DATE_FORMAT(created_at, '%Y-%m-%d') = '2024-05-01'",
-            "SELECT order_no FROM orders WHERE STRFTIME('%Y-%m-%d', created_at) = '2024-05-01' LIMIT 201",
+            "SELECT `order_no` FROM `orders` WHERE STRFTIME('%Y-%m-%d', `created_at`) = '2024-05-01' LIMIT 201",
         ),
     ],
 )
@@ -101,6 +107,14 @@ def test_it_accepts_a_select_and_renders_it_with_a_capped_limit(sql, rendered):
         "SELECT order_no FROM orders WHERE created_at >= '2024-05-01' ORDER BY created_at DESC LIMIT 5",
         "SELECT (SELECT MAX(version) FROM deploys WHERE service = 'checkout') FROM orders",
         "SELECT COUNT(DISTINCT status) FROM orders",
+        "SELECT (COUNT(*)) FROM orders WHERE status = 'FAILED'",  # brackets over one table's rows
+        "SELECT order_no FROM orders WHERE created_at >= NOW() - INTERVAL 1 DAY",
+        "SELECT order_no FROM orders WHERE UNIX_TIMESTAMP(created_at) > TIMESTAMPDIFF(SECOND, created_at, NOW())",
+        # The statement's WITH parts, read by later parts and from the main query's subqueries.
+        "WITH f AS (SELECT id FROM orders WHERE status = 'FAILED'), g AS (SELECT id FROM f) SELECT COUNT(*) FROM g",
+        "WITH f AS (SELECT id FROM orders WHERE status = 'FAILED') SELECT COUNT(*) FROM orders "
+        "WHERE id IN (SELECT id FROM f)",
+        "WITH f AS (SELECT id FROM orders WHERE status = 'FAILED') SELECT id FROM (SELECT id FROM f) AS failed",
     ],
 )
 def test_values_written_only_to_choose_rows_are_allowed(sql):
@@ -116,8 +130,15 @@ def test_it_renders_for_mysql_when_that_is_the_target():
 
     assert (
         verdict.sql
-        == "SELECT order_no FROM `orders` WHERE DATE_FORMAT(created_at, '%Y-%m-%d') = '2024-05-01' LIMIT 201"
+        == "SELECT `order_no` FROM `orders` WHERE DATE_FORMAT(`created_at`, '%Y-%m-%d') = '2024-05-01' LIMIT 201"
     )
+
+
+def test_it_quotes_a_name_mariadb_would_call_as_a_function():
+    """sqlglot reads a bare CURRENT_ROLE as a column; MariaDB called it. Quoted, it is a column or an error."""
+    verdict = check("SELECT CURRENT_ROLE FROM orders", dialect="mysql")
+
+    assert verdict.sql == "SELECT `CURRENT_ROLE` FROM `orders` LIMIT 201"
 
 
 def test_it_accepts_a_recursive_cte_that_reads_itself():
@@ -130,16 +151,81 @@ def test_it_accepts_a_recursive_cte_that_reads_itself():
 
 
 def test_it_does_not_let_a_cte_see_a_later_one():
+    """SQLite reads a later WITH part there, MariaDB a table of its name: two answers, so neither."""
     verdict = check("WITH a AS (SELECT * FROM b), b AS (SELECT * FROM orders) SELECT * FROM a")
 
     assert verdict.reason == Refusal.TABLE_NOT_ALLOWED
+    assert verdict.message.startswith("the WITH part 'b' is read before it is defined")
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "mysql"])
+def test_it_allows_a_with_only_at_the_start_of_the_statement(dialect):
+    """Inside a subquery MariaDB's WITH does not see the outer WITH's names: it read the real table."""
+    verdict = check(
+        "WITH ops_changes AS (SELECT id FROM orders) "
+        "SELECT * FROM (WITH a AS (SELECT * FROM ops_changes) SELECT * FROM a) AS x",
+        dialect=dialect,
+    )
+
+    assert verdict.reason == Refusal.UNSUPPORTED
+    assert "only at the start of the statement" in verdict.message
+
+
+def test_it_refuses_a_function_it_does_not_know_as_a_stored_one():
+    verdict = check("SELECT order_no FROM orders WHERE stored_fn(order_no) = 1")
+
+    assert verdict.reason == Refusal.FORBIDDEN_FUNCTION
+    assert verdict.message.startswith("the function STORED_FN is not a built-in function the guard knows")
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN_FUNCTIONS))
+def test_each_allowed_unknown_function_is_one_sqlglot_has_no_class_for(name):
+    """Otherwise its entry would be dead: a function sqlglot knows is judged by the deny-list alone."""
+    readings = [sqlglot.parse_one(f"SELECT {name}(id)", read=read).expressions[0] for read in ("mysql", "sqlite")]
+
+    assert any(isinstance(reading, exp.Anonymous) for reading in readings)
+
+
+def with_chain(parts: int) -> str:
+    """WITH parts that each count the one before, written as tightly as a review wrote 275 of them."""
+    counts = "".join(f",a{number} AS(SELECT COUNT(*)FROM a{number - 1})" for number in range(1, parts))
+    return f"WITH a0 AS(SELECT id FROM orders){counts} SELECT * FROM a{parts - 1}"
+
+
+def test_it_checks_a_statement_of_at_most_so_many_with_parts():
+    assert check(with_chain(MAX_WITH_PARTS)).allowed
+
+    verdict = check(with_chain(MAX_WITH_PARTS + 1))
+
+    assert verdict.reason == Refusal.TOO_LONG
+    assert verdict.message.startswith(f"the statement has {MAX_WITH_PARTS + 1} WITH parts")
+
+
+def test_it_refuses_a_long_with_chain_without_spending_seconds_on_it(rules_changed):
+    """Checked part by part, 275 parts took 12 s of CPU (each SELECT walked the chain below it again)."""
+    sql = with_chain(275)
+    started = time.monotonic()
+
+    verdict = check(sql)
+
+    assert len(sql) < MAX_SQL_CHARS and verdict.reason == Refusal.TOO_LONG
+    assert time.monotonic() - started < 2
+
+
+def test_it_checks_a_statement_of_at_most_so_many_selects():
+    subqueries = [f"id IN (SELECT id FROM orders WHERE id = {number})" for number in range(MAX_SELECTS)]
+
+    verdict = check("SELECT id FROM orders WHERE " + " OR ".join(subqueries))
+
+    assert verdict.reason == Refusal.TOO_LONG
+    assert f"{MAX_SELECTS + 1} SELECTs" in verdict.message
 
 
 def test_it_renders_string_literals_safely_for_the_target():
     verdict = check("SELECT * FROM orders WHERE order_no = 'a\\' OR 1=1; DROP TABLE orders; -- '")
 
     assert verdict.allowed
-    assert verdict.sql == "SELECT * FROM orders WHERE order_no = 'a'' OR 1=1; DROP TABLE orders; -- ' LIMIT 201"
+    assert verdict.sql == "SELECT * FROM `orders` WHERE `order_no` = 'a'' OR 1=1; DROP TABLE orders; -- ' LIMIT 201"
 
 
 def test_it_lists_the_allowed_tables_when_refusing_one():

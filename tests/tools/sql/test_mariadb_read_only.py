@@ -200,3 +200,49 @@ def test_query_mysql_blocks_hostile_sql_before_mariadb_sees_it(mariadb_business,
     )
 
     assert (result.status, result.error_code) == (InvocationStatus.BLOCKED, "sql_into")
+
+
+@pytest.mark.parametrize(
+    ("sql", "outcome"),
+    [
+        # Read as a column by sqlglot, called as a function by MariaDB unless quoted: the server's role.
+        ("SELECT CURRENT_ROLE FROM orders", (InvocationStatus.FAILED, "sql_error")),
+        # A nested WITH that does not see the outer one's names on MariaDB: the real table of that name.
+        (
+            "WITH deploy_ids AS (SELECT id FROM orders) "
+            "SELECT * FROM (WITH a AS (SELECT * FROM deploy_ids) SELECT * FROM a) AS x",
+            (InvocationStatus.BLOCKED, "sql_unsupported"),
+        ),
+        # 25 "orders" from a table of 5.
+        ("SELECT (COUNT(*)) FROM orders, orders AS o2", (InvocationStatus.BLOCKED, "sql_written_value")),
+    ],
+)
+def test_query_mysql_returns_nothing_mariadb_reads_otherwise_than_the_guard(
+    mariadb_business, harness, loaded, settings, sql, outcome
+):
+    settings.BUSINESS_DATABASE_URL = READ_ONLY_URL
+
+    result = harness.call("query_mysql", {"sql": sql})
+
+    assert (result.status, result.error_code) == outcome
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "WITH failed AS (SELECT id FROM orders WHERE status = 'FAILED') SELECT COUNT(*) FROM orders "
+        "WHERE id IN (SELECT id FROM failed)",
+        "WITH failed AS (SELECT id FROM orders WHERE status = 'FAILED') "
+        "SELECT COUNT(*) FROM (SELECT id FROM failed) AS f",
+    ],
+)
+def test_the_main_querys_subqueries_read_the_statements_with_parts_on_mariadb(
+    mariadb_business, harness, run, loaded, settings, sql
+):
+    """The guard lets every subquery of the main query read the WITH parts: MariaDB must see them there too."""
+    settings.BUSINESS_DATABASE_URL = READ_ONLY_URL
+
+    result = harness.call("query_mysql", {"sql": sql})
+
+    assert result.status == InvocationStatus.READY
+    assert load_verified_payload(run.id, result.invocation_id).payload["rows"] == [[3]]

@@ -1,5 +1,4 @@
-"""Read-only admin for the alert intake and the delivery attempts: nobody edits them; auditors see the
-notifications and deliveries, superusers the groups as well.
+"""Read-only admin for the alert intake and the delivery attempts: nobody edits them, auditors see them.
 
 An alert group's page is where an operator reads why its notification started no run: when its run
 started, whether it has resolved since, and the newest alert start that tells the next incident apart.

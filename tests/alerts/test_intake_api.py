@@ -477,14 +477,15 @@ def test_an_alert_name_is_stored_on_one_line(intake, dispatched):
     assert len(stored) == LABEL_CHARS and stored.endswith("…")
 
 
-def test_operators_read_an_alert_groups_state_in_the_admin_and_nobody_writes_it(intake, dispatched, superuser):
+@pytest.mark.parametrize("who", ["auditor", "superuser"])
+def test_operators_read_an_alert_groups_state_in_the_admin_and_nobody_writes_it(request, intake, dispatched, who):
     """Why did a notification start no run: when the group's run started, whether it resolved since, and the
     newest alert start the group knows."""
     intake(alertmanager_payload())
     intake(alertmanager_payload(status="resolved"))
     group = AlertGroup.objects.get()
     client = APIClient()
-    client.force_login(superuser)
+    client.force_login(request.getfixturevalue(who))
     client.cookies["django_language"] = "zh-hans"
 
     listing = client.get("/admin/alerts/alertgroup/").content.decode()

@@ -47,7 +47,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's admin, on a site without its "view on site" redirect (config/admin_site.py).
+    "config.admin_site.AuditAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -79,6 +80,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A signed-in reader's responses kept by no cache (config/private_responses.py).
+    "config.private_responses.PrivateResponsesMiddleware",
     # The pages' Content-Security-Policy (config/content_security.py).
     "config.content_security.ContentSecurityPolicyMiddleware",
     # Last: the chain above runs in one switch to the request's thread, not two per method (config/sync_chain.py).

@@ -90,15 +90,17 @@ def run_visible_to(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -
     """The run if ``user`` owns its session or is an auditor (``sessions_visible_to``'s rule).
 
     The owner is checked first: the permission lookup behind ``is_auditor`` (two queries for a user whose
-    permissions are not loaded yet) is only made for someone else's run. A run's stream is opened right
-    after its POST by its owner, and each of its queries waits for a run executing beside it."""
+    permissions are not loaded yet) is only made for a run that is not the reader's. A run's stream is opened
+    right after its POST by its owner, and each of its queries waits for a run executing beside it. It is made
+    for an unknown run too: answered sooner, it would tell another user's run from one that does not exist."""
     pk = parse_id(run_id)
     if pk is None or not user or not user.is_authenticated:
         return None
     run = DiagnosisRun.objects.select_related("session").filter(pk=pk).first()
-    if run is None or (run.session.owner_id != user.pk and not is_auditor(user)):
-        return None
-    return run
+    if run is not None and run.session.owner_id == user.pk:
+        return run
+    auditor = is_auditor(user)
+    return run if auditor else None
 
 
 def run_cancellable_by(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:

@@ -71,6 +71,12 @@ def test_an_owner_reads_a_run_of_theirs_in_one_query_others_also_pay_the_permiss
         assert run_visible_to(other_user, run.pk) is None
 
 
+def test_an_unknown_run_costs_what_another_users_run_does(owner, django_assert_num_queries):
+    """Answered sooner, it would tell another user's run from one that does not exist (docs/audit.md)."""
+    with django_assert_num_queries(3):
+        assert run_visible_to(owner, uuid.uuid4()) is None
+
+
 def test_anonymous_readers_see_no_run_and_cost_no_query(owner, django_assert_num_queries):
     run = DiagnosisRun.objects.create(session=ChatSession.objects.create(owner=owner), query="q")
     with django_assert_num_queries(0):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+import uuid
 from typing import Any
 
 import pytest
 from django.contrib.admin import site
 from django.contrib.auth.models import Group
+from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.db import connection
 from django.test import Client
@@ -478,3 +480,19 @@ def test_it_creates_the_auditors_group_with_view_permissions_only():
         "view_agentreasoningaudit",
     } <= permissions
     assert all(codename.startswith("view_") for codename in permissions)
+
+
+def test_staff_cannot_probe_which_ids_exist_through_the_view_on_site_redirect(owned_run):
+    """Django's ``admin/r/<type>/<id>/`` answered any staff member, whatever they may read, differently for
+    an object that exists and one that does not (a malformed id was a 500)."""
+    staff = type(owned_run.session.owner).objects.create_user("staff-only", password="x", is_staff=True)
+    client = client_for(staff)
+    sessions = ContentType.objects.get_for_model(owned_run.session).pk
+
+    answers = {
+        client.get(f"/admin/r/{sessions}/{owned_run.session_id}/").status_code,
+        client.get(f"/admin/r/{sessions}/{uuid.uuid4()}/").status_code,
+        client.get(f"/admin/r/{sessions}/1/").status_code,
+    }
+
+    assert answers == {404}

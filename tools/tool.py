@@ -49,12 +49,19 @@ class Tool:
     # Whether a value of the payload (its parsed path, the value) may be cited, when not every one may: a
     # column name query_mysql's database made of the statement's own text is no citation. None: every one.
     evidence: Callable[[list[str | int], Any], bool] | None = None
+    # Which of those values are cited whole or not at all (a heading path is a label, not a statement: its
+    # "Restart the primary database" under "Anti-patterns" says not to). None: any part of any of them.
+    whole: Callable[[list[str | int]], bool] | None = None
     validator: Draft202012Validator = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         # A broken schema is a programming error: fail when the tool is defined, not on the first call.
         Draft202012Validator.check_schema(self.parameters)
         object.__setattr__(self, "validator", Draft202012Validator(self.parameters))
+
+    def cited_whole(self, segments: list[str | int]) -> bool:
+        """Whether the value at ``segments`` (a parsed path) may be cited only whole."""
+        return self.whole is not None and self.whole(segments)
 
     def with_integers(self, arguments: dict[str, Any]) -> dict[str, Any]:
         """``arguments`` with an integer property written as a float (``10.0``, which JSON Schema takes for

@@ -102,6 +102,8 @@ def check_binding(claim_id: str, index: int, binding: Mapping[str, Any], load: P
     text = normalise(value_text(value))
     if len(excerpt) < EXCERPT_MIN_CHARS and not (isinstance(value, str) and excerpt == text):
         return verdict(False, "excerpt_length")
+    if tool is not None and tool.cited_whole(parse(raw_path)) and excerpt != text:
+        return verdict(False, "excerpt_not_whole")
     if not occurs_whole(excerpt, text, cited=True):
         return verdict(False, "excerpt_not_found")
     return verdict(True, "ok", excerpt)

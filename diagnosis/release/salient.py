@@ -365,12 +365,18 @@ def _negated_before(text: str, start: int) -> bool:
     falls in starts by forbidding: "Do not restart payment-db, drop the archive or purge the queue" forbids all
     three ("请勿扩容、重启或回滚"), unless a "but", "instead", "then"... turns it round before ``start``. A clause
     or sentence that is a negation alone ("Never, ever raise it", "NEVER! Raise it") does not end there."""
-    # As a reader sees it: "Ｄｏ ｎｏｔ" in full-width letters says "Do not".
-    before = unicodedata.normalize("NFKC", text[:start])
+    # As a reader sees it: "Ｄｏ ｎｏｔ" in full-width letters says "Do not", "Do _not_" (emphasis) and
+    # "n\u200bot" (an invisible character inside) say "Do not" too.
+    before = _EMPHASIS_MARKS.sub(" ", visible(unicodedata.normalize("NFKC", text[:start])))
     if NEGATION.search(before[_start_of(_CLAUSE_START, before) :]):
         return True
     sentence = before[_start_of(_SENTENCE_END, before) :]
     return bool(_FORBIDS.match(sentence)) and not _TURN.search(sentence)
+
+
+# Markdown's emphasis and code marks, which the page does not show: an underscore only at a word's edge
+# ("_not_", "__Do not__"), not inside one ("NOT_READY", "tmp_cleanup").
+_EMPHASIS_MARKS = re.compile(r"[*~`]+|(?<![A-Za-z0-9])_+|_+(?![A-Za-z0-9])")
 
 
 def _start_of(ends: re.Pattern[str], before: str) -> int:
@@ -396,7 +402,8 @@ _NEGATION_ALONE = re.compile(
     re.IGNORECASE,
 )
 # An aside of a few words between a negation alone and what it governs: "under any load", "even then".
-_ASIDE = re.compile(r"\s*[(\[]?(?:[\w'\u2019-]+[\s)\]]*){1,5}", re.IGNORECASE)
+# Nothing at all between two ends is one too ("Do not... raise it").
+_ASIDE = re.compile(r"\s*[(\[]?(?:[\w'\u2019-]+[\s)\]]*){0,5}", re.IGNORECASE)
 # Where a sentence ends: its punctuation, a line break, or the marker of the next list item or heading (the
 # gatekeeper reads a value with its line breaks made spaces: "- Do not restart it - Roll back the change").
 _SENTENCE_END = re.compile(rf"[.!?;\n。！？；](?!\d)|(?:^|\s){_MARKER}\s")

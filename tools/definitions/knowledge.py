@@ -57,6 +57,17 @@ def _chunk_view(indexed: tuple[int, dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def cites(segments: list[str | int], value: Any) -> bool:
+    """A chunk's text and its title (the heading path it sits under); not the search's status, a score or
+    an id."""
+    return segments[:1] == ["chunks"] and segments[-1:] in (["text"], ["title"])
+
+
+def cited_whole(segments: list[str | int]) -> bool:
+    """A title, whole: a part of it is a heading cut from the headings that say what it is."""
+    return segments[-1:] == ["title"]
+
+
 LOOKUP_KNOWLEDGE = Tool(
     name=ToolName.LOOKUP_KNOWLEDGE,
     description=(
@@ -68,4 +79,6 @@ LOOKUP_KNOWLEDGE = Tool(
     project=project,
     # Chunks are ranked, so cutting trailing ones drops the weakest evidence first.
     truncation=Truncation("chunks"),
+    evidence=cites,
+    whole=cited_whole,
 )

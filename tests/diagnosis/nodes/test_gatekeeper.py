@@ -240,6 +240,13 @@ def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, 
         ("If not, raise connectionTimeout", "raise connectionTimeout", True),  # a condition, not a negation
         ("Not all replicas lag, raise connectionTimeout", "raise connectionTimeout", True),
         ("Never restart it - Roll back, raise connectionTimeout", "raise connectionTimeout", True),  # next item
+        # As the page shows it: emphasis marks, invisible characters and an ellipsis hide no negation.
+        ("Do _not_ raise connectionTimeout to 60s; it hides the leak.", "raise connectionTimeout to 60s", False),
+        ("__Do not__ raise connectionTimeout", "raise connectionTimeout", False),
+        ("_Never_ raise connectionTimeout", "raise connectionTimeout", False),
+        ("Do n\u200bot raise connectionTimeout", "raise connectionTimeout", False),
+        ("Do not... raise connectionTimeout", "raise connectionTimeout", False),
+        ("state NOT_READY; raise connectionTimeout", "raise connectionTimeout", True),  # a name, not emphasis
     ],
 )
 def test_an_excerpt_never_cuts_a_word_nor_leaves_out_its_clauses_negation(
@@ -273,6 +280,30 @@ def test_a_query_mysql_column_named_by_the_statements_text_is_no_evidence(run, r
     )
 
     assert reasons(result) == ["path_not_evidence", "ok", "ok"]  # a table's column name names its cells
+
+
+def test_a_knowledge_title_is_cited_whole_and_its_status_and_ids_not_at_all(run, record_invocation):
+    """A heading path is a label: "Restart the primary database" under "Anti-patterns" says not to."""
+    title = "payment-db runbook > Anti-patterns > Restart the primary database"
+    text = "Restarting the primary loses the writes in flight. Fail over to a replica instead."
+    chunk = {"title": title, "document_id": "doc-1", "chunk_id": "doc-1#3", "score": 7.5, "text": text}
+    invocation = record_invocation(run, "lookup_knowledge", {"evidence_status": "ok", "chunks": [chunk]})
+
+    citations = [
+        ("$.chunks[0].title", "Restart the primary database"),
+        ("$.chunks[0].title", title),
+        ("$.chunks[0].text", "Restarting the primary loses the writes in flight"),
+        ("$.evidence_status", "ok"),
+        ("$.chunks[0].chunk_id", "doc-1#3"),
+    ]
+    claims = [
+        claim(f"c{number}", binding(invocation.pk, tool="lookup_knowledge", path=path, excerpt=excerpt))
+        for number, (path, excerpt) in enumerate(citations, 1)
+    ]
+
+    result = check(run, report(*claims))
+
+    assert reasons(result) == ["excerpt_not_whole", "ok", "ok", "path_not_evidence", "path_not_evidence"]
 
 
 def test_it_rejects_another_runs_invocation(run, record_invocation, other_user):

@@ -323,9 +323,9 @@ FILE_UPLOAD_HANDLERS = ["tools.knowledge.upload_limit.LimitedMemoryUploadHandler
 # POST /api/upload takes several documents at once, each held in memory up to KNOWLEDGE_MAX_UPLOAD_BYTES.
 KNOWLEDGE_MAX_UPLOAD_FILES = env.integer("KNOWLEDGE_MAX_UPLOAD_FILES", 10, minimum=1, maximum=100)
 # Sections (chunks) an uploaded document may have, and active ones the base may hold: every process rebuilds
-# its search index from all of them after a change, within a search's deadline (50,000: about 3 s).
+# its search index from all of them after a change, within a search's deadline (20,000: about 2 s, docs/knowledge.md).
 KNOWLEDGE_MAX_DOCUMENT_CHUNKS = env.integer("KNOWLEDGE_MAX_DOCUMENT_CHUNKS", 5000, minimum=1)
-KNOWLEDGE_MAX_CHUNKS = env.integer("KNOWLEDGE_MAX_CHUNKS", 50_000, minimum=1)
+KNOWLEDGE_MAX_CHUNKS = env.integer("KNOWLEDGE_MAX_CHUNKS", 20_000, minimum=1)
 DATA_UPLOAD_MAX_NUMBER_FILES = KNOWLEDGE_MAX_UPLOAD_FILES
 # The largest request body the server reads (config/body_limit.py): an upload of every file it may carry at
 # its largest, and the form's other fields. Under ASGI Django stores a body before it checks anything.

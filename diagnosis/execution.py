@@ -28,6 +28,7 @@ from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.providers.deadline import Deadline
 from diagnosis.reaper import fail_with_partial_trace
 from diagnosis.services import RunResult, run_claim, run_fail, run_finish
+from tracing.models import DiagnosisTraceEvent
 from tracing.timeline import owned_log
 
 logger = logging.getLogger(__name__)
@@ -175,5 +176,7 @@ def run_execute(
             run.refresh_from_db()
         except DiagnosisRun.DoesNotExist:
             logger.info("run %s was deleted (with its session) while its worker was busy", run.pk)
+            # Reports written after the delete (the log has no foreign key) would outlive the run.
+            DiagnosisTraceEvent.log.filter(run_id=run.pk).delete()
             return None
     return run

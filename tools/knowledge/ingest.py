@@ -85,18 +85,21 @@ def ingest_documents(
     prepared = []
     for filename, content in files:
         try:
-            prepared.append(_prepare(filename, content, title_hint))
+            document = _prepare(filename, content, title_hint)
         except DocumentRejected as rejected:
             if len(files) == 1:
                 raise
             # Each refusal of a request of several starts with the file's name, as ``read_upload``'s do.
             raise DocumentRejected(rejected.code, f"{filename}: {rejected.message}") from rejected
+        if source == DocumentSource.UPLOAD:
+            # At once, before the next file is parsed: a refused request costs one document's parse.
+            _check_sections(document)
+        prepared.append(document)
     with transaction.atomic():
         # First: the revision row's lock, held to the commit, orders the writers that change what search
         # holds, so two uploads cannot both find room for their sections.
         revision.bump()
         if source == DocumentSource.UPLOAD:
-            _check_sections(prepared)
             _check_room(sum(len(document.chunked.chunks) for document in prepared))
         documents = [
             _store(
@@ -112,21 +115,20 @@ def ingest_documents(
     return documents
 
 
-def _check_sections(prepared: list[PreparedDocument]) -> None:
+def _check_sections(document: PreparedDocument) -> None:
     """Refuse an uploaded document of more than ``KNOWLEDGE_MAX_DOCUMENT_CHUNKS`` sections."""
-    for document in prepared:
-        sections = len(document.chunked.chunks)
-        if sections > settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS:
-            message = gettext("%(name)s has %(sections)d sections; a document may have at most %(limit)d")
-            raise DocumentRejected(
-                "too_many_sections",
-                message
-                % {
-                    "name": document.filename or gettext("the document"),
-                    "sections": sections,
-                    "limit": settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS,
-                },
-            )
+    sections = len(document.chunked.chunks)
+    if sections > settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS:
+        message = gettext("%(name)s has %(sections)d sections; a document may have at most %(limit)d")
+        raise DocumentRejected(
+            "too_many_sections",
+            message
+            % {
+                "name": document.filename or gettext("the document"),
+                "sections": sections,
+                "limit": settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS,
+            },
+        )
 
 
 def _check_room(added: int) -> None:

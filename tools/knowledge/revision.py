@@ -29,7 +29,8 @@ def current_tag() -> RevisionTag:
 
 
 def bump() -> None:
-    """Bump the revision with a conditional ``F()`` update, creating the row on the very first write.
+    """Bump the revision with a conditional ``F()`` update, creating the row if it is missing (a migration
+    made it: ``tools/0007``; a flushed test database has none).
 
     Call inside the write's transaction, so that the new chunks and the new revision commit together.
     """

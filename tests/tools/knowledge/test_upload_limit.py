@@ -7,6 +7,7 @@ import hashlib
 import pytest
 
 from tests.tools.knowledge.conftest import DB_POOL_RUNBOOK, markdown_file
+from tools.knowledge import ingest
 from tools.models import KnowledgeDocument
 
 URL = "/api/documents/upload"
@@ -90,3 +91,18 @@ def test_an_upload_past_the_bases_sections_is_refused_until_some_are_archived(se
     restored = client.patch(f"/api/documents/{first['id']}", {"status": "ACTIVE"}, format="json")
     assert (restored.status_code, restored.json()["error"]["code"]) == (409, "knowledge_base_full")
     assert KnowledgeDocument.objects.get(pk=first["id"]).status == "ARCHIVED"
+
+
+def test_a_request_whose_first_file_has_too_many_sections_parses_no_other(settings, client_for, owner, monkeypatch):
+    """Parsing a megabyte of headings takes seconds: a refused request must not pay for every file it holds."""
+    settings.KNOWLEDGE_MAX_DOCUMENT_CHUNKS = 5
+    parsed = []
+    real = ingest._prepare
+    monkeypatch.setattr(ingest, "_prepare", lambda filename, *args: parsed.append(filename) or real(filename, *args))
+    files = [markdown_file(sections(6), "big.md"), markdown_file(sections(2), "small.md")]
+
+    response = client_for(owner).post("/api/upload", {"file": files}, format="multipart")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "too_many_sections"
+    assert parsed == ["big.md"]

@@ -42,6 +42,10 @@ RUN_THREAD_NICENESS = 10
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
+# Other apps' follow-up work (the alerts app's deliveries, whose retries follow at once in embedded mode and may
+# each wait out a sink's timeout): threads of its own, so that it never keeps a run waiting for a thread.
+FOLLOW_UP_THREADS = 2
+_follow_ups: ThreadPoolExecutor | None = None
 
 
 class BrokerUnavailable(RuntimeError):
@@ -109,6 +113,16 @@ def _embedded_pool() -> ThreadPoolExecutor:
         return _pool
 
 
+def _follow_up_pool() -> ThreadPoolExecutor:
+    global _follow_ups
+    with _pool_lock:
+        if _follow_ups is None:
+            _follow_ups = ThreadPoolExecutor(
+                max_workers=FOLLOW_UP_THREADS, thread_name_prefix="follow-up", initializer=_behind_the_server
+            )
+        return _follow_ups
+
+
 def start_embedded_runtime() -> None:
     """Start the pool and its reaper now (the ASGI app calls this in embedded mode), not at the first run."""
     if settings.RUN_EXECUTION == "embedded":
@@ -124,14 +138,15 @@ def _apply_in_thread(task: Task, args: tuple[str, ...]) -> None:
 
 
 def submit_task(task: Task, *args: str) -> None:
-    """Have ``task`` executed where runs execute: sent to the Celery workers, or applied on the embedded pool.
+    """Have ``task`` executed where runs execute: sent to the Celery workers, or applied on the embedded
+    follow-up threads (never the run pool's: a sink that hangs must not keep a run from starting).
 
     For other apps' follow-up work (the alerts app's deliveries). ``apply()`` runs a task's retries at once,
     in the same thread: Celery's eager mode ignores a retry's countdown, so backoff only applies on workers.
     Broker errors are the caller's (``kombu`` ``OperationalError``, ``redis.RedisError``).
     """
     if settings.RUN_EXECUTION == "embedded":
-        _embedded_pool().submit(_apply_in_thread, task, args)
+        _follow_up_pool().submit(_apply_in_thread, task, args)
         return
     task.apply_async(args=args)
 

@@ -288,7 +288,7 @@ if "openai" in (LLM_PROVIDER, SEMANTIC_GUARD_PROVIDER):
 if "scripted" in (LLM_PROVIDER, SEMANTIC_GUARD_PROVIDER) and not LLM_SCRIPT_PATH:
     raise env.ConfigError("LLM_SCRIPT_PATH: required when LLM_PROVIDER or SEMANTIC_GUARD_PROVIDER is scripted")
 
-# Model budgets (docs/providers.md#budgets): each request's output cap per role, sent as the parameter the
+# Model budgets (docs/providers.md, "Budgets"): each request's output cap per role, sent as the parameter the
 # endpoint wants (OpenAI's reasoning models and newer APIs take max_completion_tokens); a run's token budget
 # (prompt + completion, 0: none) and the prompt size of one request, to which the executor trims its context.
 LLM_MAX_TOKENS_PARAM = env.choice("LLM_MAX_TOKENS_PARAM", ("max_tokens", "max_completion_tokens"), "max_tokens")

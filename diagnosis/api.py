@@ -84,7 +84,7 @@ class RunCancelApi(APIView):
         parameters=[OpenApiParameter("run_id", OpenApiTypes.UUID, OpenApiParameter.PATH)],
         responses={
             202: OutputSerializer,
-            403: OpenApiResponse(ErrorSerializer, description="not signed in"),
+            403: OpenApiResponse(ErrorSerializer, description="not signed in, or an auditor (read-only)"),
             404: OpenApiResponse(ErrorSerializer, description="unknown run, or not yours to cancel"),
             409: OpenApiResponse(ErrorSerializer, description="the run has already ended"),
         },

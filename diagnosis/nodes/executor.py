@@ -18,8 +18,8 @@ from diagnosis.graph.status import ExecutorStatus
 from diagnosis.nodes.agent import StepMeter
 from diagnosis.nodes.context import NodeContext
 from diagnosis.nodes.messages import executor_messages
-from diagnosis.providers.base import ProviderError, budget_spent
-from tools.harness import ARGUMENTS_TOO_LARGE
+from diagnosis.providers.base import ModelReply, ProviderError, budget_spent
+from tools.harness import MAX_ARGUMENTS_BYTES
 from tools.models import InvocationStatus
 from tools.registry import tool_specs
 
@@ -65,17 +65,13 @@ def _execute(context: NodeContext, state: DiagnosisState) -> dict[str, Any]:
             # No model call would read their results: running them would only spend the run's tool calls
             # (the evidence round's executor needs them) and its time.
             break
-        assistant = reply.as_message()
-        messages.append(assistant)
-        for index, call in enumerate(reply.tool_calls[:MAX_CALLS_PER_TURN]):
+        messages.append(_echoed(reply))
+        for call in reply.tool_calls[:MAX_CALLS_PER_TURN]:
             if context.model_deadline is not None and context.model_deadline.expired:
                 # No model call could read the results any more: the attempt ends as that call would.
                 return _failed(meter, budget_spent())
             result = context.harness.call(call.name, call.arguments)
             blocked += result.status == InvocationStatus.BLOCKED
-            if result.error_code == ARGUMENTS_TOO_LARGE:
-                # Sent back whole in the conversation, the refused text would fill every later prompt.
-                assistant["tool_calls"][index]["function"]["arguments"] = "{}"
             context.tool_calls.append(f"{call.name} {call.arguments}"[:300])
             messages.append(
                 {"role": "tool", "tool_call_id": call.id, "content": json.dumps(result.projection, ensure_ascii=False)}
@@ -90,6 +86,17 @@ def _execute(context: NodeContext, state: DiagnosisState) -> dict[str, Any]:
         return {"executor_status": ExecutorStatus.TOOL_BLOCKED}
     meter.record(ExecutorStatus.INVALID_OUTPUT, f"no report after {MAX_TURNS} turns")
     return {"executor_status": ExecutorStatus.INVALID_OUTPUT, "failure_reason": "turns_exhausted"}
+
+
+def _echoed(reply: ModelReply) -> dict[str, Any]:
+    """The model's turn as the conversation keeps it: a call's arguments past what the harness takes
+    (``arguments_too_large``, or a call past the turn's limit, never run) become ``{}``; sent back whole,
+    megabytes of them would fill every later prompt of the attempt."""
+    message = reply.as_message()
+    for call in message.get("tool_calls", []):
+        if len(call["function"]["arguments"].encode("utf-8", "surrogatepass")) > MAX_ARGUMENTS_BYTES:
+            call["function"]["arguments"] = "{}"
+    return message
 
 
 def _failed(meter: StepMeter, error: ProviderError) -> dict[str, Any]:

@@ -387,30 +387,44 @@ def _start_of(ends: re.Pattern[str], before: str) -> int:
     for match in ends.finditer(before):
         if _NEGATION_ALONE.fullmatch(before[start : match.start()]):
             governed = True
-        elif not (governed and _ASIDE.fullmatch(before[piece : match.start()])):
+        elif not (governed and _is_aside(before[piece : match.start()], match.group(0))):
             governed = False
             start = match.end()
         piece = match.end()
     return start
 
 
+def _is_aside(piece: str, end: str) -> bool:
+    """Whether ``piece`` is an aside a negation alone governs across: nothing (an ellipsis), or a few words
+    set off by commas or dashes ("Never, under any load, raise it"); not a clause ended by a semicolon or a
+    sentence's end ("The job should not, by design, run at peak; it ran at 10:02")."""
+    return not piece.strip() or (bool(_ASIDE.fullmatch(piece)) and not _CLOSED.search(end))
+
+
+# Who an instruction is given to, before its "must not" or "should never": the reader, not a thing ("Writes
+# must not be lost, so fail over" states a goal, then what to do).
+_ADDRESSEE = (
+    r"(?:you|we|operators?|engineers?|on-call(?:\s+engineers?)?|admins?|administrators?|sres?|the\s+team|teams?"
+    r"|nobody|no\s+one)"
+)
 # A clause of a negation alone: "Never", "Do not, ever", "You must never, ever", "Don't ever", "Operators
-# should never" ("No" answers a question, "If not" sets a condition: not these).
+# should never" ("No" answers a question, "If not" and "If it does not" set a condition: not these).
 _NEGATION_ALONE = re.compile(
-    r"\s*(?:please\s+)?(?:(?:[\w'\u2019-]+\s+){0,3}?(?:do|does|should|must|shall)\s+)?"
+    rf"\s*(?:please\s+)?(?:(?:{_ADDRESSEE}\s+)?(?:do|does|should|must|shall)\s+)?"
     r"(?:never|not|\w+n['\u2019\u02bc]t)(?:[\s,!—–-]*ever)?[\s!—–-]*",
     re.IGNORECASE,
 )
 # An aside of a few words between a negation alone and what it governs: "under any load", "even then".
-# Nothing at all between two ends is one too ("Do not... raise it").
-_ASIDE = re.compile(r"\s*[(\[]?(?:[\w'\u2019-]+[\s)\]]*){0,5}", re.IGNORECASE)
+_ASIDE = re.compile(r"\s*[(\[]?(?:[\w'\u2019-]+[\s)\]]*){1,5}", re.IGNORECASE)
+# The ends that close a clause for good: a semicolon, a sentence's end, a line break.
+_CLOSED = re.compile(r"[;.!?\n。！？；]")
 # Where a sentence ends: its punctuation, a line break, or the marker of the next list item or heading (the
 # gatekeeper reads a value with its line breaks made spaces: "- Do not restart it - Roll back the change").
 _SENTENCE_END = re.compile(rf"[.!?;\n。！？；](?!\d)|(?:^|\s){_MARKER}\s")
 # A sentence that starts by forbidding (after a list item's marker or a "please"; "Operators must never").
 _FORBIDS = re.compile(
     rf"\s*(?:{_MARKER}\s+)?(?:please\s+)?"
-    r"(?:(?:[\w'\u2019-]+\s+){1,3}?(?:must|should|shall)\s+(?:not|never)\b|do\s+not|don['\u2019\u02bc]t|never|must\s+not|should\s+not|avoid|refrain\s+from|请勿|切勿|不要|禁止|严禁|避免|别|不得)",
+    rf"(?:{_ADDRESSEE}\s+(?:must|should|shall)\s+(?:not|never)\b|do\s+not|don['\u2019\u02bc]t|never|must\s+not|should\s+not|avoid|refrain\s+from|请勿|切勿|不要|禁止|严禁|避免|别|不得)",
     re.IGNORECASE,
 )
 # Words after which a forbidding sentence goes on to say what to do.

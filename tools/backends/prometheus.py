@@ -106,7 +106,9 @@ def _matrix_points(name: str, body: dict[str, Any], first: datetime, step: int, 
             index, off_grid = divmod(offset, step * 1000)
             if off_grid or not last < index < steps:
                 raise ToolBackendError(
-                    "backend_bad_response", f"{name} answered a point at a time it was not asked for {pair!r:.200}"
+                    "backend_bad_response",
+                    f"{name} answered a point at a time it was not asked for {pair!r:.200} (a query frontend that "
+                    "aligns ranges with the step must not: Thanos' --query-range.align-range-with-step=false)",
                 )
             last = index
             if math.isfinite(value):

@@ -39,8 +39,8 @@ class TimeWindow:
 
 def parse_window(start: str, end: str) -> TimeWindow:
     """The window of a tool call, or ``ToolInputError("invalid_window")`` saying what is wrong. Its ends are
-    whole milliseconds, the start rounded down and the end up: the finest time Prometheus is asked in, so that
-    every backend reads the same window (a log's microseconds are within it as they were)."""
+    whole milliseconds, both rounded down (its span as asked): the finest time Prometheus is asked in, so that
+    every backend reads the same window."""
     try:
         window = TimeWindow(parse_timestamp(start), parse_timestamp(end))
     except ValueError as error:
@@ -49,11 +49,13 @@ def parse_window(start: str, end: str) -> TimeWindow:
         raise ToolInputError("invalid_window", f"the window must lie between {EARLIEST.year} and {LATEST.year}")
     if window.start >= window.end:
         raise ToolInputError("invalid_window", f"start {start!r} must be before end {end!r}")
-    below = window.end.microsecond % 1000
-    window = TimeWindow(
-        window.start - timedelta(microseconds=window.start.microsecond % 1000),
-        window.end + timedelta(microseconds=1000 - below) if below else window.end,
-    )
     if window.end - window.start > MAX_WINDOW_SPAN:
         raise ToolInputError("invalid_window", f"the window spans more than {MAX_WINDOW_SPAN.days} days")
-    return window
+    rounded = TimeWindow(_whole_millisecond(window.start), _whole_millisecond(window.end))
+    if rounded.start >= rounded.end:
+        raise ToolInputError("invalid_window", f"the window from {start!r} to {end!r} is shorter than a millisecond")
+    return rounded
+
+
+def _whole_millisecond(moment: datetime) -> datetime:
+    return moment - timedelta(microseconds=moment.microsecond % 1000)

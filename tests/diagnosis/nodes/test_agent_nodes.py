@@ -126,6 +126,19 @@ def test_refused_arguments_too_large_to_keep_are_not_sent_back_in_the_conversati
     assert '"error_code": "arguments_too_large"' in next(m["content"] for m in model.calls[1] if m["role"] == "tool")
 
 
+def test_a_call_past_the_turns_limit_is_not_echoed_whole_either(run, make_context):
+    """Never run, it is never refused by the harness: its arguments are still not sent back whole."""
+    calls = [("query_logs", {"service": "x"})] * executor.MAX_CALLS_PER_TURN
+    huge = ("query_logs", {"service": "payment-service", "contains": "x" * MAX_ARGUMENTS_BYTES})
+    model = FakeModel([tool_call_reply(*calls, huge), json.dumps(NO_EVIDENCE)])
+
+    executor.execute(make_context(run, executor=model), {"planner_plan": PLAN}, {})
+
+    (assistant,) = [m for m in model.calls[1] if m["role"] == "assistant"]
+    assert assistant["tool_calls"][-1]["function"]["arguments"] == "{}"
+    assert sum(len(json.dumps(m)) for m in model.calls[1]) < MAX_ARGUMENTS_BYTES
+
+
 def test_it_reports_tool_blocked_when_refused_tools_end_without_a_report(run, make_context):
     model = FakeModel([tool_call_reply(("query_logs", {})), "I could not query anything"])
 

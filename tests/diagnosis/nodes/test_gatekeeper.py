@@ -240,6 +240,15 @@ def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, 
         ("If not, raise connectionTimeout", "raise connectionTimeout", True),  # a condition, not a negation
         ("Not all replicas lag, raise connectionTimeout", "raise connectionTimeout", True),
         ("Never restart it - Roll back, raise connectionTimeout", "raise connectionTimeout", True),  # next item
+        # A negation governs its own clause, not the goal a sentence states before what to do (a review's).
+        ("Writes must not be lost, so fail over to the replica.", "fail over to the replica", True),
+        ("The pool should never run dry, so raise maximumPoolSize to 50.", "raise maximumPoolSize to 50", True),
+        (
+            "The job should not, by design, run at peak; it ran at 10:02 and locked the orders table.",
+            "it ran at 10:02 and locked the orders table",
+            True,
+        ),
+        ("If it does not, restart payment-db.", "restart payment-db", True),
         # As the page shows it: emphasis marks, invisible characters and an ellipsis hide no negation.
         ("Do _not_ raise connectionTimeout to 60s; it hides the leak.", "raise connectionTimeout to 60s", False),
         ("__Do not__ raise connectionTimeout", "raise connectionTimeout", False),

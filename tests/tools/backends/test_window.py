@@ -17,13 +17,14 @@ def test_it_parses_a_window():
     assert window.seconds == 1800
 
 
-def test_its_ends_are_whole_milliseconds_around_what_was_asked():
-    """The finest time Prometheus is asked in: every backend reads the same window, and no log's
-    microseconds fall out of it."""
-    window = parse_window("2024-05-01T10:00:00.000500Z", "2024-05-01T10:30:00.123456Z")
+def test_its_ends_are_whole_milliseconds_its_span_as_asked():
+    """The finest time Prometheus is asked in: every backend reads the same window, of the steps asked for
+    (rounded outwards, a 300 s window of 60 s steps made a sixth step)."""
+    window = parse_window("2024-05-01T10:00:00.000500Z", "2024-05-01T10:05:00.000500Z")
 
     assert window.start == datetime(2024, 5, 1, 10, tzinfo=UTC)
-    assert window.end == datetime(2024, 5, 1, 10, 30, 0, 124000, tzinfo=UTC)
+    assert window.seconds == 300
+    assert parse_window("2024-05-01T00:00:00.0005Z", "2024-05-08T00:00:00.0005Z").seconds == 7 * 24 * 3600
 
 
 @pytest.mark.parametrize(
@@ -41,6 +42,7 @@ def test_its_ends_are_whole_milliseconds_around_what_was_asked():
         # Past Loki's clock: int64 nanoseconds end in April 2262.
         ("2262-05-01T00:00:00Z", "2262-05-02T00:00:00Z", "between 1970 and 2262"),
         ("2024-05-01T10:00:00.0005Z", "2024-05-01T10:00:00.0005Z", "must be before end"),
+        ("2024-05-01T10:00:00.0002Z", "2024-05-01T10:00:00.0007Z", "shorter than a millisecond"),
     ],
 )
 def test_it_refuses_a_bad_window_saying_why(start, end, message):

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Coroutine, Mapping
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import httpx
+import httpx2
 
 T = TypeVar("T")
 
@@ -28,16 +29,7 @@ class ResponseRefused(Exception):
 UNCOMPRESSED = {"Accept-Encoding": "identity"}
 
 
-class StreamedResponse(Protocol):
-    """A response whose body is still to be read: httpx's, and the ``openai`` SDK's own copy of it."""
-
-    @property
-    def headers(self) -> Mapping[str, str]: ...
-
-    def aiter_raw(self) -> AsyncIterator[bytes]: ...
-
-
-async def read_bounded(response: StreamedResponse, max_bytes: int) -> bytes:
+async def _read_bounded(response: httpx.Response, max_bytes: int) -> bytes:
     """The body of ``response`` as it came, or ``ResponseRefused`` past ``max_bytes`` or compressed."""
     encoding = response.headers.get("content-encoding", "identity").strip().lower()
     if encoding not in ("", "identity"):
@@ -48,6 +40,50 @@ async def read_bounded(response: StreamedResponse, max_bytes: int) -> bytes:
         if len(body) > max_bytes:
             raise ResponseRefused(f"the response body is over {max_bytes} bytes")
     return bytes(body)
+
+
+class BoundedTransport(httpx2.AsyncBaseTransport):
+    """The ``openai`` SDK's transport (its own copy of httpx) with every answer asked for uncompressed and read
+    to ``max_bytes``: the SDK reads an error's body itself, before its caller could bound it (a 500 inflating
+    to 300 MB doubled a worker's memory). A compressed answer, or a body past the bound, raises
+    ``ResponseRefused`` where it is read (the SDK hands a refusal at the headers on as the ``__cause__`` of
+    its ``APIConnectionError``)."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self._inner = httpx2.AsyncHTTPTransport()
+        self._max_bytes = max_bytes
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        request.headers.update(UNCOMPRESSED)
+        response = await self._inner.handle_async_request(request)
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        if encoding not in ("", "identity"):
+            await response.aclose()
+            raise ResponseRefused(f"the response is compressed ({encoding}) though it was asked for uncompressed")
+        stream = _BoundedStream(response.stream, self._max_bytes)  # type: ignore[arg-type]
+        return httpx2.Response(
+            response.status_code, headers=response.headers, stream=stream, extensions=response.extensions
+        )
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _BoundedStream(httpx2.AsyncByteStream):
+    def __init__(self, stream: httpx2.AsyncByteStream, max_bytes: int) -> None:
+        self._stream = stream
+        self._max_bytes = max_bytes
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        read = 0
+        async for chunk in self._stream:
+            read += len(chunk)
+            if read > self._max_bytes:
+                raise ResponseRefused(f"the response body is over {self._max_bytes} bytes")
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
 
 
 def request_within(
@@ -100,7 +136,7 @@ async def _exchange(
         asyncio.timeout(seconds),
         http.stream(method, url, headers=headers, **request) as response,
     ):
-        body = await read_bounded(response, max_bytes)
+        body = await _read_bounded(response, max_bytes)
         # The body as read, whole: the headers that described its transfer go.
         kept = [(name, value) for name, value in response.headers.multi_items() if name.lower() not in _TRANSFER]
         return httpx.Response(

@@ -15,7 +15,7 @@ is (connecting, waiting for headers, reading the body), as httpx's maintainers a
 (encode/httpx#1450). The node calling ``complete`` stays synchronous: each request gets its own event
 loop (``config.bounded_http.run_on_own_loop``, which does not wait for a host name still resolving), and
 its own client, since an async client's connections belong to the loop that opened them. The reply is asked
-for uncompressed and read up to what its output cap can fill (``config.bounded_http.read_bounded``): a
+for uncompressed and read up to what its output cap can fill (``config.bounded_http.BoundedTransport``, which bounds the error bodies the SDK reads itself too): a
 bigger or a compressed one is MALFORMED_RESPONSE, charged whole, before it can fill the worker's memory.
 
 Every request carries its role's output cap (``max_tokens``, or ``max_completion_tokens`` where the endpoint
@@ -46,7 +46,7 @@ from typing import Any
 import httpx2
 import openai
 
-from config.bounded_http import UNCOMPRESSED, ResponseRefused, read_bounded, run_on_own_loop
+from config.bounded_http import BoundedTransport, ResponseRefused, run_on_own_loop
 from config.redaction import error_summary
 from config.run_scope import waiting
 from diagnosis.providers.base import (
@@ -72,8 +72,9 @@ from diagnosis.providers.token_estimate import fewest_tokens, prompt_tokens
 
 logger = logging.getLogger(__name__)
 
-ClientFactory = Callable[[], openai.AsyncOpenAI]
-"""Opens a new SDK client for one request (``build_models`` binds the endpoint, the key and ``max_retries=0``)."""
+ClientFactory = Callable[..., openai.AsyncOpenAI]
+"""Opens a new SDK client for one request (``build_models`` binds the endpoint, the key and ``max_retries=0``;
+the model gives it its ``http_client``)."""
 
 NOT_SENT = (httpx2.ConnectError, httpx2.ConnectTimeout, httpx2.UnsupportedProtocol, httpx2.LocalProtocolError)
 """Transport failures before the request left (no connection; a scheme or a header no request can carry), so
@@ -243,6 +244,10 @@ class OpenAIChatModel:
                 ErrorCode.MALFORMED_RESPONSE, str(exc), attempts=attempts, latency_ms=elapsed_ms(started)
             ) from exc
         except (openai.APIConnectionError, openai.APIStatusError) as exc:
+            if isinstance(exc.__cause__, ResponseRefused):  # refused at its headers: compressed
+                raise ProviderError(
+                    ErrorCode.MALFORMED_RESPONSE, str(exc.__cause__), attempts=attempts, latency_ms=elapsed_ms(started)
+                ) from exc.__cause__
             code, retry_after = _classify(exc)
             raise ProviderError(
                 code, error_summary(exc), attempts=attempts, latency_ms=elapsed_ms(started), retry_after=retry_after
@@ -258,13 +263,14 @@ class OpenAIChatModel:
     async def _post(self, request: dict[str, Any], seconds: float) -> bytes:
         """The request, from connecting to the body's last byte, cancelled when ``seconds`` have passed, its
         body read uncompressed up to ``_max_response_bytes``."""
+        http = openai.DefaultAsyncHttpxClient(transport=BoundedTransport(self._max_response_bytes))
         async with (
-            self._new_client() as client,
+            self._new_client(http_client=http) as client,
             asyncio.timeout(seconds),
-            client.chat.completions.with_streaming_response.create(**request, extra_headers=UNCOMPRESSED) as response,
+            client.chat.completions.with_streaming_response.create(**request) as response,
         ):
             try:
-                return await read_bounded(response.http_response, self._max_response_bytes)
+                return await response.read()
             except httpx2.TransportError as exc:  # the body cut: as the SDK reports it when it reads the body
                 raise openai.APIConnectionError(request=response.http_response.request) from exc
 

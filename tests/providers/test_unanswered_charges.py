@@ -159,3 +159,13 @@ def test_a_compressed_reply_is_refused_unread(fake_openai, make_model):
 
     assert error.code is ErrorCode.MALFORMED_RESPONSE and "compressed" in error.message
     assert fake_openai.requests[0].headers["accept-encoding"] == "identity"
+
+
+def test_an_error_answer_is_read_to_the_same_bound(fake_openai, make_model):
+    """The SDK reads an error's body itself: a proxy's 500 page of megabytes was read whole before."""
+    fake_openai.enqueue(FakeResponse(status=500, body=b"x" * (CAP * 32 + 70_000), content_type="text/html"))
+
+    error = fail(make_model(max_retries=2, max_output_tokens=CAP, token_budget=TokenBudget(100_000)))
+
+    assert error.code is ErrorCode.MALFORMED_RESPONSE and "over" in error.message
+    assert len(fake_openai.requests) == 1

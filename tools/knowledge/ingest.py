@@ -243,6 +243,15 @@ def _prepare(filename: str, content: str, title_hint: str) -> PreparedDocument:
     )
 
 
+def _cut_name(filename: str) -> str:
+    """``filename`` within ``FILENAME_MAX_CHARS``, its extension kept (it tells how the text was read)."""
+    if len(filename) <= FILENAME_MAX_CHARS:
+        return filename
+    path = PurePath(filename)
+    suffix = path.suffix if len(path.suffix) < FILENAME_MAX_CHARS // 2 else ""
+    return filename[: FILENAME_MAX_CHARS - len(suffix)] + suffix
+
+
 def _store(
     prepared: PreparedDocument,
     *,
@@ -255,7 +264,7 @@ def _store(
     content = prepared.content
     document = KnowledgeDocument.objects.create(
         title=prepared.chunked.title,
-        filename=prepared.filename[:FILENAME_MAX_CHARS],
+        filename=_cut_name(prepared.filename),
         source=source,
         scenario=scenario,
         content=content,

@@ -65,6 +65,20 @@ def test_it_refuses_anonymous_users(client_for):
     assert not KnowledgeDocument.objects.exists()
 
 
+def test_a_wrong_token_is_refused_as_such(owner):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    response = _upload(client, markdown_file(DB_POOL_RUNBOOK))
+    assert (response.status_code, response.json()["error"]["code"]) == (403, "authentication_failed")
+
+
+def test_a_long_file_name_is_cut_keeping_its_extension(client_for, owner):
+    response = _upload(client_for(owner), markdown_file(DB_POOL_RUNBOOK, "r" * 400 + ".md"))
+    assert response.status_code == 201
+    stored = KnowledgeDocument.objects.get().filename
+    assert len(stored) == 255 and stored.endswith("r.md")
+
+
 def test_it_titles_a_text_file_by_the_given_title(client_for, owner):
     response = _upload(client_for(owner), markdown_file("disk usage above 90%", "notes.txt"), title="Disk notes")
     assert (response.status_code, response.json()["title"]) == (201, "Disk notes")

@@ -326,6 +326,8 @@ KNOWLEDGE_MAX_UPLOAD_FILES = env.integer("KNOWLEDGE_MAX_UPLOAD_FILES", 10, minim
 # its search index from all of them after a change, within a search's deadline (20,000: about 2 s, docs/knowledge.md).
 KNOWLEDGE_MAX_DOCUMENT_CHUNKS = env.integer("KNOWLEDGE_MAX_DOCUMENT_CHUNKS", 5000, minimum=1)
 KNOWLEDGE_MAX_CHUNKS = env.integer("KNOWLEDGE_MAX_CHUNKS", 20_000, minimum=1)
+# Active sections of the documents one user (not staff) uploaded: one account must not fill the base for all.
+KNOWLEDGE_MAX_CHUNKS_PER_UPLOADER = env.integer("KNOWLEDGE_MAX_CHUNKS_PER_UPLOADER", 5000, minimum=1)
 DATA_UPLOAD_MAX_NUMBER_FILES = KNOWLEDGE_MAX_UPLOAD_FILES
 # The largest request body the server reads (config/body_limit.py): an upload of every file it may carry at
 # its largest, and the form's other fields. Under ASGI Django stores a body before it checks anything.

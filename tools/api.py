@@ -45,6 +45,7 @@ REJECTION_STATUS = {
     "file_too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "unsupported_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
     "knowledge_base_full": status.HTTP_409_CONFLICT,
+    "uploader_quota_full": status.HTTP_409_CONFLICT,
 }
 #: What an upload may answer besides 201: a bad request or file, a read-only caller, a full knowledge base, a
 #: file too large, a wrong type.

@@ -100,7 +100,9 @@ def ingest_documents(
         # holds, so two uploads cannot both find room for their sections.
         revision.bump()
         if source == DocumentSource.UPLOAD:
-            _check_room(sum(len(document.chunked.chunks) for document in prepared))
+            added = sum(len(document.chunked.chunks) for document in prepared)
+            _check_room(added)
+            _check_quota(uploaded_by, added)
         documents = [
             _store(
                 document,
@@ -144,6 +146,23 @@ def _check_room(added: int) -> None:
         raise DocumentRejected(
             "knowledge_base_full", message % {"held": active["total"] or 0, "limit": settings.KNOWLEDGE_MAX_CHUNKS}
         )
+
+
+def _check_quota(uploader: _User | None, added: int) -> None:
+    """Refuse an upload that would give one uploader more than ``KNOWLEDGE_MAX_CHUNKS_PER_UPLOADER`` active
+    sections: one account could otherwise fill the base and leave the team no room to add a runbook. Staff,
+    who curate the base, are not counted. Call it holding the revision row's lock, as ``_check_room``."""
+    if uploader is None or uploader.is_staff:
+        return
+    mine = KnowledgeDocument.objects.filter(status=DocumentStatus.ACTIVE, uploaded_by=uploader)
+    held = mine.aggregate(total=Sum("chunk_count"))["total"] or 0
+    limit = settings.KNOWLEDGE_MAX_CHUNKS_PER_UPLOADER
+    if held + added > limit:
+        message = gettext(
+            "your documents hold %(held)d searchable sections and yours may hold %(limit)d; archive or delete "
+            "some of them first"
+        )
+        raise DocumentRejected("uploader_quota_full", message % {"held": held, "limit": limit})
 
 
 @transaction.atomic

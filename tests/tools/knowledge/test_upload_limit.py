@@ -106,3 +106,17 @@ def test_a_request_whose_first_file_has_too_many_sections_parses_no_other(settin
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "too_many_sections"
     assert parsed == ["big.md"]
+
+
+def test_one_uploader_cannot_fill_the_base_for_everyone(settings, client_for, owner, other_user, admin_user):
+    """A review filled the base from one account and every other upload was refused."""
+    settings.KNOWLEDGE_MAX_CHUNKS_PER_UPLOADER = 8
+
+    first = client_for(owner).post(URL, {"file": markdown_file(sections(5))}, format="multipart")
+    refused = client_for(owner).post(URL, {"file": markdown_file(sections(4))}, format="multipart")
+    someone_else = client_for(other_user).post(URL, {"file": markdown_file(sections(4))}, format="multipart")
+    staff = client_for(admin_user).post(URL, {"file": markdown_file(sections(9))}, format="multipart")
+
+    assert first.status_code == 201
+    assert (refused.status_code, refused.json()["error"]["code"]) == (409, "uploader_quota_full")
+    assert someone_else.status_code == 201 and staff.status_code == 201

@@ -81,6 +81,9 @@ PLAIN_FUNCTIONS = frozenset(
 # 275 WITH parts that each count the one before took seconds of CPU, per call.
 MAX_WITH_PARTS = 20
 MAX_SELECTS = 50
+# The longest length a cast may declare: past it a short statement makes a long value, as the functions above
+# do (``CAST(x AS BINARY(1000000))`` pads to a megabyte).
+MAX_DECLARED_LENGTH = 1000
 
 _INTO_TARGETS = frozenset({"OUTFILE", "DUMPFILE"})
 # What a bracketed statement may carry besides its body: dropping the brackets must not drop these.
@@ -331,6 +334,21 @@ def _check_node(node: exp.Expr, allowed: frozenset[str], with_parts: _WithParts)
         )
     if isinstance(node, (exp.Limit, exp.Offset, exp.Fetch)):
         _check_limit(node)
+    if isinstance(node, exp.DataTypeParam) and _declared_length(node) > MAX_DECLARED_LENGTH:
+        raise _Refused(
+            Refusal.FORBIDDEN_FUNCTION,
+            f"a cast may declare a length of at most {MAX_DECLARED_LENGTH} ({node.sql(dialect=SOURCE_DIALECT)})",
+        )
+    if isinstance(node, exp.DataType) and node.this == exp.DataType.Type.CHARACTER_SET:
+        # CONVERT(x USING utf32) quadruples a value's bytes; comparisons need no other character set.
+        raise _Refused(Refusal.FORBIDDEN_FUNCTION, "CONVERT ... USING (another character set) is not allowed")
+
+
+def _declared_length(param: exp.DataTypeParam) -> int:
+    literal = param.this
+    if isinstance(literal, exp.Literal) and not literal.is_string and literal.this.isdigit():
+        return int(literal.this)
+    return 0
 
 
 def _check_function(function: exp.Func) -> None:

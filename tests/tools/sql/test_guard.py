@@ -330,3 +330,10 @@ def test_it_refuses_a_lone_surrogate_that_no_driver_could_send(dialect):
 
     assert (verdict.allowed, verdict.reason) == (False, Refusal.SYNTAX)
     assert "surrogate" in verdict.message
+
+
+@pytest.mark.parametrize(
+    "cast", ["CAST(id AS CHAR(20)) = '1'", "CAST(id AS CHAR) = '1'", "CAST(id AS DECIMAL(10,2)) > 5"]
+)
+def test_a_cast_of_an_ordinary_length_passes(cast):
+    assert check(f"SELECT id FROM orders WHERE {cast}").allowed

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import httpx
 import httpx2
+import openai
 
 T = TypeVar("T")
 
@@ -42,15 +43,28 @@ async def _read_bounded(response: httpx.Response, max_bytes: int) -> bytes:
     return bytes(body)
 
 
-class BoundedTransport(httpx2.AsyncBaseTransport):
-    """The ``openai`` SDK's transport (its own copy of httpx) with every answer asked for uncompressed and read
-    to ``max_bytes``: the SDK reads an error's body itself, before its caller could bound it (a 500 inflating
-    to 300 MB doubled a worker's memory). A compressed answer, or a body past the bound, raises
-    ``ResponseRefused`` where it is read (the SDK hands a refusal at the headers on as the ``__cause__`` of
-    its ``APIConnectionError``)."""
+def bounded_sdk_client(max_bytes: int) -> httpx2.AsyncClient:
+    """The ``openai`` SDK's default HTTP client (its own copy of httpx: proxies from the environment, TLS,
+    pooling as the SDK sets them) with every answer asked for uncompressed and read to ``max_bytes``: the
+    SDK reads an error's body itself, before its caller could bound it (a 500 inflating to 300 MB doubled a
+    worker's memory). Its transports are wrapped after it made them, since httpx takes no proxies from the
+    environment for a client given a transport; ``openai`` pins the httpx it ships, whose attributes these are."""
+    client = openai.DefaultAsyncHttpxClient()
+    client._transport = _BoundedTransport(client._transport, max_bytes)
+    client._mounts = {
+        pattern: None if transport is None else _BoundedTransport(transport, max_bytes)
+        for pattern, transport in client._mounts.items()
+    }
+    return client
 
-    def __init__(self, max_bytes: int) -> None:
-        self._inner = httpx2.AsyncHTTPTransport()
+
+class _BoundedTransport(httpx2.AsyncBaseTransport):
+    """A compressed answer raises ``ResponseRefused`` at its headers (the SDK hands it on as the
+    ``__cause__`` of an ``APIConnectionError``); a body past the bound raises it where it is read, or, for an
+    error, is cut there, so that the SDK still raises the error its status says (a 429 stays retryable)."""
+
+    def __init__(self, inner: httpx2.AsyncBaseTransport, max_bytes: int) -> None:
+        self._inner = inner
         self._max_bytes = max_bytes
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
@@ -60,7 +74,7 @@ class BoundedTransport(httpx2.AsyncBaseTransport):
         if encoding not in ("", "identity"):
             await response.aclose()
             raise ResponseRefused(f"the response is compressed ({encoding}) though it was asked for uncompressed")
-        stream = _BoundedStream(response.stream, self._max_bytes)  # type: ignore[arg-type]
+        stream = _BoundedStream(response.stream, self._max_bytes, cut=response.status_code >= 400)  # type: ignore[arg-type]
         return httpx2.Response(
             response.status_code, headers=response.headers, stream=stream, extensions=response.extensions
         )
@@ -70,16 +84,20 @@ class BoundedTransport(httpx2.AsyncBaseTransport):
 
 
 class _BoundedStream(httpx2.AsyncByteStream):
-    def __init__(self, stream: httpx2.AsyncByteStream, max_bytes: int) -> None:
+    def __init__(self, stream: httpx2.AsyncByteStream, max_bytes: int, *, cut: bool) -> None:
         self._stream = stream
         self._max_bytes = max_bytes
+        self._cut = cut
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         read = 0
         async for chunk in self._stream:
+            if read + len(chunk) > self._max_bytes:
+                if not self._cut:
+                    raise ResponseRefused(f"the response body is over {self._max_bytes} bytes")
+                yield chunk[: self._max_bytes - read]
+                return
             read += len(chunk)
-            if read > self._max_bytes:
-                raise ResponseRefused(f"the response body is over {self._max_bytes} bytes")
             yield chunk
 
     async def aclose(self) -> None:

@@ -15,7 +15,7 @@ is (connecting, waiting for headers, reading the body), as httpx's maintainers a
 (encode/httpx#1450). The node calling ``complete`` stays synchronous: each request gets its own event
 loop (``config.bounded_http.run_on_own_loop``, which does not wait for a host name still resolving), and
 its own client, since an async client's connections belong to the loop that opened them. The reply is asked
-for uncompressed and read up to what its output cap can fill (``config.bounded_http.BoundedTransport``, which bounds the error bodies the SDK reads itself too): a
+for uncompressed and read up to what its output cap can fill (``config.bounded_http.bounded_sdk_client``, which bounds the error bodies the SDK reads itself too): a
 bigger or a compressed one is MALFORMED_RESPONSE, charged whole, before it can fill the worker's memory.
 
 Every request carries its role's output cap (``max_tokens``, or ``max_completion_tokens`` where the endpoint
@@ -46,7 +46,7 @@ from typing import Any
 import httpx2
 import openai
 
-from config.bounded_http import BoundedTransport, ResponseRefused, run_on_own_loop
+from config.bounded_http import ResponseRefused, bounded_sdk_client, run_on_own_loop
 from config.redaction import error_summary
 from config.run_scope import waiting
 from diagnosis.providers.base import (
@@ -263,8 +263,8 @@ class OpenAIChatModel:
     async def _post(self, request: dict[str, Any], seconds: float) -> bytes:
         """The request, from connecting to the body's last byte, cancelled when ``seconds`` have passed, its
         body read uncompressed up to ``_max_response_bytes``."""
-        http = openai.DefaultAsyncHttpxClient(transport=BoundedTransport(self._max_response_bytes))
         async with (
+            bounded_sdk_client(self._max_response_bytes) as http,
             self._new_client(http_client=http) as client,
             asyncio.timeout(seconds),
             client.chat.completions.with_streaming_response.create(**request) as response,

@@ -387,26 +387,24 @@ def _start_of(ends: re.Pattern[str], before: str) -> int:
     for match in ends.finditer(before):
         if _NEGATION_ALONE.fullmatch(before[start : match.start()]):
             governed = True
-        elif not (governed and _is_aside(before[piece : match.start()], match.group(0))):
+        elif not (governed and _is_aside(before[piece : match.start()], match)):
             governed = False
             start = match.end()
         piece = match.end()
     return start
 
 
-def _is_aside(piece: str, end: str) -> bool:
+def _is_aside(piece: str, end: re.Match[str]) -> bool:
     """Whether ``piece`` is an aside a negation alone governs across: nothing (an ellipsis), or a few words
-    set off by commas or dashes ("Never, under any load, raise it"); not a clause ended by a semicolon or a
-    sentence's end ("The job should not, by design, run at peak; it ran at 10:02")."""
-    return not piece.strip() or (bool(_ASIDE.fullmatch(piece)) and not _CLOSED.search(end))
+    set off by commas or dashes ("Never, under any load, raise it", "Never, e.g. at peak, raise it"); not a
+    clause ended by a semicolon or a sentence's end ("The job should not, by design, run at peak; it ran")."""
+    return not piece.strip() or (bool(_ASIDE.fullmatch(piece)) and not _CLOSED.match(end.string, end.start()))
 
 
-# Who an instruction is given to, before its "must not" or "should never": the reader, not a thing ("Writes
-# must not be lost, so fail over" states a goal, then what to do).
-_ADDRESSEE = (
-    r"(?:you|we|operators?|engineers?|on-call(?:\s+engineers?)?|admins?|administrators?|sres?|the\s+team|teams?"
-    r"|nobody|no\s+one)"
-)
+# Who (or what) a "must not" or "should never" is said of: a few words, not a condition ("If it does not,
+# restart it"). A goal stated before what to do ("Writes must not be lost, so fail over") is turned round by
+# its "so" (``_TURN``).
+_ADDRESSEE = r"(?!(?:if|when|whenever|unless|whether|once|in\s+case)\b)(?:[\w'\u2019-]+\s+){0,2}[\w'\u2019-]+"
 # A clause of a negation alone: "Never", "Do not, ever", "You must never, ever", "Don't ever", "Operators
 # should never" ("No" answers a question, "If not" and "If it does not" set a condition: not these).
 _NEGATION_ALONE = re.compile(
@@ -416,20 +414,24 @@ _NEGATION_ALONE = re.compile(
 )
 # An aside of a few words between a negation alone and what it governs: "under any load", "even then".
 _ASIDE = re.compile(r"\s*[(\[]?(?:[\w'\u2019-]+[\s)\]]*){1,5}", re.IGNORECASE)
-# The ends that close a clause for good: a semicolon, a sentence's end, a line break.
-_CLOSED = re.compile(r"[;.!?\n。！？；]")
+# The ends that close a clause for good: a semicolon, a line break, a sentence's end (a full stop before a
+# capital or the end, not the one of "e.g." or "payment-db.prod").
+_CLOSED = re.compile(r"[;!?\n。！？；]|\.(?=\s*(?:[A-Z]|$))")
 # Where a sentence ends: its punctuation, a line break, or the marker of the next list item or heading (the
 # gatekeeper reads a value with its line breaks made spaces: "- Do not restart it - Roll back the change").
 _SENTENCE_END = re.compile(rf"[.!?;\n。！？；](?!\d)|(?:^|\s){_MARKER}\s")
-# A sentence that starts by forbidding (after a list item's marker or a "please"; "Operators must never").
+# A sentence that starts by forbidding (after a list item's marker or a "please"; "Operators must never
+# restart", not the state "The cache should not be flushed", which says nothing of what follows it).
 _FORBIDS = re.compile(
     rf"\s*(?:{_MARKER}\s+)?(?:please\s+)?"
-    rf"(?:{_ADDRESSEE}\s+(?:must|should|shall)\s+(?:not|never)\b|do\s+not|don['\u2019\u02bc]t|never|must\s+not|should\s+not|avoid|refrain\s+from|请勿|切勿|不要|禁止|严禁|避免|别|不得)",
+    rf"(?:{_ADDRESSEE}\s+(?:must|should|shall)\s+(?:not|never)\s+(?!be\b)|do\s+not|don['\u2019\u02bc]t|never|must\s+not|should\s+not|avoid|refrain\s+from|请勿|切勿|不要|禁止|严禁|避免|别|不得)",
     re.IGNORECASE,
 )
 # Words after which a forbidding sentence goes on to say what to do.
 _TURN = re.compile(
-    r"\b(?:but|instead|rather|however|then|otherwise|unless|except)\b|而是|但|改为|然后|而应|否则|除非", re.I
+    r"\b(?:but|instead|rather|however|then|otherwise|unless|except|so|therefore|thus|hence)\b"
+    r"|而是|但|改为|然后|而应|否则|除非|所以|因此",
+    re.I,
 )
 # A key given a negative value right after it, its name quoted or not: "enabled=false", "disk_full: no",
 # '"tmp_cleanup.enabled": false', "healthy == 0", "cleanup is off".

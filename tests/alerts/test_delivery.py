@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.test import Client
@@ -12,6 +13,7 @@ from alerts import delivery, receivers
 from alerts.models import DeliveryStatus, NotificationDelivery
 from alerts.sinks import BODIES, WECOM_CONTENT_BYTES
 from alerts.tasks import deliver_run_notification
+from diagnosis import dispatch
 from diagnosis.failures import FailureCode
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.services import RunResult, run_fail, run_finish
@@ -330,8 +332,17 @@ def run_pool(monkeypatch):
     yield from stand_in_run_pool(monkeypatch, workers=2)
 
 
+@pytest.fixture
+def follow_ups(monkeypatch):
+    """The embedded follow-up threads deliveries run on, this test's own: waited for, then shut down."""
+    executor = ThreadPoolExecutor(max_workers=dispatch.FOLLOW_UP_THREADS)
+    monkeypatch.setattr(dispatch, "_follow_ups", executor)
+    yield executor
+    executor.shutdown(wait=True)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_the_embedded_mode_delivers_on_its_own_threads(settings, intake, dispatched, run_pool):
+def test_the_embedded_mode_delivers_on_its_own_threads(settings, intake, dispatched, run_pool, follow_ups):
     """No broker: the task is applied on the embedded pool, its retries at once (eager mode)."""
     settings.RUN_EXECUTION = "embedded"
     settings.PUBLIC_BASE_URL = BASE
@@ -341,8 +352,8 @@ def test_the_embedded_mode_delivers_on_its_own_threads(settings, intake, dispatc
         settings.ALERT_SINK_URLS = {"webhook": server.url}
         run_finish(run, RunResult(final_answer=ANSWER))
         bodies = server.wait(2, timeout=30)
-        # The sink has answered the retry; the pool thread records that attempt after it: wait for the thread.
-        run_pool.shutdown(wait=True)
+        # The sink has answered the retry; the delivery's thread records that attempt after it: wait for it.
+        follow_ups.shutdown(wait=True)
 
     assert [body["answer_markdown"] for body in bodies] == [ANSWER, ANSWER]
     assert [row[1] for row in attempts(run, "webhook")] == [DeliveryStatus.FAILED, DeliveryStatus.DELIVERED]

@@ -14,8 +14,10 @@ import socketserver
 import threading
 from collections.abc import Iterator
 
+import httpcore2
 import pytest
 
+from config.bounded_http import bounded_sdk_client
 from diagnosis.providers.base import ErrorCode, ProviderConfig, ProviderError, no_invocations
 from diagnosis.providers.openai_provider import build_models
 from diagnosis.providers.token_budget import TokenBudget
@@ -161,11 +163,32 @@ def test_a_compressed_reply_is_refused_unread(fake_openai, make_model):
     assert fake_openai.requests[0].headers["accept-encoding"] == "identity"
 
 
-def test_an_error_answer_is_read_to_the_same_bound(fake_openai, make_model):
-    """The SDK reads an error's body itself: a proxy's 500 page of megabytes was read whole before."""
-    fake_openai.enqueue(FakeResponse(status=500, body=b"x" * (CAP * 32 + 70_000), content_type="text/html"))
+@pytest.mark.parametrize(
+    ("status", "code", "charged"), [(429, ErrorCode.RATE_LIMIT, 0), (503, ErrorCode.SERVER_ERROR, 2)]
+)
+def test_an_error_answer_is_cut_at_the_same_bound_and_judged_by_its_status(
+    fake_openai, make_model, status, code, charged
+):
+    """The SDK reads an error's body itself: a proxy's error page of megabytes was read whole before. Cut at
+    the bound, it is still the error its status says: a 429 is retried and costs nothing."""
+    page = FakeResponse(
+        status=status, body=b"x" * (CAP * 32 + 70_000), content_type="text/html", headers={"retry-after-ms": "1"}
+    )
+    fake_openai.enqueue(page, page)
+    budget = TokenBudget(100_000)
 
-    error = fail(make_model(max_retries=2, max_output_tokens=CAP, token_budget=TokenBudget(100_000)))
+    error = fail(make_model(max_retries=1, max_output_tokens=CAP, token_budget=budget))
 
-    assert error.code is ErrorCode.MALFORMED_RESPONSE and "over" in error.message
-    assert len(fake_openai.requests) == 1
+    assert error.code is code and len(fake_openai.requests) == 2
+    assert budget.spent == charged * WHOLE
+
+
+def test_the_bounded_client_keeps_the_proxies_of_the_environment(monkeypatch):
+    """httpx takes no proxy from the environment for a client given a transport: behind an egress proxy the
+    model was unreachable."""
+    monkeypatch.setenv("HTTPS_PROXY", "http://127.0.0.1:3128")
+
+    client = bounded_sdk_client(1024)
+
+    proxied = [transport for transport in client._mounts.values() if transport is not None]
+    assert proxied and all(isinstance(transport._inner._pool, httpcore2.AsyncHTTPProxy) for transport in proxied)

@@ -80,6 +80,7 @@ HOSTILE_SQL: list[tuple[str, Refusal]] = [
     # ... or from a cast's declared length, or another character set (utf32 quadruples a value).
     ("SELECT id FROM orders WHERE CAST(id AS BINARY(1000000)) = 'x'", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT id FROM orders WHERE CAST(id AS CHAR(1001)) = 'x'", Refusal.FORBIDDEN_FUNCTION),
+    ("SELECT id FROM orders WHERE CAST(id AS CHAR(1e6)) = 'x'", Refusal.FORBIDDEN_FUNCTION),
     ("SELECT id FROM orders WHERE CONVERT(order_no USING utf32) = 'x'", Refusal.FORBIDDEN_FUNCTION),
     # MariaDB sequences: reading one advances or sets it.
     ("SELECT NEXTVAL(order_seq)", Refusal.FORBIDDEN_FUNCTION),

@@ -16,7 +16,7 @@ search for as long as it likes; the request therefore runs on the SDK's async cl
 host name still resolving (``config.bounded_http.run_on_own_loop``). A search is a tool call with its own,
 short deadline (``TOOL_TIMEOUT_SECONDS``): an embedder sized for chat replies (``LLM_TIMEOUT_SECONDS``)
 would outlast it. Its answer is asked for uncompressed and read up to what its vectors can fill
-(``config.bounded_http.BoundedTransport``), as the chat provider's replies are.
+(``config.bounded_http.bounded_sdk_client``), as the chat provider's replies are.
 
 RRF ranks rather than scores: ``score(d) = Σ 1 / (k + rank_r(d))`` over the rankings ``r`` that contain ``d``.
 BM25 scores and cosine similarities live on different scales; ranks do not, so no weight needs tuning.
@@ -37,7 +37,7 @@ import pydantic
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from config.bounded_http import BoundedTransport, ResponseRefused, run_on_own_loop
+from config.bounded_http import ResponseRefused, bounded_sdk_client, run_on_own_loop
 from config.redaction import error_summary
 from config.run_scope import waiting
 from tools.errors import ToolTimeout
@@ -138,9 +138,9 @@ class OpenAICompatibleEmbedder:
         """One embeddings request, from connecting to the body's last byte, cancelled at the deadline, its
         answer read uncompressed up to what ``batch``'s vectors can fill (floats: the SDK's own base64 would
         be decoded past the bound)."""
-        bound = BoundedTransport(len(batch) * RESPONSE_BYTES_PER_TEXT + ENVELOPE_BYTES)
         async with (
-            self._new_client(http_client=openai.DefaultAsyncHttpxClient(transport=bound)) as client,
+            bounded_sdk_client(len(batch) * RESPONSE_BYTES_PER_TEXT + ENVELOPE_BYTES) as http,
+            self._new_client(http_client=http) as client,
             asyncio.timeout(timeout),
             client.embeddings.with_streaming_response.create(
                 model=self._model, input=batch, encoding_format="float"

@@ -187,6 +187,8 @@ def update_document(*, document: KnowledgeDocument, **changes: str) -> Knowledge
         revision.bump()  # before the check, as an upload does
         if not searched_before:
             _check_room(document.chunk_count)
+            # Counted against whoever uploaded it (archiving and restoring would get round the quota).
+            _check_quota(document.uploaded_by, document.chunk_count)
     document.save(update_fields=[*changes])
     return document
 

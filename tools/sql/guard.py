@@ -334,21 +334,37 @@ def _check_node(node: exp.Expr, allowed: frozenset[str], with_parts: _WithParts)
         )
     if isinstance(node, (exp.Limit, exp.Offset, exp.Fetch)):
         _check_limit(node)
-    if isinstance(node, exp.DataTypeParam) and _declared_length(node) > MAX_DECLARED_LENGTH:
+    if isinstance(node, exp.DataTypeParam) and not 0 <= _declared_length(node) <= MAX_DECLARED_LENGTH:
         raise _Refused(
             Refusal.FORBIDDEN_FUNCTION,
-            f"a cast may declare a length of at most {MAX_DECLARED_LENGTH} ({node.sql(dialect=SOURCE_DIALECT)})",
+            f"a cast may declare a whole number of at most {MAX_DECLARED_LENGTH} as its length "
+            f"({node.sql(dialect=SOURCE_DIALECT)})",
         )
     if isinstance(node, exp.DataType) and node.this == exp.DataType.Type.CHARACTER_SET:
-        # CONVERT(x USING utf32) quadruples a value's bytes; comparisons need no other character set.
-        raise _Refused(Refusal.FORBIDDEN_FUNCTION, "CONVERT ... USING (another character set) is not allowed")
+        _check_character_set(node)
 
 
 def _declared_length(param: exp.DataTypeParam) -> int:
+    """A cast's declared length or precision; -1 for anything but a whole number (``CHAR(1e6)``)."""
     literal = param.this
     if isinstance(literal, exp.Literal) and not literal.is_string and literal.this.isdigit():
         return int(literal.this)
-    return 0
+    return -1
+
+
+# Character sets a comparison may convert to (``CONVERT(x USING utf8mb4)``, MySQL's answer to "Illegal mix of
+# collations"): none of them makes a value longer than its UTF-8 (utf16 and utf32 double or quadruple it).
+CHARACTER_SETS = frozenset({"utf8mb4", "utf8mb3", "utf8", "latin1", "ascii", "binary"})
+
+
+def _check_character_set(data_type: exp.DataType) -> None:
+    kind = data_type.args.get("kind")
+    name = (kind.name if isinstance(kind, exp.Expr) else str(kind or "")).lower()
+    if name not in CHARACTER_SETS:
+        raise _Refused(
+            Refusal.FORBIDDEN_FUNCTION,
+            f"converting to the character set {name or '?'} is not allowed (only {', '.join(sorted(CHARACTER_SETS))})",
+        )
 
 
 def _check_function(function: exp.Func) -> None:

@@ -249,6 +249,17 @@ def test_an_excerpt_never_cuts_a_number(run, record_invocation, value, excerpt, 
             True,
         ),
         ("If it does not, restart payment-db.", "restart payment-db", True),
+        (
+            "The cache should not be flushed during peak hours, and the pool was raised to 80 at 10:05.",
+            "the pool was raised to 80 at 10:05",
+            True,
+        ),
+        # ... while whoever an instruction is given to, it forbids its list, and a full stop inside an aside
+        # ("e.g.", a host name) ends nothing.
+        ("DBAs must never restart payment-db, drop the archive or purge the queue.", "purge the queue", False),
+        ("The on-call engineer must never, under any load, restart payment-db.", "restart payment-db", False),
+        ("Never, e.g. at peak, raise connectionTimeout.", "raise connectionTimeout", False),
+        ("Never, even on payment-db.prod, raise connectionTimeout.", "raise connectionTimeout", False),
         # As the page shows it: emphasis marks, invisible characters and an ellipsis hide no negation.
         ("Do _not_ raise connectionTimeout to 60s; it hides the leak.", "raise connectionTimeout to 60s", False),
         ("__Do not__ raise connectionTimeout", "raise connectionTimeout", False),

@@ -120,3 +120,9 @@ def test_one_uploader_cannot_fill_the_base_for_everyone(settings, client_for, ow
     assert first.status_code == 201
     assert (refused.status_code, refused.json()["error"]["code"]) == (409, "uploader_quota_full")
     assert someone_else.status_code == 201 and staff.status_code == 201
+    # Archived, then restored once another fills the room: still counted against whoever uploaded it.
+    client = client_for(owner)
+    client.patch(f"/api/documents/{first.json()['id']}", {"status": "ARCHIVED"}, format="json")
+    assert client.post(URL, {"file": markdown_file(sections(4))}, format="multipart").status_code == 201
+    restored = client.patch(f"/api/documents/{first.json()['id']}", {"status": "ACTIVE"}, format="json")
+    assert (restored.status_code, restored.json()["error"]["code"]) == (409, "uploader_quota_full")

@@ -408,8 +408,12 @@ _ADDRESSEE = r"(?!(?:if|when|whenever|unless|whether|once|in\s+case)\b)(?:[\w'\u
 # A clause of a negation alone: "Never", "Do not, ever", "You must never, ever", "Don't ever", "Operators
 # should never" ("No" answers a question, "If not" and "If it does not" set a condition: not these).
 _NEGATION_ALONE = re.compile(
-    rf"\s*(?:please\s+)?(?:(?:{_ADDRESSEE}\s+)?(?:do|does|should|must|shall)\s+)?"
-    r"(?:never|not|\w+n['\u2019\u02bc]t)(?:[\s,!—–-]*ever)?[\s!—–-]*",
+    rf"\s*(?:please\s+)?(?:{_ADDRESSEE}\s+)?(?:(?:do|does|should|must|shall|may|can)\s+)?"
+    r"(?:never|not|cannot|\w+n['\u2019\u02bc]t"
+    # "Under no circumstances, even at peak, restart it", "It is forbidden, even at peak, to restart it".
+    r"|(?:under|in)\s+no\s+(?:circumstances?|case)|at\s+no\s+time"
+    r"|it\s+is\s+(?:forbidden|prohibited|not\s+allowed|not\s+permitted))"
+    r"(?:[\s,!—–-]*ever)?[\s!—–-]*",
     re.IGNORECASE,
 )
 # An aside of a few words between a negation alone and what it governs: "under any load", "even then".

@@ -30,11 +30,15 @@ class ResponseRefused(Exception):
 UNCOMPRESSED = {"Accept-Encoding": "identity"}
 
 
-async def _read_bounded(response: httpx.Response, max_bytes: int) -> bytes:
-    """The body of ``response`` as it came, or ``ResponseRefused`` past ``max_bytes`` or compressed."""
-    encoding = response.headers.get("content-encoding", "identity").strip().lower()
+def _refuse_compressed(headers: Mapping[str, str]) -> None:
+    encoding = headers.get("content-encoding", "identity").strip().lower()
     if encoding not in ("", "identity"):
         raise ResponseRefused(f"the response is compressed ({encoding}) though it was asked for uncompressed")
+
+
+async def _read_bounded(response: httpx.Response, max_bytes: int) -> bytes:
+    """The body of ``response`` as it came, or ``ResponseRefused`` past ``max_bytes`` or compressed."""
+    _refuse_compressed(response.headers)
     body = bytearray()
     async for chunk in response.aiter_raw():
         body += chunk
@@ -59,9 +63,9 @@ def bounded_sdk_client(max_bytes: int) -> httpx2.AsyncClient:
 
 
 class _BoundedTransport(httpx2.AsyncBaseTransport):
-    """A compressed answer raises ``ResponseRefused`` at its headers (the SDK hands it on as the
-    ``__cause__`` of an ``APIConnectionError``); a body past the bound raises it where it is read, or, for an
-    error, is cut there, so that the SDK still raises the error its status says (a 429 stays retryable)."""
+    """A compressed answer raises ``ResponseRefused`` at its headers (the SDK lets it through to its caller);
+    a body past the bound raises it where it is read, or, for an error, is cut there, so that the SDK still
+    raises the error its status says (a 429 stays retryable)."""
 
     def __init__(self, inner: httpx2.AsyncBaseTransport, max_bytes: int) -> None:
         self._inner = inner
@@ -70,10 +74,11 @@ class _BoundedTransport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         request.headers.update(UNCOMPRESSED)
         response = await self._inner.handle_async_request(request)
-        encoding = response.headers.get("content-encoding", "identity").strip().lower()
-        if encoding not in ("", "identity"):
+        try:
+            _refuse_compressed(response.headers)
+        except ResponseRefused:
             await response.aclose()
-            raise ResponseRefused(f"the response is compressed ({encoding}) though it was asked for uncompressed")
+            raise
         stream = _BoundedStream(response.stream, self._max_bytes, cut=response.status_code >= 400)  # type: ignore[arg-type]
         return httpx2.Response(
             response.status_code, headers=response.headers, stream=stream, extensions=response.extensions

@@ -94,7 +94,8 @@ def check_binding(claim_id: str, index: int, binding: Mapping[str, Any], load: P
     except PathError:
         return verdict(False, "path_unresolved")
     tool = default_registry().get(tool_name)
-    if tool is not None and not tool.cites(parse(raw_path), value):
+    segments = parse(raw_path)
+    if tool is not None and not tool.cites(segments, value):
         return verdict(False, "path_not_evidence")
     if isinstance(value, dict | list):
         # A record or a list is no citation either: its JSON would let an excerpt span several values.
@@ -102,7 +103,7 @@ def check_binding(claim_id: str, index: int, binding: Mapping[str, Any], load: P
     text = normalise(value_text(value))
     if len(excerpt) < EXCERPT_MIN_CHARS and not (isinstance(value, str) and excerpt == text):
         return verdict(False, "excerpt_length")
-    if tool is not None and tool.cited_whole(parse(raw_path)) and excerpt != text:
+    if tool is not None and tool.cited_whole(segments) and excerpt != text:
         return verdict(False, "excerpt_not_whole")
     if not occurs_whole(excerpt, text, cited=True):
         return verdict(False, "excerpt_not_found")

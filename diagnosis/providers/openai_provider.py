@@ -239,15 +239,11 @@ class OpenAIChatModel:
                 attempts=attempts,
                 latency_ms=elapsed_ms(started),
             ) from exc
-        except ResponseRefused as exc:
+        except ResponseRefused as exc:  # compressed, or past the bound (the SDK lets it through)
             raise ProviderError(
                 ErrorCode.MALFORMED_RESPONSE, str(exc), attempts=attempts, latency_ms=elapsed_ms(started)
             ) from exc
         except (openai.APIConnectionError, openai.APIStatusError) as exc:
-            if isinstance(exc.__cause__, ResponseRefused):  # refused at its headers: compressed
-                raise ProviderError(
-                    ErrorCode.MALFORMED_RESPONSE, str(exc.__cause__), attempts=attempts, latency_ms=elapsed_ms(started)
-                ) from exc.__cause__
             code, retry_after = _classify(exc)
             raise ProviderError(
                 code, error_summary(exc), attempts=attempts, latency_ms=elapsed_ms(started), retry_after=retry_after
@@ -267,12 +263,9 @@ class OpenAIChatModel:
             bounded_sdk_client(self._max_response_bytes) as http,
             self._new_client(http_client=http) as client,
             asyncio.timeout(seconds),
-            client.chat.completions.with_streaming_response.create(**request) as response,
         ):
-            try:
-                return await response.read()
-            except httpx2.TransportError as exc:  # the body cut: as the SDK reports it when it reads the body
-                raise openai.APIConnectionError(request=response.http_response.request) from exc
+            response = await client.chat.completions.with_raw_response.create(**request)
+            return response.content
 
 
 def _written(reply: ModelReply) -> str:

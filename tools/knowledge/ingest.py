@@ -16,7 +16,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
@@ -138,14 +138,20 @@ def _check_room(added: int) -> None:
     process rebuilds its index from all of them after a change, within a search's deadline, so a base of a
     million one-line sections would make every search time out. Uploads and restores are refused; a pack's
     documents, which operators load, count but are not refused. Call it holding the revision row's lock."""
-    active = KnowledgeDocument.objects.filter(status=DocumentStatus.ACTIVE).aggregate(total=Sum("chunk_count"))
-    if (active["total"] or 0) + added > settings.KNOWLEDGE_MAX_CHUNKS:
+    held = _active_sections()
+    if held + added > settings.KNOWLEDGE_MAX_CHUNKS:
         message = gettext(
             "the knowledge base holds %(held)d sections and may hold %(limit)d; archive or delete documents first"
         )
-        raise DocumentRejected(
-            "knowledge_base_full", message % {"held": active["total"] or 0, "limit": settings.KNOWLEDGE_MAX_CHUNKS}
-        )
+        raise DocumentRejected("knowledge_base_full", message % {"held": held, "limit": settings.KNOWLEDGE_MAX_CHUNKS})
+
+
+def _active_sections(**documents: Any) -> int:
+    """The sections of the active documents (of those ``documents`` selects) that search holds."""
+    total = KnowledgeDocument.objects.filter(status=DocumentStatus.ACTIVE, **documents).aggregate(
+        total=Sum("chunk_count")
+    )["total"]
+    return total or 0
 
 
 def _check_quota(uploader: _User | None, added: int) -> None:
@@ -154,8 +160,7 @@ def _check_quota(uploader: _User | None, added: int) -> None:
     who curate the base, are not counted. Call it holding the revision row's lock, as ``_check_room``."""
     if uploader is None or uploader.is_staff:
         return
-    mine = KnowledgeDocument.objects.filter(status=DocumentStatus.ACTIVE, uploaded_by=uploader)
-    held = mine.aggregate(total=Sum("chunk_count"))["total"] or 0
+    held = _active_sections(uploaded_by=uploader)
     limit = settings.KNOWLEDGE_MAX_CHUNKS_PER_UPLOADER
     if held + added > limit:
         message = gettext(

@@ -206,6 +206,9 @@ else:
     }
 
 # The runs' event log is the SSE storage too (diagnosis/sse/storage.py): one row an event.
+# An open stream asks again whether its reader may still read the run (signed out, deactivated, token deleted,
+# no longer an auditor) before it sends an event, at most this often (diagnosis/sse/access.py).
+SSE_ACCESS_RECHECK_SECONDS = env.number("SSE_ACCESS_RECHECK_SECONDS", 10.0, minimum=0.0)
 EVENTSTREAM_STORAGE_CLASS = "diagnosis.sse.storage.RunEventStorage"
 EVENTSTREAM_CHANNELMANAGER_CLASS = "diagnosis.sse.RunChannelManager"
 

@@ -24,6 +24,10 @@ The stored events a connection asks for are read while its view checks the reade
 executing in the same process (docs/performance.md, "SSE latency"). The library's own first read still
 follows; what it repeats is dropped, with its opening.
 
+The reader's access is asked again before an event is sent, at most once every ``SSE_ACCESS_RECHECK_SECONDS``,
+and at the keep-alives on which storage is read (``access``): a reader signed out meanwhile gets the
+library's ``stream-error`` ``forbidden`` in place of the event, and the stream ends.
+
 A run's stream ends after its ``done`` (the last event of every run, docs/architecture.md): the wrapper
 delivers it and ends the response; the library's stream and its listener go with it. A client that reconnects
 replays from its last id and is closed again after ``done``; one that already had ``done`` (or gave no
@@ -44,6 +48,7 @@ from django_eventstream.storage import EventDoesNotExist
 from django_eventstream.utils import get_storage, make_id, parse_last_event_id, sse_encode_event
 
 from diagnosis.sse import LAST_EVENT
+from diagnosis.sse.access import Access, forbidden
 from diagnosis.sse.reads import stream_reads
 
 BLOCK_END = "\n\n"
@@ -120,10 +125,10 @@ def _block_id(block: str, channel: str) -> int | None:
 class _Cursor:
     """What one connection has sent: the last event id, whether the connect-time fill ran, the keep-alives
     since the last event, whether ``done`` went out, and the opening the wrapper sends itself
-    (``read_opening``), if any."""
+    (``read_opening``), if any; with its reader's ``access``, asked again before events are sent."""
 
-    def __init__(self, channel: str, last: int | None, *, finished: bool = False) -> None:
-        self.channel, self.last = channel, last
+    def __init__(self, channel: str, last: int | None, *, finished: bool = False, access: Access | None = None) -> None:
+        self.channel, self.last, self.access = channel, last, access
         self.reconciled = False
         self.quiet = 0  # keep-alives since the last event or read of storage
         self.finished = finished
@@ -161,6 +166,14 @@ class _Cursor:
             return ""
         return await sync_to_async(self.stored)(FILL_LIMIT if upto is None else upto - self.last - 1)
 
+    async def refused(self, *, now: bool = False) -> bool:
+        """Whether the reader has lost access to the run: asked ``now``, else once the last answer is
+        ``SSE_ACCESS_RECHECK_SECONDS`` old. Refused, the stream ends."""
+        if self.access is None or not (now or self.access.due()) or await sync_to_async(self.access.allowed)():
+            return False
+        self.finished = True
+        return True
+
     async def admit(self, block: str) -> str:
         """What to send for one block of the library's stream."""
         event_id = _block_id(block, self.channel)
@@ -171,12 +184,16 @@ class _Cursor:
                 self.quiet += 1
                 if not self.reconciled or self.quiet >= RECHECK_KEEP_ALIVES:
                     self.reconciled, self.quiet = True, 0
+                    if await self.refused(now=True):
+                        return forbidden(self.channel)
                     body = await self.missing()
                     return body if self.finished else body + block + BLOCK_END
             return block + BLOCK_END
         self.quiet = 0
         if self.last is not None and event_id <= self.last:
             return ""
+        if await self.refused():
+            return forbidden(self.channel)
         body = await self.missing(upto=event_id)
         if self.finished:  # the fill reached ``done``: nothing after it is sent
             return body
@@ -219,24 +236,25 @@ async def _ended_after_done(content: AsyncGenerator[bytes, None], cursor: _Curso
             yield part
 
 
-def cursor_for(request: HttpRequest, channel: str) -> _Cursor:
+def cursor_for(request: HttpRequest, channel: str, access: Access | None = None) -> _Cursor:
     """The connection's cursor, its opening read. Without a last id too it knows where the stream starts: a
     gap after it (an announcement this process missed, a ``done`` never announced) is then filled as it is
     for a client that gave one."""
     resume_at = _resume_point(request, channel)
-    cursor = _Cursor(channel, resume_at, finished=_done_at(channel, resume_at))
+    cursor = _Cursor(channel, resume_at, finished=_done_at(channel, resume_at), access=access)
     cursor.read_opening()
     return cursor
 
 
-def ordered(response: HttpResponse, request: HttpRequest, channel: str) -> HttpResponse:
-    """django-eventstream's response for ``channel``, its stream made exactly-once, gap-free and finite."""
+def ordered(response: HttpResponse, request: HttpRequest, channel: str, access: Access | None = None) -> HttpResponse:
+    """django-eventstream's response for ``channel``, its stream made exactly-once, gap-free and finite, and
+    ended for a reader who loses ``access`` meanwhile."""
     # An async response's content is an async generator; isinstance says so to the type checker too.
     if (
         isinstance(response, StreamingHttpResponse)
         and response.is_async
         and isinstance(content := response.streaming_content, AsyncGenerator)
     ):
-        cursor = cursor_for(request, channel)
+        cursor = cursor_for(request, channel, access)
         response.streaming_content = _ended_after_done(content, cursor)
     return response

@@ -4,7 +4,9 @@ Readers sign in as on the rest of the site: the page's session cookie, or an API
 (``Authorization: Token <key>``, DRF's ``TokenAuthentication``, which every JSON API takes), so that an
 integration can read the ``events_url`` the chat API handed it. The run's owner and auditors may read its
 channel (``run_visible_to``, docs/audit.md); anyone else, a bad token and an unknown run included, gets the
-library's ``stream-error`` ``forbidden``.
+library's ``stream-error`` ``forbidden``, and so does a reader who loses access while the stream is open
+(signed out, deactivated, the token deleted, no longer an auditor), within ``SSE_ACCESS_RECHECK_SECONDS``
+of an event (``access``).
 
 A Last-Event-ID (the header, else the last non-empty ``lastEventId`` query value, as the library reads it)
 must give this channel a decimal id from 0 to its last event's. Anything else - ``abc``, ``1.5``, ``-1``,
@@ -27,15 +29,13 @@ import uuid
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest, HttpResponse
 from django_eventstream.utils import add_default_headers, get_storage, sse_error_response
 from django_eventstream.views import events as eventstream_events
-from rest_framework.authentication import TokenAuthentication
-from rest_framework.exceptions import AuthenticationFailed
 
 from diagnosis.selectors import run_visible_to
 from diagnosis.sse import channel_for
+from diagnosis.sse.access import Access, reader
 from diagnosis.sse.ordering import channel_last_ids, ordered, requested_last_event_id
 from diagnosis.sse.reads import stream_reads
 
@@ -49,17 +49,6 @@ SIGNED_META_TEXT = "Invalid request: es-meta is not accepted; sign in with the s
 # no proxy in front of this server sets (an AttributeError and a 500 before this check).
 GRIP_RECOVER = "recover"
 GRIP_RECOVER_TEXT = "Invalid request: recover is a GRIP proxy's parameter; resume with Last-Event-ID."
-
-
-def _reader(request: HttpRequest) -> User | AnonymousUser:
-    """The session's user, else the owner of a valid ``Authorization: Token`` key, else anonymous."""
-    if request.user.is_authenticated:
-        return request.user
-    try:
-        authenticated = TokenAuthentication().authenticate(request)
-    except AuthenticationFailed:  # a bad or inactive token reads nothing, as no credentials
-        return AnonymousUser()
-    return authenticated[0] if authenticated else AnonymousUser()
 
 
 def _bad_last_id(request: HttpRequest, channel: str) -> bool:
@@ -98,11 +87,12 @@ def _checked_stream(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> H
     if request.GET.get(GRIP_RECOVER) == "true":
         return _stream_error(request, "bad-request", GRIP_RECOVER_TEXT)
     channel = channel_for(run_id)
-    # The library reads ``request.user`` (and the channel manager checks it again for every read).
-    request.user = _reader(request)
+    # The library reads ``request.user`` (and the channel manager checks it again for every read); the
+    # wrapper asks again from the credentials while the stream is open (``access``).
+    request.user, credentials = reader(request)
     if run_visible_to(request.user, run_id) is None:
         # Word for word the library's refusal, so unknown and foreign runs answer the same.
         return _stream_error(request, "forbidden", f"Permission denied to channels: {channel}", {"channels": [channel]})
     if _bad_last_id(request, channel):
         return _stream_error(request, "bad-request", BAD_LAST_ID_TEXT)
-    return ordered(eventstream_events(request, run_id=run_id, **kwargs), request, channel)
+    return ordered(eventstream_events(request, run_id=run_id, **kwargs), request, channel, Access(credentials, run_id))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,10 +26,12 @@ def read_events(
     last_event_id: str | None = None,
     until: str | None = "done",
     timeout: float = 60.0,
+    on_event: Callable[[SseEvent], None] | None = None,
 ) -> list[SseEvent]:
     """Read events until one named ``until`` arrives (or the server closes); keep-alives are dropped.
 
-    ``until=None`` reads until the server closes the stream (a stream-error still ends the read).
+    ``until=None`` reads until the server closes the stream (a stream-error still ends the read). ``on_event``
+    is called with each event as it arrives, the stream still open: a test acts on the server then.
 
     Sign in with a session cookie (``cookies``) or a token (``headers={"Authorization": "Token …"}``). A stream
     the server cuts (an exception in the ASGI app) raises, it is never read as a normal end.
@@ -58,6 +61,8 @@ def read_events(
             if name not in {"keep-alive", "stream-open"}:
                 raw = fields.get("data", "")
                 events.append(SseEvent(fields.get("id"), name, json.loads(raw) if raw else None))
+                if on_event is not None:
+                    on_event(events[-1])
                 if name in {until, "stream-error"}:
                     return events
             fields.clear()

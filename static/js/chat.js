@@ -261,8 +261,17 @@
     "bad-request": gettext("The server would not resume this run's progress."),
   };
 
+  // A hidden page holds no stream. A browser keeps at most six connections to a server over HTTP/1.1, for all
+  // of its tabs, and each live run's stream holds one: two tabs of three live runs each left none for Cancel,
+  // the sidebar or a page load until a run ended. A card's stream closes when its page is hidden and opens
+  // again, after the last event the card applied (the stream's exactly-once replay), when it is shown.
+  function resumeUrl(eventsUrl, lastId) {
+    return lastId ? eventsUrl.split("?")[0] + "?lastEventId=" + encodeURIComponent(lastId) : eventsUrl;
+  }
+
   function follow(view, data) {
-    const source = new EventSource(data.events_url);
+    let source = null;
+    let lastId = "";
     view.card.dataset.run = data.run_id;
     const cancelButton = offerCancel(view, data.run_id);
     const note = element("p", "stream-note");
@@ -278,7 +287,8 @@
     // progress folds away, the run's links show and Send is offered again.
     function end(badge) {
       ended = true;
-      source.close();
+      if (source) source.close();
+      document.removeEventListener("visibilitychange", followWhileShown);
       cancelButton.remove();
       note.remove();
       view.card.classList.remove("live");
@@ -302,52 +312,77 @@
       announce("run-interrupted", { session_id: data.session_id, run_id: data.run_id }, view.card);
     }
 
-    source.addEventListener("open", function () {
-      failures = 0;
-      note.hidden = true;
-    });
-    // A connection that failed or dropped. CLOSED: the browser gives up by itself (an answer that is no event
-    // stream: a proxy's 502, a login page); CONNECTING: it tries again in a few seconds, which the card says
-    // while it lasts, up to STREAM_FAILURES errors in a row.
-    source.addEventListener("error", function () {
-      if (ended) return;
-      failures += 1;
-      if (source.readyState === EventSource.CLOSED || failures >= STREAM_FAILURES) {
-        interrupt(gettext("The connection to the server was lost, and this page stopped following the run; it may still be running."));
-        return;
+    function followWhileShown() {
+      if (document.hidden && source) {
+        source.close();
+        source = null;
+        note.hidden = true;
+      } else if (!document.hidden && !source && !ended) {
+        failures = 0;
+        connect();
       }
-      note.textContent = gettext("Connection lost; reconnecting…");
-      note.hidden = false;
-    });
-    source.addEventListener("status", function (event) {
-      view.progress.appendChild(progressLine(parse(event)));
-    });
-    source.addEventListener("content", function (event) {
-      const content = parse(event);
-      // The server sanitised this HTML with nh3 before sending it.
-      view.answer.innerHTML = content.html;
-      if (content.degraded) view.answer.classList.add("degraded");
-      verdict = content.effective_verdict || "";
-      showEvidence(view, content.evidence);
-      showFigures(view, data.run_id);
-    });
-    source.addEventListener("failure", function (event) {
-      view.answer.appendChild(failureLine(parse(event).code));
-    });
-    source.addEventListener("done", function (event) {
-      const done = parse(event);
-      end(outcomeBadge(done.outcome));
-      announce("run-finished", { session_id: data.session_id, run_id: data.run_id, outcome: done.outcome }, view.card);
-    });
-    source.addEventListener("stream-error", function (event) {
-      let condition = "";
-      try {
-        condition = JSON.parse(event.data).condition || "";
-      } catch (error) {
-        // Not the library's JSON: said as an unknown condition.
-      }
-      interrupt(has(STREAM_ERRORS, condition) ? STREAM_ERRORS[condition] : gettext("The server could not send this run's progress."), condition);
-    });
+    }
+
+    // One of the run's events, applied once: the stream that opens next resumes after it.
+    function on(name, apply) {
+      source.addEventListener(name, function (event) {
+        if (event.lastEventId) lastId = event.lastEventId;
+        apply(event);
+      });
+    }
+
+    function connect() {
+      source = new EventSource(resumeUrl(data.events_url, lastId));
+      source.addEventListener("open", function () {
+        failures = 0;
+        note.hidden = true;
+      });
+      // A connection that failed or dropped. CLOSED: the browser gives up by itself (an answer that is no event
+      // stream: a proxy's 502, a login page); CONNECTING: it tries again in a few seconds, which the card says
+      // while it lasts, up to STREAM_FAILURES errors in a row.
+      source.addEventListener("error", function () {
+        if (ended) return;
+        failures += 1;
+        if (source.readyState === EventSource.CLOSED || failures >= STREAM_FAILURES) {
+          interrupt(gettext("The connection to the server was lost, and this page stopped following the run; it may still be running."));
+          return;
+        }
+        note.textContent = gettext("Connection lost; reconnecting…");
+        note.hidden = false;
+      });
+      on("status", function (event) {
+        view.progress.appendChild(progressLine(parse(event)));
+      });
+      on("content", function (event) {
+        const content = parse(event);
+        // The server sanitised this HTML with nh3 before sending it.
+        view.answer.innerHTML = content.html;
+        if (content.degraded) view.answer.classList.add("degraded");
+        verdict = content.effective_verdict || "";
+        showEvidence(view, content.evidence);
+        showFigures(view, data.run_id);
+      });
+      on("failure", function (event) {
+        view.answer.appendChild(failureLine(parse(event).code));
+      });
+      on("done", function (event) {
+        const done = parse(event);
+        end(outcomeBadge(done.outcome));
+        announce("run-finished", { session_id: data.session_id, run_id: data.run_id, outcome: done.outcome }, view.card);
+      });
+      source.addEventListener("stream-error", function (event) {
+        let condition = "";
+        try {
+          condition = JSON.parse(event.data).condition || "";
+        } catch (error) {
+          // Not the library's JSON: said as an unknown condition.
+        }
+        interrupt(has(STREAM_ERRORS, condition) ? STREAM_ERRORS[condition] : gettext("The server could not send this run's progress."), condition);
+      });
+    }
+
+    document.addEventListener("visibilitychange", followWhileShown);
+    if (!document.hidden) connect();
   }
 
   // A run that was still going when the page was rendered is followed from its first event, once every

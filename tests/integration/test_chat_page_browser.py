@@ -138,3 +138,42 @@ def test_a_run_live_at_load_is_followed_once_every_page_script_listens(demo_user
     held[0].continue_()
     page.wait_for_selector(".run:not(.live) form.feedback", timeout=30_000)
     assert page.is_enabled(".run form.feedback .feedback-rate")
+
+
+# The page's visibility as a browser reports it for a background tab (headless Chromium never hides a page).
+SET_HIDDEN = """hidden => {
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => hidden ? "hidden" : "visible" });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def test_a_hidden_page_holds_no_stream_and_catches_up_exactly_once_when_shown(demo_user, slow_stack, browser):
+    """A browser keeps six connections to a server for all of its tabs: two tabs of three live runs each left
+    none for Cancel or a page load. A hidden page closes its streams and resumes after its last event."""
+    page = signed_in_page(browser, slow_stack.base)
+    streams = []
+    page.on("request", lambda request: streams.append(request.url) if "/events/" in request.url else None)
+    send(page, demo_user["text"])
+    page.wait_for_selector(".run.live .progress li:has-text('planner · started')", timeout=30_000)
+    shown_before = page.locator(".run .progress li").count()
+
+    page.evaluate(SET_HIDDEN, True)
+    page.wait_for_timeout(500)
+    closed = page.evaluate(
+        "performance.getEntriesByType('resource').filter(e => e.name.includes('/events/') && e.responseEnd > 0).length"
+    )
+    # The run goes on while the page is hidden: its planner answers (4 s), and the rest follows at once.
+    page.wait_for_timeout(6_000)
+    assert page.locator(".run .progress li").count() == shown_before and page.locator(".run.live").count() == 1
+
+    page.evaluate(SET_HIDDEN, False)
+    page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=60_000)
+
+    assert closed == 1  # the one stream ended when the page was hidden
+    assert len(streams) == 2 and "lastEventId=run-" in streams[1] and not streams[1].endswith("%3A0")
+    live = [line.text_content() for line in page.locator(".run .progress li").all()]
+    assert page.inner_text(".run .run-meta .badge") == "SUCCESS"
+    assert demo_user["expect_keywords"][0].lower() in page.inner_text(".run .answer").lower()
+    page.reload()  # the run as the server stored it: each of its events applied once, none missed
+    assert [line.text_content() for line in page.locator(".run .progress li").all()] == live

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.utils import flatten
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model, QuerySet
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
+from django.utils.text import smart_split
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 #: The permission that makes a user an auditor, who may read every user's runs (``diagnosis.selectors``). The
@@ -29,6 +31,10 @@ PLAIN_LOOKUPS = frozenset({"exact", "iexact", "in", "isnull", "gt", "gte", "lt",
 #: Changelists page at 50 rows and never render more than this many at once ("Show all" included).
 LIST_PER_PAGE = 50
 LIST_MAX_SHOW_ALL = 200
+
+#: A search uses at most this many words: Django's admin turns each into a condition of its own, and about a
+#: thousand (a pasted stack trace) took SQLite past its expression depth (a 500).
+MAX_SEARCH_WORDS = 20
 
 
 class ReadOnlyAdminMixin:
@@ -62,6 +68,18 @@ class ReadOnlyModelAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
         }
         plain = lookup in filter_parameters or _plain_lookup(self.model, lookup)
         return plain and super().lookup_allowed(lookup, value, request)
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        words = list(smart_split(search_term))
+        if len(words) > MAX_SEARCH_WORDS:
+            messages.warning(
+                request,
+                gettext("Only the first %(count)d words of the search were used.") % {"count": MAX_SEARCH_WORDS},
+            )
+            search_term = " ".join(words[:MAX_SEARCH_WORDS])
+        return super().get_search_results(request, queryset, search_term)
 
 
 def _plain_lookup(model: type[Model], lookup: str) -> bool:
@@ -118,13 +136,21 @@ class NodeFilter(RecentValuesFilter):
 
 
 class ReadOnlyTabularInline(ReadOnlyAdminMixin, admin.TabularInline):
-    """An inline listing a run's rows in their sequence order; nothing to add, so no empty extra forms."""
+    """An inline listing a run's rows in their sequence order; nothing to add, so no empty extra forms.
+
+    Shown to whoever may read the run (the audit permission), as the Trace API shows a run's steps, tool
+    calls, timeline and feedback: with each model's own view permission required as well, an auditor granted
+    the run alone saw a run page without any of them, and the page's own Trace API link listed them all. The
+    rows' own lists still need their own permission (``AuditRowsAdmin``)."""
 
     ordering = ("seq",)
     extra = 0
     max_num = 0
     can_delete = False
     show_change_link = False
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return request.user.has_perm(AUDIT_PERMISSION)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Model | None = None) -> tuple[str, ...]:
         # Declared read-only too: the formset is still built, and ids and timestamps are not form fields.

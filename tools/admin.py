@@ -32,9 +32,12 @@ INVOCATION_FIELDS = (
 
 
 class ToolInvocationInline(ReadOnlyTabularInline):
+    """A run's tool calls, each linked to its own page, which adds the arguments (``ToolInvocationAdmin``)."""
+
     model = ToolInvocation
     fields = INVOCATION_FIELDS
     verbose_name_plural = _("tool invocations")
+    show_change_link = True
 
 
 class ToolNameFilter(FieldValueFilter):

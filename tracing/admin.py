@@ -24,6 +24,7 @@ STEP_FIELDS = (
     "prompt_tokens",
     "completion_tokens",
     "reasoning_tokens",
+    "unreported_calls",
     "latency_ms",
     "summary",
 )

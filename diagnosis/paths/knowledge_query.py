@@ -15,7 +15,7 @@ from diagnosis.failures import FailureCode
 from diagnosis.language import Language, language_of
 from diagnosis.models import DiagnosisRun
 from diagnosis.nodes.gatekeeper import EXCERPT_MIN_CHARS, check_output, summary
-from diagnosis.nodes.release_review import known_names
+from diagnosis.nodes.release_review import BLOCKED, RELEASED, known_names
 from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunProgress
@@ -118,19 +118,22 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         [_allowed(claim) for claim in verified],
         known_names=known_names(environment()),
     )
+    decision, rules = RELEASED if policy.released else BLOCKED, sorted(policy.rule_counts())
     progress.release(
-        node=NODE,
-        attempt=1,
-        decision="released" if policy.released else "blocked",
-        rule=policy.rule,
-        rules=sorted(policy.rule_counts()),
-        policy_version=POLICY_VERSION,
+        node=NODE, attempt=1, decision=decision, rule=policy.rule, rules=rules, policy_version=POLICY_VERSION
     )
-    release = {"policy_version": POLICY_VERSION, "decisions": [{"attempt": 1, "rule": policy.rule}]}
+    # The decision as the graph's composer records it (``release_summary``): the admin and the Trace API read
+    # both paths' alike.
+    release = {
+        "policy_version": POLICY_VERSION,
+        "decisions": [{"attempt": 1, "decision": decision, "rule": policy.rule, "rules": rules}],
+    }
     if not policy.released:
+        # The answer was withheld: a safe fallback, as a blocked draft of the graph is (FALLBACK, degraded).
         return RunResult(
             final_answer=text["none"],
             conclusion=text["none_conclusion"],
+            degraded=True,
             self_evaluation={"path": "knowledge_query", "released_claim_ids": [], "release": release},
         )
     evidence = [

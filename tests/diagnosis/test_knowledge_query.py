@@ -46,6 +46,9 @@ def test_it_releases_quotes_that_pass_the_release_policy(owner):
         "passed",
     )
     assert run.self_evaluation["release"]["policy_version"] == "release-policy-v1"
+    assert run.self_evaluation["release"]["decisions"] == [
+        {"attempt": 1, "decision": "released", "rule": "passed", "rules": []}
+    ]
     [evidence] = events(run, "EVIDENCE")
     assert evidence.details["passed"] == len(run.self_evaluation["released_claim_ids"])
 
@@ -65,6 +68,10 @@ def test_it_answers_no_knowledge_rather_than_release_markup_the_policy_refuses(o
     assert "onerror" not in run.final_answer and "No runbook" in run.final_answer
     [release] = events(run, "RELEASE")[:1]
     assert (release.details["decision"], release.details["rule"]) == ("blocked", "raw_html")
+    # Withheld: a safe fallback, recorded as the graph's composer records a blocked draft.
+    assert run.degraded and run.outcome == "FALLBACK"
+    [decision] = run.self_evaluation["release"]["decisions"]
+    assert (decision["decision"], decision["rule"]) == ("blocked", "raw_html") and "raw_html" in decision["rules"]
 
 
 def test_a_quoted_runbook_cannot_hide_a_link_from_the_policy_behind_an_invisible_character(owner):

@@ -25,7 +25,10 @@ class JsonObjectField(serializers.JSONField):
 ORCHESTRATION_TRACE_SCHEMA = {
     "type": "object",
     "nullable": True,
-    "description": "Null only for runs that never entered the graph (system chat, knowledge query).",
+    "description": (
+        "Null for runs that never entered the graph (system chat, knowledge query), and while a run is RUNNING:"
+        " it is written when the run ends (the timeline shows the nodes so far)."
+    ),
     "properties": {
         "version": {"type": "string", "example": "stategraph-v1"},
         "transitions": {
@@ -86,8 +89,12 @@ class RunSummarySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=RunStatus.choices)
     degraded = serializers.BooleanField()
     effectiveVerdict = BlankAsNullChoiceField(choices=Verdict.choices, source="effective_verdict", allow_null=True)
-    stepCount = serializers.IntegerField(source="step_count")
-    toolCount = serializers.IntegerField(source="tool_count")
+    stepCount = serializers.IntegerField(
+        source="step_count", help_text="Model steps, counted when the run ends: 0 while it is RUNNING."
+    )
+    toolCount = serializers.IntegerField(
+        source="tool_count", help_text="Tool invocations, counted when the run ends: 0 while it is RUNNING."
+    )
     startedAt = serializers.DateTimeField(source="started_at")
     finishedAt = serializers.DateTimeField(source="finished_at", allow_null=True)
     durationMs = serializers.IntegerField(source="duration_ms", allow_null=True)

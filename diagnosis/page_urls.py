@@ -12,6 +12,7 @@ urlpatterns = [
     path("", views.ChatPageView.as_view(), name="chat-page"),
     # HTML fragments the page asks for (static/js): the sidebar's sessions and a finished run's figures.
     path("sessions/", views.sessions_fragment, name="chat-sessions"),
+    path("history/", views.SessionsPageView.as_view(), name="sessions-page"),
     path("runs/<uuid:run_id>/figures", views.figures_fragment, name="run-figures"),
     path("knowledge/", KnowledgePageView.as_view(), name="knowledge-page"),
     # One SSE channel per run, read with the session cookie or an API token; access is decided by

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import uuid
 from functools import cache
+from typing import TypeVar
 
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connections, router
-from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, Model, OuterRef, Q, QuerySet, Subquery
 
 from config.readonly_admin import AUDIT_PERMISSION
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 
 CANCEL_PERMISSION = "diagnosis.cancel_diagnosisrun"
+
+Row = TypeVar("Row", bound=Model)
 
 
 def is_auditor(user: User | AnonymousUser | None) -> bool:
@@ -34,9 +37,10 @@ def sessions_visible_to(user: User | AnonymousUser | None) -> QuerySet[ChatSessi
     return ChatSession.objects.filter(owner=user)
 
 
-def sidebar_sessions(user: User, *, limit: int) -> QuerySet[ChatSession]:
-    """The user's latest sessions for the chat page's sidebar, each annotated with ``running`` (a run of it is
-    RUNNING) and its latest run's ``last_status`` and ``last_degraded``: three subqueries, one query."""
+def owned_sessions(user: User) -> QuerySet[ChatSession]:
+    """The user's sessions, latest first, for the chat page's sidebar and the sessions page, each annotated
+    with ``running`` (a run of it is RUNNING) and its latest run's ``last_status`` and ``last_degraded``: three
+    subqueries, one query (slice or page it)."""
     runs = DiagnosisRun.objects.filter(session=OuterRef("pk"))
     latest = runs.order_by("-started_at")
     return (
@@ -46,7 +50,7 @@ def sidebar_sessions(user: User, *, limit: int) -> QuerySet[ChatSession]:
             last_status=Subquery(latest.values("status")[:1]),
             last_degraded=Subquery(latest.values("degraded")[:1]),
         )
-        .order_by("-updated_at")[:limit]
+        .order_by("-updated_at", "-pk")
     )
 
 
@@ -80,10 +84,10 @@ def run_of(session: ChatSession, run_id: uuid.UUID | None) -> DiagnosisRun | Non
     return session.runs.filter(pk=run_id).first() if run_id else None
 
 
-def runs_page(runs: QuerySet[DiagnosisRun], limit: int) -> tuple[list[DiagnosisRun], bool]:
-    """The first ``limit`` of ``runs``, and whether more follow: one row more is read instead of a COUNT."""
-    rows = list(runs[: limit + 1])
-    return rows[:limit], len(rows) > limit
+def first_rows(rows: QuerySet[Row], limit: int) -> tuple[list[Row], bool]:
+    """The first ``limit`` of ``rows``, and whether more follow: one row more is read instead of a COUNT."""
+    read = list(rows[: limit + 1])
+    return read[:limit], len(read) > limit
 
 
 def run_visible_to(user: User | AnonymousUser | None, run_id: uuid.UUID | str) -> DiagnosisRun | None:

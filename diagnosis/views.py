@@ -5,10 +5,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -23,18 +25,20 @@ from diagnosis.graph.status import Verdict
 from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback, RunOutcome, RunStatus, run_outcome
 from diagnosis.rendering import render_answer
 from diagnosis.selectors import (
+    first_rows,
+    owned_sessions,
     parse_id,
     run_of,
     run_visible_to,
     runs_before,
-    runs_page,
     session_owned_by,
-    sidebar_sessions,
 )
 from diagnosis.sse import events_url, released_evidence
 from diagnosis.submission import MAX_MESSAGE_CHARS
 
 SIDEBAR_SESSIONS = 30
+#: Sessions on one page of ``/history/``, where the sidebar's link to the older ones leads.
+SESSIONS_PER_PAGE = 50
 #: Runs of a session on one page of the chat: each is rendered (its answer's markdown, its figures), so a
 #: long session is shown in pages, the latest first, with a link to the runs before them.
 TRANSCRIPT_RUNS = 20
@@ -82,21 +86,22 @@ class SidebarSession:
     running: bool
     outcome: str
     outcome_label: str
+    updated_at: datetime
 
     @classmethod
     def of(cls, session: ChatSession) -> SidebarSession:
         status = getattr(session, "last_status", None)
         outcome = run_outcome(status, degraded=bool(getattr(session, "last_degraded", False))) if status else ""
-        return cls(session.pk, session.title, bool(getattr(session, "running", False)), outcome, outcome_label(outcome))
+        running = bool(getattr(session, "running", False))
+        return cls(session.pk, session.title, running, outcome, outcome_label(outcome), session.updated_at)
 
 
 def _sidebar(request: HttpRequest, current: ChatSession | None) -> dict[str, Any]:
+    """The latest ``SIDEBAR_SESSIONS`` sessions, and whether older ones are on the sessions page."""
     user = request.user
     assert user.is_authenticated
-    return {
-        "sessions": [SidebarSession.of(session) for session in sidebar_sessions(user, limit=SIDEBAR_SESSIONS)],
-        "current": current,
-    }
+    sessions, older = first_rows(owned_sessions(user), SIDEBAR_SESSIONS)
+    return {"sessions": [SidebarSession.of(session) for session in sessions], "older": older, "current": current}
 
 
 @dataclass(frozen=True)
@@ -170,7 +175,7 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
         mine = Prefetch(
             "feedback", queryset=RunFeedback.objects.filter(user_id=session.owner_id), to_attr="my_feedback"
         )
-        page, earlier = runs_page(runs_before(session, before).prefetch_related(mine), TRANSCRIPT_RUNS)
+        page, earlier = first_rows(runs_before(session, before).prefetch_related(mine), TRANSCRIPT_RUNS)
         shown = page[::-1]
         evidence = released_evidence([run.pk for run in shown if run.status == RunStatus.SUCCESS])
         return {
@@ -178,6 +183,21 @@ class ChatPageView(LoginRequiredMixin, TemplateView):
             "earlier_url": f"?session={session.pk}&before={shown[0].pk}" if earlier else "",
             "latest_url": f"?session={session.pk}" if before is not None else "",
         }
+
+
+class SessionsPageView(LoginRequiredMixin, TemplateView):
+    """Every session of the user, in pages, latest first: the sidebar shows the latest ``SIDEBAR_SESSIONS``
+    and links here when there are more, which a page could otherwise reach only by typing their ids."""
+
+    template_name = "diagnosis/sessions.html"
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        user = self.request.user
+        assert user.is_authenticated  # LoginRequiredMixin answered anonymous requests
+        page = Paginator(owned_sessions(user), SESSIONS_PER_PAGE).get_page(self.request.GET.get("page"))
+        context.update(page=page, sessions=[SidebarSession.of(session) for session in page], page_query="")
+        return context
 
 
 @login_required

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Prefetch
 
 from diagnosis.models import ChatSession, DiagnosisRun, RunFeedback
-from diagnosis.selectors import runs_before, runs_page, sessions_visible_to
+from diagnosis.selectors import first_rows, runs_before, sessions_visible_to
 from tools.models import ToolInvocation
 from tracing.models import AgentReasoningAudit, AgentStep, DiagnosisTraceEvent
 
@@ -49,7 +49,7 @@ def trace_run(session: ChatSession, run_id: uuid.UUID) -> DiagnosisRun | None:
 def session_runs(session: ChatSession, before: DiagnosisRun | None = None) -> tuple[list[DiagnosisRun], bool]:
     """A page of the runs of ``session``, newest first: the newest, or those started before ``before`` (a
     run of it); and whether older ones were left out."""
-    return runs_page(runs_before(session, before), SESSION_RUNS_LIMIT)
+    return first_rows(runs_before(session, before), SESSION_RUNS_LIMIT)
 
 
 def run_reasoning(session: ChatSession, run_id: uuid.UUID) -> list[AgentReasoningAudit] | None:

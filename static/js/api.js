@@ -6,12 +6,8 @@
   "use strict";
 
   // The cookie first: signing in again (in another tab) gives the session a new secret, which the forms'
-  // masked copies rendered before it no longer match. A form's hidden token when there is no cookie.
-  function csrfToken() {
-    const cookie = (document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/) || [])[1];
-    const input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return cookie || (input ? input.value : undefined);
-  }
+  // masked copies rendered before it no longer match (language.js, loaded on every page before this).
+  const csrfToken = window.superbizCsrfToken;
 
   // A refusal by the server: `message` is the API's own (already in the reader's language), else the
   // caller's fallback, else the HTTP status; `status` lets a caller take one as expected (Cancel's 409).

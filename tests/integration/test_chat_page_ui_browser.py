@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.utils.text import Truncator
 
-from tests.support.browser import ask, drop_files, send, signed_in_page
+from tests.support.browser import PASSWORD, USERNAME, ask, drop_files, send, signed_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -133,3 +133,22 @@ def test_a_blank_question_is_refused_with_a_word_not_in_silence(demo_user, live_
 
     page.wait_for_selector("#form-error:has-text('消息不能为空')", timeout=10_000)
     assert page.query_selector(".run") is None
+
+
+def test_the_headers_forms_still_post_after_signing_in_again_in_another_tab(demo_user, live_stack, browser):
+    """Signing in rotates the CSRF token: the forms of a page rendered before it send the cookie's."""
+    page = signed_in_page(browser, live_stack.base)
+    other = page.context.new_page()
+    other.goto(f"{live_stack.base}/")
+    other.click("form[action='/accounts/logout/'] button[type=submit]")
+    other.fill("input[name=username]", USERNAME)
+    other.fill("input[name=password]", PASSWORD)
+    other.click("form[action='/accounts/login/'] button[type=submit]")
+    other.wait_for_selector("#chat-form")
+
+    page.select_option("select[name=language]", "zh-hans")  # the language switch posts at once
+    page.wait_for_selector("html[lang=zh-hans]")
+    page.click("form[action='/accounts/logout/'] button[type=submit]")
+    page.wait_for_selector("input[name=username]")
+
+    assert page.url.endswith("/accounts/login/")

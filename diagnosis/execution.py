@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -26,14 +27,16 @@ from diagnosis.paths.errors import RunFailure
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.providers.deadline import Deadline
-from diagnosis.reaper import fail_with_partial_trace
+from diagnosis.reaper import end_if_orphaned, fail_with_partial_trace
 from diagnosis.services import RunResult, run_claim, run_fail, run_finish
 from tracing.models import DiagnosisTraceEvent
 from tracing.timeline import owned_log
 
 logger = logging.getLogger(__name__)
-# Tries at ending a run whose database fails (1 s, then 2 s apart).
+# Tries at a read or write around a run's claim whose database fails (1 s, then 2 s apart).
 FAIL_ATTEMPTS = 3
+#: Kept back from the run's time limit by the retries of its end: the last try must be over before the limit.
+END_MARGIN_SECONDS = 5.0
 
 
 # Each loader imports its path module on first use, so a greeting loads neither LangGraph nor the providers.
@@ -76,9 +79,24 @@ def model_deadline() -> Deadline:
     return Deadline.after(settings.CELERY_TASK_SOFT_TIME_LIMIT - settings.RUN_FALLBACK_RESERVE_SECONDS)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Limits:
+    """When the task started (``time.monotonic``), for the retries of its end: they stop before the soft time
+    limit while it has not fired (it would interrupt a retry), else before the hard one that kills the task."""
+
+    started: float
+
+    def end_retries(self) -> tenacity.stop.stop_base:
+        now = time.monotonic()
+        soft = self.started + settings.CELERY_TASK_SOFT_TIME_LIMIT - END_MARGIN_SECONDS
+        hard = self.started + settings.CELERY_TASK_TIME_LIMIT - END_MARGIN_SECONDS
+        return tenacity.stop_before_delay(max(0.0, (soft if now < soft else hard) - now))
+
+
 def _fail(
     run: DiagnosisRun,
     progress: RunProgress,
+    limits: _Limits,
     *,
     reason: FailureCode,
     detail: str = "",
@@ -86,26 +104,33 @@ def _fail(
 ) -> bool:
     """``run_fail``, after the reports the run still holds, so that the timeline keeps them before its end;
     reports that cannot be written now (the database failing, the run ended elsewhere) go with the run. A run
-    deleted meanwhile (its session was) gets none: they would outlive it in the log, which has no foreign key."""
-    if not _still_there(run):
+    deleted meanwhile (its session was) gets none: they would outlive it in the log, which has no foreign key.
+
+    Its database failing, the end is tried again for as long as the time limit allows: a MariaDB restart or
+    failover takes longer than a few seconds, and a run left RUNNING waits for the reaper, which can only say
+    that its worker stopped, ten minutes later."""
+    ending = _on_lost_connection.copy(stop=limits.end_retries())
+    if not ending(_still_there_once, run):
         return False
     try:
         progress.flush()
     except Exception:
         logger.warning("run %s: its last progress reports could not be written", run.pk, exc_info=True)
     with progress.ending():
-        return _fail_retrying(run, reason=reason, detail=detail, trace=trace)
+        return ending(_fail_once, run, reason=reason, detail=detail, trace=trace)
 
 
 def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
-    logger.warning("run %s could not be ended (attempt %d); retrying", state.args[0].pk, state.attempt_number)
+    run = state.args[0]  # the run, or its id (the claim)
+    logger.warning("run %s: the database failed (attempt %d); retrying", getattr(run, "pk", run), state.attempt_number)
     close_old_connections()  # a connection the error broke is closed, so the retry opens a new one
 
 
-# Every read and write of a run's end, again after a database error. The error that ended the run is often
-# the database's own, its connection left broken: a connection lost or a server gone for a moment is worth
-# a few seconds; a refused value (DataError, IntegrityError) would be refused again.
-_on_lost_connection = tenacity.retry(
+# Every read and write of a run's claim and end, again after a database error. The error that ended the run
+# is often the database's own, its connection left broken: a connection lost or a server gone for a moment is
+# worth a few seconds (the claim), or what the time limit leaves (the end, ``_Limits``); a refused value
+# (DataError, IntegrityError) would be refused again.
+_on_lost_connection = tenacity.Retrying(
     retry=tenacity.retry_if_exception_type((OperationalError, InterfaceError)),
     stop=tenacity.stop_after_attempt(FAIL_ATTEMPTS),
     wait=tenacity.wait_exponential(multiplier=1, max=4),
@@ -114,13 +139,11 @@ _on_lost_connection = tenacity.retry(
 )
 
 
-@_on_lost_connection
-def _still_there(run: DiagnosisRun) -> bool:
+def _still_there_once(run: DiagnosisRun) -> bool:
     return DiagnosisRun.objects.filter(pk=run.pk).exists()
 
 
-@_on_lost_connection
-def _fail_retrying(run: DiagnosisRun, *, reason: FailureCode, detail: str, trace: dict[str, Any] | None) -> bool:
+def _fail_once(run: DiagnosisRun, *, reason: FailureCode, detail: str, trace: dict[str, Any] | None) -> bool:
     """``run_fail``, again after a database error: a run's end is the one write that explains it, and the
     database may have failed for a moment (the very error that ended the run). A few seconds, well within the
     hard time limit, before the run is left to the reaper, which can only say that its worker stopped.
@@ -144,6 +167,7 @@ def run_execute(
     """Claim and execute a run; None when it was already claimed or has ended (a redelivered message), or
     was deleted while it ran."""
     # First of all: Celery counts the time limit from the task's start.
+    limits = _Limits(started=time.monotonic())
     options = dataclasses.replace(options or ExecutionOptions(), model_deadline=model_deadline())
     progress = RunProgress(run_id)
     # From the claim to the end this worker owns the run: every write of this process to the run's event
@@ -151,9 +175,12 @@ def run_execute(
     # memory. Registered before the claim, so that the claim's own event is too; unused if the claim fails.
     # Its reports are written before each wait outside the process (``config.run_scope``), and before it ends.
     with owned_log(progress.log), run_scope(before_wait=progress.flush):
-        run = run_claim(run_id, worker=worker)
+        run = _on_lost_connection(run_claim, run_id, worker=worker)
         if run is None:
-            logger.info("run %s already claimed or finished; skipping", run_id)
+            if end_if_orphaned(run_id, worker=worker):
+                logger.warning("run %s: the worker process that claimed it is gone; ended as worker_lost", run_id)
+            else:
+                logger.info("run %s already claimed or finished; skipping", run_id)
             return None
         progress.claimed()
         ended = False  # by this worker, which read the run back as it ended it
@@ -161,16 +188,18 @@ def run_execute(
             result = _execute_path(run, progress, options)
             progress.flush()
             with progress.ending():
-                ended = run_finish(run, result)
+                ended = _on_lost_connection.copy(stop=limits.end_retries())(run_finish, run, result)
         except RunFailure as failure:
-            ended = _fail(run, progress, reason=failure.code, detail=failure.detail, trace=failure.orchestration_trace)
+            ended = _fail(
+                run, progress, limits, reason=failure.code, detail=failure.detail, trace=failure.orchestration_trace
+            )
         except SoftTimeLimitExceeded:
-            ended = _fail(run, progress, reason=FailureCode.TIME_LIMIT)
+            ended = _fail(run, progress, limits, reason=FailureCode.TIME_LIMIT)
         except RunEnded:
             logger.info("run %s was ended (reaped) while its worker was busy; stopping", run.pk)
         except Exception:
             logger.exception("run %s raised", run.pk)
-            ended = _fail(run, progress, reason=FailureCode.INTERNAL_ERROR)
+            ended = _fail(run, progress, limits, reason=FailureCode.INTERNAL_ERROR)
     if not ended:
         try:
             run.refresh_from_db()

@@ -19,7 +19,9 @@ reaps nothing, and says so only there, in ``/healthz``.
 from __future__ import annotations
 
 import logging
+import os
 import time
+import uuid
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -126,6 +128,36 @@ def fail_with_partial_trace(
     if run.intent == Intent.DIAGNOSIS and (events or unfinished):
         trace = build_partial_trace(events, failed_node=unfinished, termination_reason=reason).to_dict()
     return run_fail(run, reason=reason, detail=detail, orchestration_trace=trace, still=still)
+
+
+def end_if_orphaned(run_id: uuid.UUID | str, *, worker: str) -> bool:
+    """End at once, as ``worker_lost``, a RUNNING run claimed by another process of this worker's host that no
+    longer exists; False when there is none.
+
+    Celery hands the task of a pool child that was killed (the OOM killer, ``kill -9``) to another child
+    (``task_reject_on_worker_lost``), whose claim then fails: the run is the dead child's. Without this it
+    waited ``RUN_STALE_AFTER_SECONDS`` for the reaper. ``worker`` is ``host:pid`` (the task's), as
+    ``claimed_by`` records it; a process of another host is never judged from here."""
+    host = worker.rpartition(":")[0]
+    run = DiagnosisRun.objects.filter(pk=run_id, status=RunStatus.RUNNING, claimed_by__startswith=f"{host}:").first()
+    if run is None or run.claimed_by.rpartition(":")[0] != host:
+        return False
+    pid = run.claimed_by.rpartition(":")[2]
+    if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
+        return False
+    return fail_with_partial_trace(
+        run, reason=FailureCode.WORKER_LOST, detail="its worker process exited", still=Q(claimed_by=run.claimed_by)
+    )
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process: it exists
+        return True
+    return True
 
 
 def scheduled_pass(

@@ -5,13 +5,26 @@ from __future__ import annotations
 import os
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
 from diagnosis.execution import run_execute
 from diagnosis.paths.options import ExecutionOptions
 from diagnosis.reaper import scheduled_pass
 
 
-@shared_task(name="diagnosis.execute_run", bind=True)
+# A database still away after the claim's own tries (a restart, a failover): the message is sent again later,
+# not acknowledged and lost (the run then waited RUNNING for the reaper's "not started"). A run claimed
+# before the error is skipped by the retry (its claim is conditional). About eight minutes in all, within
+# RUN_QUEUE_TIMEOUT_SECONDS; embedded, Celery's eager mode tries again at once.
+@shared_task(
+    name="diagnosis.execute_run",
+    bind=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=5,
+    retry_backoff_max=120,
+    retry_jitter=False,
+    max_retries=8,
+)
 def execute_run(self, run_id: str, provider: str | None = None, script_path: str | None = None) -> None:
     worker = f"{self.request.hostname or 'embedded'}:{os.getpid()}"
     run_execute(run_id, worker=worker, options=ExecutionOptions(provider=provider, script_path=script_path))

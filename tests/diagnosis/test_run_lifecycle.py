@@ -10,6 +10,7 @@ from io import StringIO
 
 import django_eventstream.eventstream
 import pytest
+import tenacity
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.management import call_command
 from django.db import DataError, OperationalError, connections
@@ -26,6 +27,7 @@ from diagnosis.progress import RunEnded, RunProgress
 from diagnosis.reaper import fail_with_partial_trace, reap_stale_runs
 from diagnosis.services import run_claim
 from diagnosis.submission import run_create
+from diagnosis.tasks import execute_run
 from tests.support.stored_events import stored_names
 from tracing import timeline
 from tracing.models import AgentStep, DiagnosisTraceEvent
@@ -123,7 +125,9 @@ def test_a_run_never_ends_without_its_done(run, monkeypatch):
         real_insert(rows)
 
     monkeypatch.setattr(timeline, "_insert", unstorable)
-    monkeypatch.setattr(execution._fail_retrying.retry, "sleep", lambda seconds: None)
+    monkeypatch.setattr(execution._on_lost_connection, "sleep", lambda seconds: None)
+    # A few tries, not the time limit's worth: the database never comes back here.
+    monkeypatch.setattr(execution._Limits, "end_retries", lambda self: tenacity.stop_after_attempt(3))
     with pytest.raises(OperationalError):
         run_execute(run.pk, worker="test")
     monkeypatch.setattr(timeline, "_insert", real_insert)
@@ -132,29 +136,6 @@ def test_a_run_never_ends_without_its_done(run, monkeypatch):
     assert run.status == RunStatus.RUNNING and "done" not in stream(run)
     reaped = reap_stale_runs(now=timezone.now() + timedelta(days=1))
     assert [ended.pk for ended in reaped] == [run.pk]
-    assert stream(run).count("done") == 1 and stream(run)[-1] == "done"
-
-
-def test_a_database_that_fails_for_a_moment_at_the_end_still_lets_the_run_explain_itself(run, monkeypatch):
-    """The end could not be stored (the database went away as the answer was written), nor the failure at
-    once; the failure's retry, on a new connection, ends the run with its reason instead of the reaper's
-    "worker lost" ten minutes later."""
-    real_insert = timeline._insert
-    failures = iter([OperationalError("server has gone away")] * 2)
-
-    def blip(rows):
-        if any(row.stream_event in ("content", "failure", "done") for row in rows):
-            error = next(failures, None)
-            if error is not None:
-                raise error
-        real_insert(rows)
-
-    monkeypatch.setattr(timeline, "_insert", blip)
-    monkeypatch.setattr(execution._fail_retrying.retry, "sleep", lambda seconds: None)
-
-    run = run_execute(run.pk, worker="test")
-
-    assert (run.status, run.failure_reason) == (RunStatus.FAILED, "internal_error")
     assert stream(run).count("done") == 1 and stream(run)[-1] == "done"
 
 
@@ -175,7 +156,7 @@ def test_a_connection_the_database_broke_mid_run_still_lets_the_run_end(run, mon
 
     monkeypatch.setattr(execution, "_execute_path", database_gone)
     monkeypatch.setattr(QuerySet, "exists", broken_once)
-    monkeypatch.setattr(execution._still_there.retry, "sleep", lambda seconds: None)
+    monkeypatch.setattr(execution._on_lost_connection, "sleep", lambda seconds: None)
 
     run = run_execute(run.pk, worker="test")
 
@@ -192,11 +173,84 @@ def test_a_value_the_database_refuses_is_not_tried_again(run, monkeypatch):
         raise DataError("Out of range value")
 
     monkeypatch.setattr(execution, "fail_with_partial_trace", refused)
-    monkeypatch.setattr(execution._fail_retrying.retry, "sleep", lambda seconds: None)
+    monkeypatch.setattr(execution._on_lost_connection, "sleep", lambda seconds: None)
 
     with pytest.raises(DataError):
-        execution._fail_retrying(run, reason=FailureCode.INTERNAL_ERROR, detail="", trace=None)
+        execution._on_lost_connection(
+            execution._fail_once, run, reason=FailureCode.INTERNAL_ERROR, detail="", trace=None
+        )
     assert calls == [1]
+
+
+def test_a_database_gone_for_longer_than_a_few_tries_still_lets_the_run_end_with_its_answer(run, monkeypatch):
+    """A MariaDB restart or failover outlasts three tries a second apart: the answer's end is tried again for
+    as long as the time limit allows, and the run ends SUCCESS, not RUNNING for the reaper's "worker lost"."""
+    real_insert = timeline._insert
+    failures = iter([OperationalError("Can't connect to server")] * 8)
+    slept = []
+
+    def away(rows):
+        if any(row.stream_event in ("content", "done") for row in rows):
+            error = next(failures, None)
+            if error is not None:
+                raise error
+        real_insert(rows)
+
+    monkeypatch.setattr(timeline, "_insert", away)
+    monkeypatch.setattr(execution._on_lost_connection, "sleep", slept.append)
+
+    run = run_execute(run.pk, worker="test")
+
+    assert run.status == RunStatus.SUCCESS and len(slept) == 8
+    assert stream(run).count("done") == 1 and stream(run)[-2:] == ["content", "done"]
+
+
+def test_a_claim_the_database_fails_for_a_moment_is_tried_again(run, monkeypatch):
+    """The claim's UPDATE is conditional, so trying it again is safe; failed, the task's message was
+    acknowledged and lost, and the run waited RUNNING half an hour for the reaper's "not started"."""
+    real_claim = execution.run_claim
+    failures = iter([OperationalError("Can't connect to server")] * 2)
+
+    def flaky(*args, **kwargs):
+        if (error := next(failures, None)) is not None:
+            raise error
+        return real_claim(*args, **kwargs)
+
+    monkeypatch.setattr(execution, "run_claim", flaky)
+    monkeypatch.setattr(execution._on_lost_connection, "sleep", lambda seconds: None)
+
+    assert run_execute(run.pk, worker="test").status == RunStatus.SUCCESS
+
+
+def test_a_claim_the_database_fails_for_longer_is_sent_again_not_lost(run, monkeypatch):
+    """Past the claim's own tries the task raises, and Celery sends it again (``autoretry_for``) instead of
+    acknowledging a message that no one would execute."""
+    real_claim = execution.run_claim
+    failures = iter([OperationalError("Can't connect to server")] * 4)  # one more than a call tries
+
+    def away(*args, **kwargs):
+        if (error := next(failures, None)) is not None:
+            raise error
+        return real_claim(*args, **kwargs)
+
+    monkeypatch.setattr(execution, "run_claim", away)
+    monkeypatch.setattr(execution._on_lost_connection, "sleep", lambda seconds: None)
+
+    result = execute_run.apply(args=(str(run.pk),))
+
+    run.refresh_from_db()
+    assert result.successful() and run.status == RunStatus.SUCCESS
+
+
+@pytest.mark.parametrize(
+    ("elapsed", "limit"), [(0, 240 - 5), (100, 240 - 5 - 100), (238, 300 - 5 - 238), (250, 300 - 5 - 250), (400, 0)]
+)
+def test_the_retries_of_an_end_stop_before_the_time_limit_that_would_interrupt_them(settings, elapsed, limit):
+    settings.CELERY_TASK_SOFT_TIME_LIMIT, settings.CELERY_TASK_TIME_LIMIT = 240, 300
+
+    stop = execution._Limits(started=time.monotonic() - elapsed).end_retries()
+
+    assert stop.max_delay == pytest.approx(limit, abs=0.5)
 
 
 def test_it_stops_reporting_for_a_run_that_was_ended(run):

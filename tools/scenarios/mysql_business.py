@@ -8,13 +8,19 @@ ever reads through the read-only user of ``BUSINESS_DATABASE_URL``), with a perm
 SQLite-typed values (``2024-05-01T10:05:00Z`` in a DATETIME) are converted as SQLite would accept them
 rather than refused. What runs is not the pack's text but the ASTs ``pack.checked_statements`` accepted
 (CREATE TABLE, CREATE INDEX and INSERT on the pack's own tables) rendered for MySQL. Only the tables the
-pack's CREATE TABLE statements create are dropped and recreated — never anything else in that database, and
-never a table of the project's, whose names the check refuses — and MySQL commits DDL as it goes, so unlike
-the embedded load this one is not atomic.
+pack's CREATE TABLE statements create are replaced — never anything else in that database, and never a table
+of the project's, whose names the check refuses.
+
+MySQL commits DDL as it goes, so the pack is loaded into tables of its own names aside first (``aside``), and
+only once every statement has run are they swapped in, in one ``RENAME TABLE``, which MySQL performs
+atomically, and the old tables dropped. A statement MySQL refuses (a key that differs only in case, which its
+collation calls one), or a connection lost midway, leaves the live tables as they were: the tables dropped
+first made them vanish, and the command said nothing was written.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from contextlib import closing
 
@@ -28,27 +34,53 @@ KEY_TEXT_TYPE = "VARCHAR(255)"
 
 
 def load_business_into_mysql(pack: ScenarioPack, admin_url: str) -> None:
-    """Replace the pack's tables in the database of ``admin_url`` (a user allowed to create tables)."""
+    """Replace the pack's tables in the database of ``admin_url`` (a user allowed to create tables), all at
+    once: loaded aside, then renamed in (see the module's docstring)."""
     source = pack.root / "business.sql"
     parsed = checked_statements(source, pack.statements)
-    # Rendered by sqlglot from the pack's own CREATE TABLE names, so a name holding a backtick stays one name.
-    drops = [
-        exp.Drop(tables=[table.copy()], kind="TABLE", exists=True).sql(dialect="mysql")
-        for table in (created_table(expression) for _, expression in parsed)
-        if table is not None
-    ]
-    statements = _rendered(parsed)
+    names = [table.name for table in (created_table(expression) for _, expression in parsed) if table is not None]
+    staged = {name.lower(): aside(name, "load") for name in names}
+    statements = _rendered(parsed, renamed=staged)
     connection = MySQLdb.connect(**mysql_connection_arguments(admin_url))
     with closing(connection), closing(connection.cursor()) as cursor:
         cursor.execute("SET SESSION sql_mode = 'NO_ENGINE_SUBSTITUTION'")
         cursor.execute("SET SESSION foreign_key_checks = 0")
-        for drop in drops:
-            cursor.execute(drop)
-        for line, sql in statements:
-            try:
-                cursor.execute(sql)
-            except MySQLdb.Error as error:
-                raise PackError(source, line, f"MySQL refused the statement: {error}") from None
+        # What an earlier load that failed or was cut off left aside.
+        _drop(cursor, [aside(name, kind) for name in names for kind in ("load", "old")])
+        try:
+            for line, sql in statements:
+                try:
+                    cursor.execute(sql)
+                except MySQLdb.Error as error:
+                    raise PackError(source, line, f"MySQL refused the statement: {error}") from None
+        except BaseException:
+            _drop(cursor, list(staged.values()))
+            raise
+        cursor.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN "
+            f"({', '.join(['%s'] * len(names))})",
+            names,
+        )
+        live = {name.lower() for (name,) in cursor.fetchall()}
+        swaps = [(name, aside(name, "old")) for name in names if name.lower() in live]
+        swaps += [(staged[name.lower()], name) for name in names]
+        cursor.execute("RENAME TABLE " + ", ".join(f"{_quoted(old)} TO {_quoted(new)}" for old, new in swaps))
+        _drop(cursor, [aside(name, "old") for name in names if name.lower() in live])
+
+
+def aside(name: str, kind: str) -> str:
+    """The name a pack's table is loaded under (``load``), or its live table kept under while swapped out
+    (``old``): short (MySQL names end at 64 characters), and the same for the same name in every load."""
+    return f"superbiz_{kind}_{hashlib.sha256(name.lower().encode()).hexdigest()[:16]}"
+
+
+def _quoted(name: str) -> str:
+    return exp.to_identifier(name, quoted=True).sql(dialect="mysql")
+
+
+def _drop(cursor: MySQLdb.cursors.Cursor, names: list[str]) -> None:
+    if names:
+        cursor.execute(f"DROP TABLE IF EXISTS {', '.join(_quoted(name) for name in names)}")
 
 
 def mysql_statements(pack: ScenarioPack) -> list[tuple[int, str]]:
@@ -56,10 +88,14 @@ def mysql_statements(pack: ScenarioPack) -> list[tuple[int, str]]:
     return _rendered(checked_statements(pack.root / "business.sql", pack.statements))
 
 
-def _rendered(parsed: list[tuple[int, exp.Expr]]) -> list[tuple[int, str]]:
+def _rendered(parsed: list[tuple[int, exp.Expr]], *, renamed: dict[str, str] | None = None) -> list[tuple[int, str]]:
+    """The statements for MySQL; with ``renamed`` (lower-cased name → name), each of those tables named so."""
     keyed = _key_columns(expression for _, expression in parsed)
     for _, expression in parsed:
         _adapt_columns(expression, keyed)
+        for table in expression.find_all(exp.Table) if renamed else ():
+            if table.name.lower() in renamed:
+                table.set("this", exp.to_identifier(renamed[table.name.lower()], quoted=True))
     return [(line, expression.sql(dialect="mysql")) for line, expression in parsed]
 
 

@@ -104,8 +104,10 @@ def test_it_drops_only_the_tables_the_pack_creates(tiny_pack):
 
 
 @pytest.mark.service
-def test_it_names_the_line_mariadb_refuses(tiny_pack):
+def test_it_names_the_line_mariadb_refuses_and_leaves_the_live_tables_as_they_were(tiny_pack):
     require("mariadb")
+    load_business_into_mysql(read_pack(TINY_PACK), ADMIN_URL)
+    live = live_tables()
     sql = tiny_pack / "business.sql"
     # Distinct keys to SQLite (binary comparison), one key to MariaDB's case-insensitive collation.
     sql.write_text(sql.read_text() + "\nINSERT INTO deploys VALUES ('V2.3.1', 'checkout-service', 'now', 'upper');\n")
@@ -116,3 +118,32 @@ def test_it_names_the_line_mariadb_refuses(tiny_pack):
 
     assert "Duplicate entry 'V2.3.1'" in raised.value.message
     assert sql.read_text().splitlines()[raised.value.line - 1].startswith("INSERT INTO deploys VALUES ('V2.3.1'")
+    # Loaded aside, never swapped in: the tables and rows of the load before, and nothing left aside.
+    assert live_tables() == live
+
+
+@pytest.mark.service
+def test_a_load_replaces_the_tables_at_once_and_leaves_nothing_aside(tiny_pack):
+    require("mariadb")
+    load_business_into_mysql(read_pack(TINY_PACK), ADMIN_URL)
+    sql = tiny_pack / "business.sql"
+    sql.write_text(sql.read_text() + "\nINSERT INTO deploys VALUES ('v9.9.9', 'checkout-service', 'now', 'new');\n")
+
+    load_business_into_mysql(read_pack(tiny_pack), ADMIN_URL)
+
+    tables = live_tables()
+    assert tables["deploys"] == live_tables_of(TINY_PACK)["deploys"] + 1
+    assert not [name for name in tables if name.startswith("superbiz_")]
+
+
+def live_tables() -> dict[str, int]:
+    """Every table of the test business database, with its row count."""
+    with closing(MySQLdb.connect(host="127.0.0.1", user="root", database=DATABASE)) as mariadb:
+        cursor = mariadb.cursor()
+        cursor.execute("SHOW TABLES")
+        return {name: table_rows(cursor, name) for (name,) in cursor.fetchall()}
+
+
+def live_tables_of(pack_root) -> dict[str, int]:
+    load_business_into_mysql(read_pack(pack_root), ADMIN_URL)
+    return live_tables()

@@ -19,24 +19,29 @@ class AlertStatus(models.TextChoices):
 class AlertGroup(models.Model):
     """One Alertmanager alert group, keyed by its ``groupKey``: the row repeated notifications are claimed on."""
 
-    group_key = models.TextField()
+    group_key = models.TextField(verbose_name=_("group key"))
     # groupKey has no length limit; its digest is what the unique constraint holds.
-    group_key_sha256 = models.CharField(max_length=64)
-    first_seen_at = models.DateTimeField(auto_now_add=True)
+    group_key_sha256 = models.CharField(verbose_name=_("group key SHA-256"), max_length=64)
+    first_seen_at = models.DateTimeField(verbose_name=_("first seen at"), auto_now_add=True)
     # When the last run for this group was started; none starts again within ALERT_DEDUP_WINDOW_SECONDS,
     # unless the group resolved after it (``resolved_at``).
-    run_started_at = models.DateTimeField(null=True, blank=True)
+    run_started_at = models.DateTimeField(verbose_name=_("run started at"), null=True, blank=True)
     # When a notification said the whole group resolved, since its last run started (which clears it): the
     # next firing notification is a new incident.
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(verbose_name=_("resolved at"), null=True, blank=True)
     # The newest ``startsAt`` of the alerts of the notification that last started the group's run, or of any
     # resolution since (Alertmanager's clock): a firing notification after a resolution is a new incident only
     # with an alert that started later (a re-fired alert starts anew), and a resolution whose alerts all
     # ended before it is a stale one. Alertmanager in HA mode, and its retries, deliver notifications late
     # and twice.
-    latest_alert_start = models.DateTimeField(null=True, blank=True)
+    latest_alert_start = models.DateTimeField(verbose_name=_("latest alert start"), null=True, blank=True)
     run = models.ForeignKey(
-        "diagnosis.DiagnosisRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "diagnosis.DiagnosisRun",
+        verbose_name=_("run"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
     )
 
     class Meta:
@@ -63,19 +68,26 @@ class IntakeAction(models.TextChoices):
 class AlertNotification(models.Model):
     """Every accepted webhook notification, with what it led to; a bounded summary, not the payload."""
 
-    group = models.ForeignKey(AlertGroup, on_delete=models.CASCADE, related_name="notifications")
-    received_at = models.DateTimeField(auto_now_add=True)
-    status = models.CharField(max_length=10, choices=AlertStatus.choices)
-    receiver = models.CharField(max_length=200, blank=True, default="")
-    alertname = models.CharField(max_length=200, blank=True, default="")
-    alert_count = models.PositiveIntegerField()
-    firing_count = models.PositiveIntegerField()
+    group = models.ForeignKey(
+        AlertGroup, verbose_name=_("alert group"), on_delete=models.CASCADE, related_name="notifications"
+    )
+    received_at = models.DateTimeField(verbose_name=_("received at"), auto_now_add=True)
+    status = models.CharField(verbose_name=_("status"), max_length=10, choices=AlertStatus.choices)
+    receiver = models.CharField(verbose_name=_("receiver"), max_length=200, blank=True, default="")
+    alertname = models.CharField(verbose_name=_("alert name"), max_length=200, blank=True, default="")
+    alert_count = models.PositiveIntegerField(verbose_name=_("alert count"))
+    firing_count = models.PositiveIntegerField(verbose_name=_("firing count"))
     # At most ``services.STORED_LABELS``, each name and value cut to ``questions.LABEL_CHARS``.
-    common_labels = models.JSONField(default=dict, blank=True)
-    action = models.CharField(max_length=10, choices=IntakeAction.choices)
+    common_labels = models.JSONField(verbose_name=_("common labels"), default=dict, blank=True)
+    action = models.CharField(verbose_name=_("action"), max_length=10, choices=IntakeAction.choices)
     # The run this notification started, or for a repeat the run its group already has.
     run = models.ForeignKey(
-        "diagnosis.DiagnosisRun", null=True, blank=True, on_delete=models.SET_NULL, related_name="alert_notifications"
+        "diagnosis.DiagnosisRun",
+        verbose_name=_("run"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="alert_notifications",
     )
 
     class Meta:
@@ -107,15 +119,20 @@ class DeliveryStatus(models.TextChoices):
 class NotificationDelivery(models.Model):
     """One attempt to post a run's answer to one sink (``settings.ALERT_SINK_KINDS``)."""
 
-    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="notification_deliveries")
-    sink = models.CharField(max_length=20)
-    attempt = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=DeliveryStatus.choices)
-    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    run = models.ForeignKey(
+        "diagnosis.DiagnosisRun",
+        verbose_name=_("run"),
+        on_delete=models.CASCADE,
+        related_name="notification_deliveries",
+    )
+    sink = models.CharField(verbose_name=_("sink"), max_length=20)
+    attempt = models.PositiveSmallIntegerField(verbose_name=_("attempt"))
+    status = models.CharField(verbose_name=_("status"), max_length=10, choices=DeliveryStatus.choices)
+    http_status = models.PositiveSmallIntegerField(verbose_name=_("HTTP status"), null=True, blank=True)
     # Why it failed: an HTTP status, a robot's error code and message, or an exception's class (never a URL).
-    error = models.CharField(max_length=300, blank=True, default="")
-    latency_ms = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    error = models.CharField(verbose_name=_("error"), max_length=300, blank=True, default="")
+    latency_ms = models.PositiveIntegerField(verbose_name=_("latency (ms)"), default=0)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         db_table = "alert_delivery"

@@ -18,14 +18,18 @@ from diagnosis.graph import status
 
 
 class ChatSession(models.Model):
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_sessions")
-    title = models.CharField(max_length=200, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    id = models.UUIDField(verbose_name=_("ID"), primary_key=True, default=uuid.uuid4, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("owner"), on_delete=models.CASCADE, related_name="chat_sessions"
+    )
+    title = models.CharField(verbose_name=_("title"), max_length=200, blank=True, default="")
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
         db_table = "chat_session"
+        verbose_name = _("chat session")
+        verbose_name_plural = _("chat sessions")
         indexes = [
             # The chat page's sidebar: a user's sessions, most recently used first.
             models.Index(fields=["owner", "-updated_at"], name="chat_session_owner_updated"),
@@ -81,50 +85,58 @@ Verdict = choices.text_choices(
 
 
 class DiagnosisRun(models.Model):
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="runs")
-    query = models.TextField()
-    intent = models.CharField(max_length=20, choices=Intent.choices, default=Intent.DIAGNOSIS)
-    status = models.CharField(max_length=10, choices=RunStatus.choices, default=RunStatus.RUNNING)
+    id = models.UUIDField(verbose_name=_("ID"), primary_key=True, default=uuid.uuid4, editable=False)
+    session = models.ForeignKey(ChatSession, verbose_name=_("session"), on_delete=models.CASCADE, related_name="runs")
+    query = models.TextField(verbose_name=_("query"))
+    intent = models.CharField(verbose_name=_("intent"), max_length=20, choices=Intent.choices, default=Intent.DIAGNOSIS)
+    status = models.CharField(
+        verbose_name=_("status"), max_length=10, choices=RunStatus.choices, default=RunStatus.RUNNING
+    )
     # Which provider and model answered; lets auditors tell offline runs from model runs.
-    provider = models.CharField(max_length=20, blank=True, default="")
-    model = models.CharField(max_length=100, blank=True, default="")
+    provider = models.CharField(verbose_name=_("provider"), max_length=20, blank=True, default="")
+    model = models.CharField(verbose_name=_("model"), max_length=100, blank=True, default="")
 
-    final_answer = models.TextField(blank=True, default="")
-    conclusion = models.TextField(blank=True, default="")
-    failure_reason = models.CharField(max_length=100, blank=True, default="")
-    self_evaluation = models.JSONField(default=dict, blank=True)
+    final_answer = models.TextField(verbose_name=_("final answer"), blank=True, default="")
+    conclusion = models.TextField(verbose_name=_("conclusion"), blank=True, default="")
+    failure_reason = models.CharField(verbose_name=_("failure reason"), max_length=100, blank=True, default="")
+    self_evaluation = models.JSONField(verbose_name=_("self evaluation"), default=dict, blank=True)
     # Null only for runs that never entered the graph (system chat, knowledge query).
-    orchestration_trace = models.JSONField(null=True, blank=True)
-    degraded = models.BooleanField(default=False)
-    effective_verdict = models.CharField(max_length=10, choices=Verdict.choices, blank=True, default="")
+    orchestration_trace = models.JSONField(verbose_name=_("orchestration trace"), null=True, blank=True)
+    degraded = models.BooleanField(verbose_name=_("degraded"), default=False)
+    effective_verdict = models.CharField(
+        verbose_name=_("effective verdict"), max_length=10, choices=Verdict.choices, blank=True, default=""
+    )
     # Pictures of the released evidence (diagnosis/figures): verified metric series and the incident
     # timeline, copied when the run finishes because the invocation store they come from expires.
-    figures = models.JSONField(default=dict, blank=True)
+    figures = models.JSONField(verbose_name=_("figures"), default=dict, blank=True)
 
-    step_count = models.PositiveIntegerField(default=0)
-    tool_count = models.PositiveIntegerField(default=0)
-    prompt_tokens = models.PositiveIntegerField(default=0)
-    completion_tokens = models.PositiveIntegerField(default=0)
+    step_count = models.PositiveIntegerField(verbose_name=_("step count"), default=0)
+    tool_count = models.PositiveIntegerField(verbose_name=_("tool count"), default=0)
+    prompt_tokens = models.PositiveIntegerField(verbose_name=_("prompt tokens"), default=0)
+    completion_tokens = models.PositiveIntegerField(verbose_name=_("completion tokens"), default=0)
     # Stored, not computed on read, so that the admin sorts and filters runs by them in the query.
-    reasoning_tokens = models.PositiveIntegerField(default=0)
-    total_tokens = models.PositiveIntegerField(default=0, help_text="Prompt plus completion tokens.")
+    reasoning_tokens = models.PositiveIntegerField(verbose_name=_("reasoning tokens"), default=0)
+    total_tokens = models.PositiveIntegerField(
+        verbose_name=_("total tokens"), default=0, help_text="Prompt plus completion tokens."
+    )
     # Null when no price is configured (LLM_PRICE_*_PER_MTOK): unknown, which is not the same as free.
-    cost = models.DecimalField(max_digits=14, decimal_places=6, null=True, blank=True)
+    cost = models.DecimalField(verbose_name=_("cost"), max_digits=14, decimal_places=6, null=True, blank=True)
 
-    started_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(verbose_name=_("started at"), auto_now_add=True)
     # Set by the one worker that claims the run (conditional update on claimed_at IS NULL).
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    claimed_by = models.CharField(max_length=200, blank=True, default="")
+    claimed_at = models.DateTimeField(verbose_name=_("claimed at"), null=True, blank=True)
+    claimed_by = models.CharField(verbose_name=_("claimed by"), max_length=200, blank=True, default="")
     # Touched by the worker while it runs; the reaper fails RUNNING runs whose heartbeat is stale.
-    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(verbose_name=_("heartbeat at"), null=True, blank=True)
     # Set by the cancel API: the worker stops at the next node boundary, and no worker claims the run after it.
-    cancel_requested_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    cancel_requested_at = models.DateTimeField(verbose_name=_("cancel requested at"), null=True, blank=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
+    duration_ms = models.PositiveIntegerField(verbose_name=_("duration (ms)"), null=True, blank=True)
 
     class Meta:
         db_table = "diagnosis_run"
+        verbose_name = _("diagnosis run")
+        verbose_name_plural = _("diagnosis runs")
         ordering = ["-started_at"]
         # Owners cancel their own runs without it; it lets staff cancel anyone's (auditors stay read-only).
         permissions = [("cancel_diagnosisrun", "Can cancel any user's run")]
@@ -179,8 +191,10 @@ class RunFeedback(models.Model):
     feedback comes later, from people, and changes (seed 000 names Feedback a consumer of run outcomes).
     """
 
-    run = models.ForeignKey(DiagnosisRun, on_delete=models.CASCADE, related_name="feedback")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="run_feedback")
+    run = models.ForeignKey(DiagnosisRun, verbose_name=_("run"), on_delete=models.CASCADE, related_name="feedback")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("user"), on_delete=models.CASCADE, related_name="run_feedback"
+    )
     rating = models.CharField(_("rating"), max_length=4, choices=FeedbackRating.choices)
     comment = models.TextField(_("comment"), blank=True, default="")
     created_at = models.DateTimeField(_("given at"), auto_now_add=True)

@@ -25,32 +25,40 @@ class ToolInvocation(models.Model):
     was recorded; ``args_sha256`` and ``args_shape`` say what was asked without its text (``arguments.py``).
     """
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="tool_invocations")
-    seq = models.PositiveIntegerField(help_text="Order within the run, from 1 (scripts cite {{inv:N}}).")
-    tool_name = models.CharField(max_length=40)
+    id = models.UUIDField(verbose_name=_("ID"), primary_key=True, default=uuid.uuid4, editable=False)
+    run = models.ForeignKey(
+        "diagnosis.DiagnosisRun", verbose_name=_("run"), on_delete=models.CASCADE, related_name="tool_invocations"
+    )
+    seq = models.PositiveIntegerField(
+        verbose_name=_("seq"), help_text="Order within the run, from 1 (scripts cite {{inv:N}})."
+    )
+    tool_name = models.CharField(verbose_name=_("tool name"), max_length=40)
     args_sha256 = models.CharField(
+        verbose_name=_("arguments SHA-256"),
         max_length=64,
         blank=True,
         default="",
         help_text="sha256 of the canonical arguments; empty for calls recorded before digests.",
     )
     args_shape = models.JSONField(
+        verbose_name=_("arguments shape"),
         null=True,
         blank=True,
         default=None,
         help_text='Keys with value types and lengths, e.g. {"sql": "str(84)"}; null when not known.',
     )
-    status = models.CharField(max_length=10, choices=InvocationStatus.choices)
-    error_code = models.CharField(max_length=60, blank=True, default="")
-    row_count = models.PositiveIntegerField(default=0)
-    payload_sha256 = models.CharField(max_length=64, blank=True, default="")
-    payload_bytes = models.PositiveIntegerField(default=0)
-    latency_ms = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(verbose_name=_("status"), max_length=10, choices=InvocationStatus.choices)
+    error_code = models.CharField(verbose_name=_("error code"), max_length=60, blank=True, default="")
+    row_count = models.PositiveIntegerField(verbose_name=_("row count"), default=0)
+    payload_sha256 = models.CharField(verbose_name=_("payload SHA-256"), max_length=64, blank=True, default="")
+    payload_bytes = models.PositiveIntegerField(verbose_name=_("payload bytes"), default=0)
+    latency_ms = models.PositiveIntegerField(verbose_name=_("latency (ms)"), default=0)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         db_table = "tool_invocation"
+        verbose_name = _("tool invocation")
+        verbose_name_plural = _("tool invocations")
         ordering = ["run", "seq"]
         constraints = [
             # Invocations of a run in order: WHERE run_id=? ORDER BY seq (trace API, admin, {{inv:N}}).
@@ -88,27 +96,36 @@ class DocumentStatus(models.TextChoices):
 
 
 class KnowledgeDocument(models.Model):
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    title = models.CharField(max_length=300)
-    filename = models.CharField(max_length=255, blank=True, default="")
-    source = models.CharField(max_length=10, choices=DocumentSource.choices, default=DocumentSource.UPLOAD)
-    scenario = models.CharField(max_length=100, blank=True, default="")
+    id = models.UUIDField(verbose_name=_("ID"), primary_key=True, default=uuid.uuid4, editable=False)
+    title = models.CharField(verbose_name=_("title"), max_length=300)
+    filename = models.CharField(verbose_name=_("file name"), max_length=255, blank=True, default="")
+    source = models.CharField(
+        verbose_name=_("source"), max_length=10, choices=DocumentSource.choices, default=DocumentSource.UPLOAD
+    )
+    scenario = models.CharField(verbose_name=_("scenario"), max_length=100, blank=True, default="")
     # Seed 003's document metadata: a free label (runbook, postmortem...), what kind of fault the document
     # is about (a component or service: database, network, payment-service), and whether it is searched.
     category = models.CharField(_("category"), max_length=50, blank=True, default="")
     fault_source = models.CharField(_("fault source"), max_length=100, blank=True, default="")
     status = models.CharField(_("status"), max_length=10, choices=DocumentStatus.choices, default=DocumentStatus.ACTIVE)
-    content = models.TextField()
-    content_sha256 = models.CharField(max_length=64)
-    size_bytes = models.PositiveIntegerField(default=0)
-    chunk_count = models.PositiveIntegerField(default=0)
+    content = models.TextField(verbose_name=_("content"))
+    content_sha256 = models.CharField(verbose_name=_("content SHA-256"), max_length=64)
+    size_bytes = models.PositiveIntegerField(verbose_name=_("size (bytes)"), default=0)
+    chunk_count = models.PositiveIntegerField(verbose_name=_("chunk count"), default=0)
     uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("uploaded by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         db_table = "knowledge_document"
+        verbose_name = _("knowledge document")
+        verbose_name_plural = _("knowledge documents")
         ordering = ["-created_at"]
         indexes = [
             # The documents API list: ORDER BY created_at DESC; load_scenario: WHERE source=?.
@@ -128,21 +145,25 @@ class KnowledgeDocument(models.Model):
 
 
 class KnowledgeChunk(models.Model):
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    document = models.ForeignKey(KnowledgeDocument, on_delete=models.CASCADE, related_name="chunks")
-    ordinal = models.PositiveIntegerField()
-    heading = models.CharField(max_length=300, blank=True, default="")
-    text = models.TextField()
+    id = models.UUIDField(verbose_name=_("ID"), primary_key=True, default=uuid.uuid4, editable=False)
+    document = models.ForeignKey(
+        KnowledgeDocument, verbose_name=_("document"), on_delete=models.CASCADE, related_name="chunks"
+    )
+    ordinal = models.PositiveIntegerField(verbose_name=_("ordinal"))
+    heading = models.CharField(verbose_name=_("heading"), max_length=300, blank=True, default="")
+    text = models.TextField(verbose_name=_("text"))
     # Equal texts (a paragraph pasted into two runbooks) are returned once: dedup by this digest.
-    text_sha256 = models.CharField(max_length=64)
+    text_sha256 = models.CharField(verbose_name=_("text SHA-256"), max_length=64)
     # The search terms of the heading and text, space-separated, tokenised once at ingest
     # (``tokenize.stored_terms``): a process building its index reads them instead of tokenising the whole
     # knowledge base again. Used only while ``terms_version`` is the tokeniser's current ``TERMS_VERSION``.
-    terms = models.TextField(blank=True, default="")
-    terms_version = models.CharField(max_length=80, blank=True, default="")
+    terms = models.TextField(verbose_name=_("search terms"), blank=True, default="")
+    terms_version = models.CharField(verbose_name=_("search terms version"), max_length=80, blank=True, default="")
 
     class Meta:
         db_table = "knowledge_chunk"
+        verbose_name = _("knowledge chunk")
+        verbose_name_plural = _("knowledge chunks")
         ordering = ["document", "ordinal"]
         constraints = [
             # Chunks of a document in order: WHERE document_id=? ORDER BY ordinal.
@@ -156,11 +177,13 @@ class KnowledgeChunk(models.Model):
 class KnowledgeIndexState(models.Model):
     """One row whose revision every write bumps, so every process knows when its in-memory index is stale."""
 
-    revision = models.PositiveBigIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    revision = models.PositiveBigIntegerField(verbose_name=_("revision"), default=0)
+    updated_at = models.DateTimeField(verbose_name=_("updated at"), auto_now=True)
 
     class Meta:
         db_table = "knowledge_index_state"
+        verbose_name = _("knowledge index state")
+        verbose_name_plural = _("knowledge index states")
 
     def __str__(self) -> str:
         return f"knowledge index r{self.revision}"
@@ -169,15 +192,17 @@ class KnowledgeIndexState(models.Model):
 class LogRecord(models.Model):
     """A log line of the loaded scenario (the embedded ``query_logs`` backend)."""
 
-    ts = models.DateTimeField()
-    service = models.CharField(max_length=100)
-    level = models.CharField(max_length=10)
-    message = models.TextField()
+    ts = models.DateTimeField(verbose_name=_("timestamp"))
+    service = models.CharField(verbose_name=_("service"), max_length=100)
+    level = models.CharField(verbose_name=_("level"), max_length=10)
+    message = models.TextField(verbose_name=_("message"))
     # Any other fields of the pack's line (trace_id, host, ...), returned as they were.
-    extra = models.JSONField(default=dict, blank=True)
+    extra = models.JSONField(verbose_name=_("extra fields"), default=dict, blank=True)
 
     class Meta:
         db_table = "log_record"
+        verbose_name = _("log record")
+        verbose_name_plural = _("log records")
         ordering = ["ts", "id"]
         indexes = [
             # query_logs: WHERE service=? AND ts BETWEEN ? AND ? [AND level=?] ORDER BY ts.
@@ -192,13 +217,15 @@ class LogRecord(models.Model):
 class MetricPoint(models.Model):
     """A metric sample of the loaded scenario (the embedded ``query_metrics`` backend)."""
 
-    ts = models.DateTimeField()
-    service = models.CharField(max_length=100)
-    metric = models.CharField(max_length=100)
-    value = models.FloatField()
+    ts = models.DateTimeField(verbose_name=_("timestamp"))
+    service = models.CharField(verbose_name=_("service"), max_length=100)
+    metric = models.CharField(verbose_name=_("metric"), max_length=100)
+    value = models.FloatField(verbose_name=_("value"))
 
     class Meta:
         db_table = "metric_point"
+        verbose_name = _("metric point")
+        verbose_name_plural = _("metric points")
         ordering = ["ts", "id"]
         indexes = [
             # query_metrics: WHERE service=? AND metric=? AND ts BETWEEN ? AND ? ORDER BY ts.
@@ -212,14 +239,18 @@ class MetricPoint(models.Model):
 class LoadedScenario(models.Model):
     """Which scenario pack the embedded backends currently hold (at most one row)."""
 
-    name = models.CharField(max_length=100)
-    description = models.TextField(blank=True, default="")
-    manifest = models.JSONField(default=dict)
-    business_tables = models.JSONField(default=list, help_text="The query_mysql allow-list.")
-    loaded_at = models.DateTimeField(auto_now=True)
+    name = models.CharField(verbose_name=_("name"), max_length=100)
+    description = models.TextField(verbose_name=_("description"), blank=True, default="")
+    manifest = models.JSONField(verbose_name=_("manifest"), default=dict)
+    business_tables = models.JSONField(
+        verbose_name=_("business tables"), default=list, help_text="The query_mysql allow-list."
+    )
+    loaded_at = models.DateTimeField(verbose_name=_("loaded at"), auto_now=True)
 
     class Meta:
         db_table = "loaded_scenario"
+        verbose_name = _("loaded scenario")
+        verbose_name_plural = _("loaded scenarios")
 
     def __str__(self) -> str:
         return self.name

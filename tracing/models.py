@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from config.choices import text_choices
 from tracing.outcomes import ExecutorStatus, StageStatus
@@ -38,28 +39,32 @@ class AgentStep(models.Model):
 
     SUMMARY_MAX_CHARS = 1000
 
-    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="steps")
-    seq = models.PositiveIntegerField(help_text="Order of the step within its run, from 1.")
-    node = models.CharField(max_length=40)
-    attempt = models.PositiveSmallIntegerField(default=1)
-    role = models.CharField(max_length=40, blank=True, default="")
-    model = models.CharField(max_length=100, blank=True, default="")
-    prompt_version = models.CharField(max_length=40, blank=True, default="")
-    prompt_tokens = models.PositiveIntegerField(default=0)
-    completion_tokens = models.PositiveIntegerField(default=0)
+    run = models.ForeignKey(
+        "diagnosis.DiagnosisRun", verbose_name=_("run"), on_delete=models.CASCADE, related_name="steps"
+    )
+    seq = models.PositiveIntegerField(verbose_name=_("seq"), help_text="Order of the step within its run, from 1.")
+    node = models.CharField(verbose_name=_("node"), max_length=40)
+    attempt = models.PositiveSmallIntegerField(verbose_name=_("attempt"), default=1)
+    role = models.CharField(verbose_name=_("role"), max_length=40, blank=True, default="")
+    model = models.CharField(verbose_name=_("model"), max_length=100, blank=True, default="")
+    prompt_version = models.CharField(verbose_name=_("prompt version"), max_length=40, blank=True, default="")
+    prompt_tokens = models.PositiveIntegerField(verbose_name=_("prompt tokens"), default=0)
+    completion_tokens = models.PositiveIntegerField(verbose_name=_("completion tokens"), default=0)
     # The part of completion_tokens the model spent reasoning, where the provider reports it (else 0).
-    reasoning_tokens = models.PositiveIntegerField(default=0)
-    model_calls = models.PositiveSmallIntegerField(default=0)
+    reasoning_tokens = models.PositiveIntegerField(verbose_name=_("reasoning tokens"), default=0)
+    model_calls = models.PositiveSmallIntegerField(verbose_name=_("model calls"), default=0)
     # Of those, calls whose usage is unknown (a reply without usage counts, a request the server may have
     # computed without answering): their tokens are unknown, so the run's cost is too (null).
-    unreported_calls = models.PositiveSmallIntegerField(default=0)
-    latency_ms = models.PositiveIntegerField(default=0)
-    outcome = models.CharField(max_length=30, choices=StepOutcome.choices)
-    summary = models.CharField(max_length=SUMMARY_MAX_CHARS, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    unreported_calls = models.PositiveSmallIntegerField(verbose_name=_("unreported calls"), default=0)
+    latency_ms = models.PositiveIntegerField(verbose_name=_("latency (ms)"), default=0)
+    outcome = models.CharField(verbose_name=_("outcome"), max_length=30, choices=StepOutcome.choices)
+    summary = models.CharField(verbose_name=_("summary"), max_length=SUMMARY_MAX_CHARS, blank=True, default="")
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         db_table = "agent_step"
+        verbose_name = _("agent step")
+        verbose_name_plural = _("agent steps")
         ordering = ["run", "seq"]
         constraints = [
             # Steps of a run in order: WHERE run_id=? ORDER BY seq (trace API, admin inline).
@@ -101,23 +106,29 @@ class DiagnosisTraceEvent(models.Model):
     # No database constraint: the SSE storage writes by channel name, as django-eventstream lets any channel
     # be written; only runs' writers write here, and deleting a run still deletes its log (Django cascades).
     run = models.ForeignKey(
-        "diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="trace_events", db_constraint=False
+        "diagnosis.DiagnosisRun",
+        verbose_name=_("run"),
+        on_delete=models.CASCADE,
+        related_name="trace_events",
+        db_constraint=False,
     )
-    seq = models.PositiveIntegerField(null=True, blank=True)
-    kind = models.CharField(max_length=20, choices=TraceEventKind.choices, blank=True)
-    name = models.CharField(max_length=60, blank=True)
-    details = models.JSONField(default=dict, blank=True)
-    stream_id = models.PositiveBigIntegerField(null=True, blank=True)
-    stream_event = models.CharField(max_length=20, blank=True, default="")
-    stream_data = models.TextField(blank=True, default="")
+    seq = models.PositiveIntegerField(verbose_name=_("seq"), null=True, blank=True)
+    kind = models.CharField(verbose_name=_("kind"), max_length=20, choices=TraceEventKind.choices, blank=True)
+    name = models.CharField(verbose_name=_("name"), max_length=60, blank=True)
+    details = models.JSONField(verbose_name=_("details"), default=dict, blank=True)
+    stream_id = models.PositiveBigIntegerField(verbose_name=_("stream ID"), null=True, blank=True)
+    stream_event = models.CharField(verbose_name=_("stream event"), max_length=20, blank=True, default="")
+    stream_data = models.TextField(verbose_name=_("stream data"), blank=True, default="")
     # When the event happened: a progress report held back a few milliseconds keeps its own time.
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now, editable=False)
 
     log = models.Manager()
     objects = TimelineManager()
 
     class Meta:
         db_table = "diagnosis_trace_event"
+        verbose_name = _("diagnosis trace event")
+        verbose_name_plural = _("diagnosis trace events")
         ordering = ["run", "seq"]
         # Readers (admin, Trace API, ``run.trace_events``) see the timeline; deleting a run deletes its whole
         # log, stream-only rows included.
@@ -142,21 +153,29 @@ class ReasoningSource(models.TextChoices):
 class AgentReasoningAudit(models.Model):
     """What the model reasoned at one step. Restricted: never in SSE, the normal Trace API, logs or evidence."""
 
-    run = models.ForeignKey("diagnosis.DiagnosisRun", on_delete=models.CASCADE, related_name="reasoning_audits")
-    step = models.OneToOneField(AgentStep, on_delete=models.CASCADE, related_name="reasoning_audit")
-    node = models.CharField(max_length=40)
-    attempt = models.PositiveSmallIntegerField(default=1)
-    reasoning_source = models.CharField(max_length=20, choices=ReasoningSource.choices)
+    run = models.ForeignKey(
+        "diagnosis.DiagnosisRun", verbose_name=_("run"), on_delete=models.CASCADE, related_name="reasoning_audits"
+    )
+    step = models.OneToOneField(
+        AgentStep, verbose_name=_("step"), on_delete=models.CASCADE, related_name="reasoning_audit"
+    )
+    node = models.CharField(verbose_name=_("node"), max_length=40)
+    attempt = models.PositiveSmallIntegerField(verbose_name=_("attempt"), default=1)
+    reasoning_source = models.CharField(
+        verbose_name=_("reasoning source"), max_length=20, choices=ReasoningSource.choices
+    )
     # Only what the provider really returned; empty with UNAVAILABLE, never invented.
-    reasoning_content = models.TextField(blank=True, default="")
-    assistant_text = models.TextField(blank=True, default="")
+    reasoning_content = models.TextField(verbose_name=_("reasoning content"), blank=True, default="")
+    assistant_text = models.TextField(verbose_name=_("assistant text"), blank=True, default="")
     # Release findings of a blocked draft ({rule, sentence, detail} or the guard's {sentence, reason}): they
     # quote the draft, which must never be public, so they live here and nowhere else.
-    findings = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    findings = models.JSONField(verbose_name=_("findings"), default=list, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
 
     class Meta:
         db_table = "agent_reasoning_audit"
+        verbose_name = _("agent reasoning audit")
+        verbose_name_plural = _("agent reasoning audits")
         ordering = ["run", "step__seq"]
         permissions = [("view_reasoning", "Can view the restricted reasoning audit")]
         indexes = [

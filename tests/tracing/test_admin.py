@@ -138,8 +138,10 @@ def test_the_pages_own_labels_are_in_the_readers_language(auditor, owned_run):
 
     assert ">未定价<" in runs and ">无（未用模型令牌）<" in runs and ">unpriced<" not in runs
     assert "不在调用存储中" in invocation.content.decode()
-    # The runs' status, intent and verdict are the auditor's words too (their fields' names stay English).
+    # The runs' status, intent and verdict are the auditor's words too, and so are their fields' names
+    # (every model's and field's label: test_admin_field_labels.py).
     assert ">成功<" in runs and ">诊断<" in runs and ">Success<" not in runs
+    assert ">意图<" in runs and ">Intent<" not in runs
 
 
 @pytest.mark.parametrize(

@@ -66,6 +66,13 @@ def request_too_large(limit: int) -> dict[str, Any]:
     return {"error": {"code": "request_too_large", "message": message}}
 
 
+# DRF texts its own catalogue leaves English (a body of JSON ``null``: "No data provided", not marked for
+# translation) or words wrongly in Chinese (its "Null characters are not allowed." reads "empty strings are
+# not allowed"): said here, by their code, in the reader's language.
+_NO_DATA = "No data provided"
+_DETAIL_MESSAGES = {"null_characters_not_allowed": gettext_lazy("Null characters (U+0000) are not allowed.")}
+
+
 def _message(detail: Any) -> str:
     """Every field's first reason, ``field: reason; other: reason``; a plain detail as it is."""
     if isinstance(detail, dict):
@@ -76,7 +83,10 @@ def _message(detail: Any) -> str:
         return "; ".join(parts)
     if isinstance(detail, list):
         return _message(detail[0]) if detail else "invalid request"
-    return str(detail)
+    if str(detail) == _NO_DATA:
+        return gettext("The request has no data: send a JSON object.")
+    code = getattr(detail, "code", None)
+    return str(_DETAIL_MESSAGES[code]) if code in _DETAIL_MESSAGES else str(detail)
 
 
 def _code(exc: Exception) -> str:

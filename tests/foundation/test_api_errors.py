@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from config.api_parsers import MAX_JSON_DEPTH, nesting_exceeds
+from config.json_depth import MAX_JSON_DEPTH, nesting_exceeds
 from diagnosis.models import ChatSession
 from tools.models import KnowledgeDocument
 
@@ -200,3 +200,24 @@ def test_a_post_to_an_address_without_its_trailing_slash_is_a_404_not_a_500(clie
     assert response.status_code == 404
     assert _error(response)["code"] == "not_found"
     assert (read.status_code, read["Location"]) == (301, "/api/schema/")  # a read is still sent on
+
+
+@pytest.mark.parametrize(
+    ("body", "english", "chinese"),
+    [
+        ("null", "The request has no data: send a JSON object.", "请求没有数据：请发送一个 JSON 对象。"),
+        (
+            '{"message": "why\\u0000?"}',
+            "message: Null characters (U+0000) are not allowed.",
+            "message: 不允许空字符（U+0000）。",
+        ),
+    ],
+)
+def test_drf_texts_its_catalogue_gets_wrong_are_said_in_the_readers_language(client, owner, body, english, chinese):
+    """DRF leaves "No data provided" English, and its Chinese for a NUL reads "empty strings are not allowed"."""
+    client.force_login(owner)
+
+    for language, said in (("en", english), ("zh-CN", chinese)):
+        response = client.post("/api/chat", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+        assert response.status_code == 400
+        assert _error(response) == {"code": "invalid_input", "message": said}

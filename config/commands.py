@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.core.management.base import CommandError
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
@@ -18,3 +21,13 @@ def require_migrated(database: str = DEFAULT_DB_ALIAS) -> None:
         raise CommandError(f"the database cannot be reached: {error}") from error
     if plan:
         raise CommandError("the database is not migrated: run `manage.py migrate` first")
+
+
+@contextmanager
+def database_failures(left: str) -> Iterator[None]:
+    """A database error during the command's work (locked past its timeout, a server restarting) as a
+    ``CommandError`` (exit 1) that says what the command left behind (``left``), not a traceback."""
+    try:
+        yield
+    except DatabaseError as error:
+        raise CommandError(f"the database failed: {error}; {left}") from None

@@ -6,7 +6,9 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.management import CommandError, call_command
+from django.db import OperationalError
 
 pytestmark = pytest.mark.django_db
 
@@ -44,6 +46,7 @@ def test_it_reactivates_a_deactivated_user_of_that_name(settings):
             "alertmanager",
             "--username 'alertmanager' is the account that owns the runs alerts start (ALERT_SERVICE_USERNAME)",
         ),
+        ("ｃｌｉ", "--username 'cli' is the account the diagnose command runs as"),  # what the login form reads
         # MariaDB's collation compares names case-insensitively: this one would find the service account.
         (
             "AlertManager",
@@ -113,3 +116,29 @@ def test_a_user_is_never_left_without_its_password(monkeypatch):
         call_command("create_demo_user", "--username", "dana", "--password", "new-pass-2", stdout=StringIO())
 
     assert not get_user_model().objects.filter(username="dana").exists()
+
+
+def test_a_name_in_compatibility_characters_is_stored_as_the_login_form_reads_it(settings):
+    """The login form reads what is typed as NFKC: stored as typed, "ｆｕｌｌ" printed a login that could not sign in."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    out = StringIO()
+
+    call_command("create_demo_user", "--username", "ｆｕｌｌ", "--password", "Xyzzy-12345-q", stdout=out)
+
+    assert out.getvalue().strip() == "demo login: username=full password=Xyzzy-12345-q"
+    form = AuthenticationForm(data={"username": "ｆｕｌｌ", "password": "Xyzzy-12345-q"})
+    assert form.is_valid(), form.errors
+
+
+def test_a_database_that_fails_is_a_message_and_nothing_written(monkeypatch):
+    def locked(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(get_user_model(), "save", locked)
+
+    with pytest.raises(CommandError) as raised:
+        call_command("create_demo_user", "--password", "demo-pass-4711", stdout=StringIO())
+
+    assert str(raised.value) == "the database failed: database is locked; no user was created or changed"
+    assert raised.value.returncode == 1
+    assert not get_user_model().objects.filter(username="demo").exists()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connection
+from django.db import OperationalError, connection
 
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.nodes import planner
@@ -297,3 +297,34 @@ def test_an_interrupted_diagnosis_is_ended_not_left_running(monkeypatch):
     assert str(error.value) == f"interrupted: run {run.pk} was ended as interrupted"
     assert (run.status, run.failure_reason) == (RunStatus.FAILED, "interrupted")
     assert stored_names(run.pk)[-2:] == ["failure", "done"]
+
+
+def test_a_database_that_fails_is_a_message_not_a_traceback(monkeypatch):
+    def locked(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr("diagnosis.management.commands.diagnose.run_create", locked)
+
+    with pytest.raises(CommandError) as raised:
+        call_command("diagnose", "why is payment-service slow?", stdout=StringIO())
+
+    assert raised.value.returncode == 1
+    assert str(raised.value) == (
+        "the database failed: database is locked; a run it had created is left for the reaper to end"
+    )
+
+
+def test_the_script_docs_providers_md_prints_runs_as_it_says(tmp_path):
+    """Its planner had no step (the contract asks for one to twelve): the run never left the planner."""
+    call_command("load_scenario", "payment-db-pool", stdout=StringIO())
+    text = (Path(__file__).resolve().parents[2] / "docs" / "providers.md").read_text()
+    script = tmp_path / "documented.json"
+    script.write_text(text.split("## `scripted` — a JSON script")[1].split("```json\n", 1)[1].split("```", 1)[0])
+    out = StringIO()
+
+    call_command("diagnose", "why is payment-service slow?", "--script", str(script), "--json", stdout=out)
+
+    run = json.loads(out.getvalue())
+    transitions = [(step["from"], step["to"]) for step in run["orchestration_trace"]["transitions"]]
+    assert transitions[:2] == [("planner", "executor"), ("executor", "gatekeeper")]
+    assert run["degraded"] and run["orchestration_trace"]["final_node"] == "fallback"

@@ -35,6 +35,7 @@ from jsonschema import Draft202012Validator
 from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
+from config.json_depth import MAX_JSON_DEPTH, nesting_exceeds
 from config.text import is_unicode_text
 from tools.knowledge.chunking import chunk_markdown
 from tools.knowledge.uploads import CONTROL_CHARACTERS
@@ -85,6 +86,11 @@ MANIFEST_SCHEMA: dict[str, Any] = {
     },
 }
 _MANIFEST_VALIDATOR = Draft202012Validator(MANIFEST_SCHEMA)
+
+
+#: A pack's file is read whole: a larger one is refused, not left to the OOM killer (packs are scenarios,
+#: not a production log store).
+MAX_FILE_BYTES = 64 * 2**20
 
 
 class PackError(Exception):
@@ -178,8 +184,11 @@ def read_pack(root: Path) -> ScenarioPack:
 
 def _read_text(path: Path) -> str:
     if not path.is_file():
-        raise PackError(path, None, "missing file")
+        raise PackError(path, None, "not a regular file (a folder?)" if path.exists() else "missing file")
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            # A whole file is read, and its records parsed, at once: about twelve times its size in memory.
+            raise PackError(path, None, f"larger than {MAX_FILE_BYTES // 2**20} MiB, the limit of a pack's file")
         raw = path.read_bytes()
     except OSError as error:  # unreadable: permissions, an I/O error
         raise PackError(path, None, f"cannot be read: {error.strerror or error}") from None
@@ -203,14 +212,21 @@ def _refuse_constant(name: str) -> Any:
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400: past a double, read as infinity
+        raise ValueError(f"{text} is not a finite number")
+    return value
+
+
 def _json(text: str) -> Any:
-    """Strict JSON: Python's reader takes NaN and Infinity, which no database's JSON column stores, and an
-    unpaired surrogate escape (``"\\ud800"``), which no database's text stores either. ``ValueError`` for
-    those, and for nesting deeper than the reader's recursion allows."""
-    try:
-        value = json.loads(text, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
+    """Strict JSON: Python's reader takes NaN and Infinity (and reads 1e400 as infinity), which no database's
+    JSON column stores, and an unpaired surrogate escape (``"\\ud800"``), which no database's text stores
+    either; MariaDB's JSON stores no more than ``MAX_JSON_DEPTH`` levels of nesting. ``ValueError`` for those:
+    accepted here, they failed the load at the database, with a traceback."""
+    if nesting_exceeds(text, MAX_JSON_DEPTH):
+        raise ValueError(f"nested deeper than {MAX_JSON_DEPTH} levels, which MariaDB's JSON does not store")
+    value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
     if _SURROGATE_ESCAPE.search(text) and not is_unicode_text(json.dumps(value, ensure_ascii=False)):
         raise ValueError("a \\u escape names half of a surrogate pair, which is no character")
     return value

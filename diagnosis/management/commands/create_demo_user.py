@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from config.commands import require_migrated
+from config.commands import database_failures, require_migrated
 from config.text import is_unicode_text
 from diagnosis.management.commands.diagnose import CLI_USERNAME
 
@@ -29,6 +29,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, username: str, password: str, **options) -> None:
+        # As the login form reads what is typed (NFKC): stored otherwise, "ｆｕｌｌ" could never sign in, and
+        # "ｃｌｉ" would pass for another name than the diagnose command's account.
+        username = get_user_model().normalize_username(username)
         _check_username(username)
         require_migrated()
         if password:
@@ -39,7 +42,7 @@ class Command(BaseCommand):
             _check_password(password, username)
         password = password or secrets.token_urlsafe(9)
         # One transaction: a user is never left created without its password (an interrupt between the two).
-        with transaction.atomic():
+        with database_failures("no user was created or changed"), transaction.atomic():
             user, created = get_user_model().objects.select_for_update().get_or_create(username=username)
             promoted = not created and not user.is_superuser
             # The demo user is an administrator so that the admin's audit pages can be opened as well.

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
-from config.commands import require_migrated
+from config.commands import database_failures, require_migrated
 from diagnosis.failures import FailureCode
 from diagnosis.models import DiagnosisRun, RunStatus
 from diagnosis.providers.base import ProviderConfigError
@@ -132,8 +132,9 @@ class Command(BaseCommand):
     def handle(self, *args, question: str, provider: str | None, script: str | None, as_json: bool, **options) -> None:
         provider = checked_provider(provider, script)
         require_migrated()
-        run = run_question(question, provider=provider, script=script)
-        self._print(run, as_json=as_json)
+        with database_failures("a run it had created is left for the reaper to end"):
+            run = run_question(question, provider=provider, script=script)
+            self._print(run, as_json=as_json)
         if run.status != RunStatus.SUCCESS:
             raise SystemExit(1)
 

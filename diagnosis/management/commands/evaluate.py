@@ -20,7 +20,7 @@ import MySQLdb
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from config.commands import require_migrated
+from config.commands import database_failures, require_migrated
 from diagnosis.management.commands.diagnose import (
     add_provider_arguments,
     checked_provider,
@@ -200,7 +200,8 @@ class Command(BaseCommand):
     def _load(self, pack: ScenarioPack, label: str) -> None:
         self.stderr.write(f"{label}: loading {pack.root}")
         try:
-            load_scenario(pack.root, mysql_admin_url=settings.BUSINESS_ADMIN_DATABASE_URL)
+            with database_failures(f"while loading {pack.root}: the loaded scenario is as it was"):
+                load_scenario(pack.root, mysql_admin_url=settings.BUSINESS_ADMIN_DATABASE_URL)
         except PackError as error:  # changed on disk since it was read
             raise CommandError(str(error), returncode=2) from None
         except MySQLdb.Error as error:

@@ -6,6 +6,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import OperationalError
 
 from tests.support.live import database_url
 from tests.tools.conftest import TINY_PACK
@@ -134,6 +135,24 @@ def test_an_interrupted_load_leaves_the_loaded_scenario_as_it_was(business_sqlit
     assert str(raised.value) == "interrupted: the loaded scenario is as it was"
     assert (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes()) == before
     assert [path.name for path in business_sqlite.parent.iterdir()] == [business_sqlite.name]
+
+
+def test_a_database_that_fails_mid_load_is_a_message_and_the_scenario_as_it_was(business_sqlite, monkeypatch):
+    """Locked past its timeout, or a server restarting: the load's transaction rolls back, and the command
+    says so in a line, not a traceback."""
+    load(str(TINY_PACK))
+    before = (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes())
+
+    def locked(*args, **kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr("tools.scenarios.loader._replace_evidence", locked)
+    with pytest.raises(CommandError) as raised:
+        load("payment-db-pool")
+
+    assert raised.value.returncode == 1
+    assert str(raised.value) == "the database failed: database is locked; the loaded scenario is as it was"
+    assert (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes()) == before
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import pytest
 
 from tests.tools.conftest import TINY_PACK
 from tools.models import KnowledgeDocument, LoadedScenario
+from tools.scenarios import pack as pack_module
 from tools.scenarios.pack import (
     MAX_SCENARIO_NAME_CHARS,
     PACKS_DIR,
@@ -51,6 +52,15 @@ def test_it_keeps_extra_log_fields_and_upper_cases_levels():
     assert pack.logs[0].extra == {"trace_id": "t-001"}
     assert pack.logs[3].level == "WARN"
     assert pack.logs[3].ts.isoformat() == "2024-05-01T10:05:12+00:00"
+
+
+def test_a_manifest_number_past_a_double_is_refused_before_the_database_sees_it(tiny_pack):
+    manifest = tiny_pack / "scenario.json"
+    manifest.write_text(manifest.read_text().replace("{", '{"owner_budget": 1e999, ', 1))
+
+    error = refusal(tiny_pack)
+
+    assert error.file == manifest and "1e999 is not a finite number" in error.message
 
 
 def test_it_formats_errors_as_file_line_message():
@@ -128,9 +138,20 @@ def test_it_names_the_line_of_the_section_that_is_wrong(tiny_pack, change, key, 
             '{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "INFO", "message": "half a pair \\ud800"}',
             "names half of a surrogate pair",
         ),
-        ("[" * 100_000, "nested too deeply"),
+        ("[" * 100_000, "nested deeper than 32 levels"),
+        (
+            '{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "INFO", "message": "m", "bytes": 1e400}',
+            "1e400 is not a finite number",
+        ),
+        (
+            '{"ts": "2024-05-01T10:00:05Z", "service": "a", "level": "INFO", "message": "m", "deep": '
+            + "[" * 40
+            + "]" * 40
+            + "}",
+            "nested deeper than 32 levels, which MariaDB's JSON does not store",
+        ),
     ],
-    ids=["cut", "array", "missing", "ts", "service", "level", "message", "nan", "surrogate", "nested"],
+    ids=["cut", "array", "missing", "ts", "service", "level", "message", "nan", "surrogate", "nested", "inf", "deep"],
 )
 def test_it_names_the_line_of_a_bad_log_record(tiny_pack, line, message):
     replace_line(tiny_pack / "logs.jsonl", 5, line)
@@ -458,3 +479,21 @@ def test_its_sqlite_connection_denies_attach_vacuum_and_pragma_past_the_check(tm
     assert "authoriz" in raised.value.message
     assert list(tmp_path.iterdir()) == []
     assert connection.execute("PRAGMA user_version").fetchone() == (0,)
+
+
+def test_a_folder_in_place_of_a_file_is_said_to_be_one(tiny_pack):
+    (tiny_pack / "logs.jsonl").unlink()
+    (tiny_pack / "logs.jsonl").mkdir()
+
+    error = refusal(tiny_pack)
+
+    assert (error.file, error.message) == (tiny_pack / "logs.jsonl", "not a regular file (a folder?)")
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_read(tiny_pack, monkeypatch):
+    monkeypatch.setattr(pack_module, "MAX_FILE_BYTES", 2**20)
+    (tiny_pack / "logs.jsonl").write_text((tiny_pack / "logs.jsonl").read_text() * 2000)
+
+    error = refusal(tiny_pack)
+
+    assert (error.file, error.message) == (tiny_pack / "logs.jsonl", "larger than 1 MiB, the limit of a pack's file")

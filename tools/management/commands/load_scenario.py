@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from config import env
-from config.commands import require_migrated
+from config.commands import database_failures, require_migrated
 from tools.scenarios.loader import load_scenario
 from tools.scenarios.pack import PackError, resolve_pack
 
@@ -35,14 +35,19 @@ class Command(BaseCommand):
             except env.ConfigError as error:
                 raise CommandError(str(error), returncode=2) from None
         require_migrated()
+        # The load is one transaction, its staging file removed on the way out; MySQL's tables are swapped in
+        # before it (``mysql_business``).
+        note = " (the MySQL business tables may already be the new pack's: load again)" if mysql_admin_url else ""
         try:
-            summary = load_scenario(resolve_pack(pack), progress=self.stdout.write, mysql_admin_url=mysql_admin_url)
+            with database_failures(f"the loaded scenario is as it was{note}"):
+                summary = load_scenario(
+                    resolve_pack(pack), progress=self.stdout.write, mysql_admin_url=mysql_admin_url
+                )
         except PackError as error:
             raise CommandError(str(error), returncode=2) from None
         except MySQLdb.Error as error:
             raise CommandError(f"cannot load the business tables into MySQL: {error}") from None
-        except KeyboardInterrupt:  # the load is one transaction, its staging file removed on the way out
-            note = " (the business tables loaded into MySQL may be half-written: load again)" if mysql_admin_url else ""
+        except KeyboardInterrupt:
             raise CommandError(f"interrupted: the loaded scenario is as it was{note}", returncode=130) from None
         if settings.BUSINESS_DATABASE_URL and not mysql_admin_url:
             self.stdout.write(

@@ -93,8 +93,8 @@ def _rendered(parsed: list[tuple[int, exp.Expr]], *, renamed: dict[str, str] | N
     keyed = _key_columns(expression for _, expression in parsed)
     for _, expression in parsed:
         _adapt_columns(expression, keyed)
-        for table in expression.find_all(exp.Table) if renamed else ():
-            if table.name.lower() in renamed:
+        for table in expression.find_all(exp.Table):
+            if renamed and table.name.lower() in renamed:
                 table.set("this", exp.to_identifier(renamed[table.name.lower()], quoted=True))
     return [(line, expression.sql(dialect="mysql")) for line, expression in parsed]
 

@@ -59,7 +59,9 @@ class AgentStep(models.Model):
     latency_ms = models.PositiveIntegerField(verbose_name=_("latency (ms)"), default=0)
     outcome = models.CharField(verbose_name=_("outcome"), max_length=30, choices=StepOutcome.choices)
     summary = models.CharField(verbose_name=_("summary"), max_length=SUMMARY_MAX_CHARS, blank=True, default="")
-    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    # When the attempt was recorded, not when its row was written: steps are written with the run's held
+    # progress reports, up to ``RUN_EVENT_LINGER_MS`` later, and a step's time must sit among its events'.
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now, editable=False)
 
     class Meta:
         db_table = "agent_step"
@@ -170,7 +172,8 @@ class AgentReasoningAudit(models.Model):
     # Release findings of a blocked draft ({rule, sentence, detail} or the guard's {sentence, reason}): they
     # quote the draft, which must never be public, so they live here and nowhere else.
     findings = models.JSONField(verbose_name=_("findings"), default=list, blank=True)
-    created_at = models.DateTimeField(verbose_name=_("created at"), auto_now_add=True)
+    # Its step's time (``AgentStep.created_at``).
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now, editable=False)
 
     class Meta:
         db_table = "agent_reasoning_audit"

@@ -16,9 +16,11 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import connection, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from config.redaction import redact
 from tracing.models import COUNT_MAX, AgentReasoningAudit, AgentStep, ReasoningSource
@@ -50,6 +52,10 @@ class StepRecord:
     """Why the release guard blocked a draft, quoting it: restricted like the reasoning."""
 
 
+_Step = tuple[int, StepRecord, datetime]
+"""A step recorded: its number in the run, what it did, when it was recorded."""
+
+
 class StepLog:
     """The steps of one run, numbered in memory."""
 
@@ -61,8 +67,9 @@ class StepLog:
         self.run_id = uuid.UUID(str(run_id))
         self.log = log
         self._last: int | None = 0 if empty else None
-        # Steps recorded and not yet taken by a write; one held write takes them all, in two INSERTs.
-        self._pending: list[tuple[int, StepRecord]] = []
+        # Steps recorded and not yet taken by a write (their number, what they did, when they were recorded);
+        # one held write takes them all, in two INSERTs.
+        self._pending: list[_Step] = []
         # Never held while the log's lock is taken (the log calls ``_write_pending`` under its own).
         self._lock = threading.Lock()
 
@@ -71,7 +78,7 @@ class StepLog:
             if self._last is None:
                 self._last = AgentStep.objects.filter(run_id=self.run_id).aggregate(last=Max("seq"))["last"] or 0
             self._last += 1
-            step = (self._last, record)
+            step = (self._last, record, timezone.now())
             if self.log is not None:
                 self._pending.append(step)
         if self.log is None:
@@ -97,15 +104,15 @@ class StepLog:
             raise
         return put_back
 
-    def _put_back(self, steps: list[tuple[int, StepRecord]]) -> None:
+    def _put_back(self, steps: list[_Step]) -> None:
         with self._lock:
             self._pending = steps + self._pending
 
 
-def _insert(run_id: uuid.UUID | str, steps: list[tuple[int, StepRecord]]) -> None:
+def _insert(run_id: uuid.UUID | str, steps: list[_Step]) -> None:
     """The steps' rows, then their audit rows, one INSERT each where the database returns the steps' ids
     from a multi-row INSERT (SQLite, MariaDB); MySQL does not, and gets one INSERT per step."""
-    rows = [_step_row(run_id, seq, record) for seq, record in steps]
+    rows = [_step_row(run_id, seq, record, at) for seq, record, at in steps]
     # Its own transaction, or a part of the run log's write that holds it (no savepoint: nothing to retry).
     with transaction.atomic(savepoint=False):
         if connection.features.can_return_rows_from_bulk_insert:
@@ -114,14 +121,15 @@ def _insert(run_id: uuid.UUID | str, steps: list[tuple[int, StepRecord]]) -> Non
             for row in rows:
                 row.save(force_insert=True)
         AgentReasoningAudit.objects.bulk_create(
-            [_audit_row(row, record) for row, (_, record) in zip(rows, steps, strict=True)]
+            [_audit_row(row, record) for row, (_, record, _) in zip(rows, steps, strict=True)]
         )
 
 
-def _step_row(run_id: uuid.UUID | str, seq: int, record: StepRecord) -> AgentStep:
+def _step_row(run_id: uuid.UUID | str, seq: int, record: StepRecord, at: datetime) -> AgentStep:
     return AgentStep(
         run_id=run_id,
         seq=seq,
+        created_at=at,
         node=record.node,
         attempt=record.attempt,
         role=record.role or record.node,
@@ -142,6 +150,7 @@ def _audit_row(step: AgentStep, record: StepRecord) -> AgentReasoningAudit:
     return AgentReasoningAudit(
         run_id=step.run_id,
         step=step,
+        created_at=step.created_at,
         node=record.node,
         attempt=record.attempt,
         reasoning_source=ReasoningSource.PROVIDER if record.reasoning_content else ReasoningSource.UNAVAILABLE,

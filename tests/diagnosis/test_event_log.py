@@ -432,6 +432,25 @@ def test_a_runs_steps_are_written_with_its_held_reports_in_their_transaction(run
     assert sum(sql.startswith("INSERT") for sql in statements(captured)) == 3
 
 
+def test_a_held_step_keeps_the_time_it_was_recorded_among_its_events(run, settings):
+    """Written with the held reports, up to the linger later: stamped at the write, a step came after the
+    events of the nodes that followed it in the Trace API (the verifier "created" after the composer began)."""
+    settings.RUN_EVENT_LINGER_MS = 60_000
+    progress = RunProgress(run.pk)
+    steps = StepLog(run.pk, empty=True, log=progress.log)
+    with owned_log(progress.log):
+        steps.record(StepRecord(node="verifier", attempt=1, outcome="COMPLETED"))
+        recorded = timezone.now()
+        time.sleep(0.05)
+        progress.status("composer", "started")
+        progress.flush()
+
+    step = AgentStep.objects.get(run=run)
+    started = DiagnosisTraceEvent.objects.get(run=run, name="composer_started")
+    assert step.created_at <= recorded < started.created_at
+    assert AgentReasoningAudit.objects.get(step=step).created_at == step.created_at
+
+
 def test_held_steps_are_written_one_by_one_where_a_bulk_insert_returns_no_ids(run, settings, monkeypatch):
     """MySQL returns no ids from a multi-row INSERT, and an audit row needs its step's."""
     settings.RUN_EVENT_LINGER_MS = 60_000

@@ -40,9 +40,7 @@ class Command(BaseCommand):
         note = " (the MySQL business tables may already be the new pack's: load again)" if mysql_admin_url else ""
         try:
             with database_failures(f"the loaded scenario is as it was{note}"):
-                summary = load_scenario(
-                    resolve_pack(pack), progress=self.stdout.write, mysql_admin_url=mysql_admin_url
-                )
+                summary = load_scenario(resolve_pack(pack), progress=self.stdout.write, mysql_admin_url=mysql_admin_url)
         except PackError as error:
             raise CommandError(str(error), returncode=2) from None
         except MySQLdb.Error as error:

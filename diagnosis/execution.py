@@ -86,11 +86,23 @@ class _Limits:
 
     started: float
 
-    def end_retries(self) -> tenacity.stop.stop_base:
+    def end_retries(self) -> _StopBefore:
+        """When every retry of the end stops, from now on: one deadline for all the calls of one end."""
         now = time.monotonic()
         soft = self.started + settings.CELERY_TASK_SOFT_TIME_LIMIT - END_MARGIN_SECONDS
         hard = self.started + settings.CELERY_TASK_TIME_LIMIT - END_MARGIN_SECONDS
-        return tenacity.stop_before_delay(max(0.0, (soft if now < soft else hard) - now))
+        return _StopBefore(soft if now < soft else hard)
+
+
+class _StopBefore(tenacity.stop.stop_base):
+    """Stop before the next try would start past ``deadline`` (``time.monotonic``): a deadline, not a delay
+    counted from each call's first try, so that an end made of two calls keeps to one limit."""
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+
+    def __call__(self, retry_state: tenacity.RetryCallState) -> bool:
+        return time.monotonic() + (retry_state.upcoming_sleep or 0.0) >= self.deadline
 
 
 def _fail(

@@ -32,12 +32,17 @@ INVOCATION_FIELDS = (
 
 
 class ToolInvocationInline(ReadOnlyTabularInline):
-    """A run's tool calls, each linked to its own page, which adds the arguments (``ToolInvocationAdmin``)."""
+    """A run's tool calls, each linked to its own page, which adds the arguments (``ToolInvocationAdmin``), for
+    a reader who may open it: an auditor granted the run alone sees the calls, and no link to a 403."""
 
     model = ToolInvocation
     fields = INVOCATION_FIELDS
     verbose_name_plural = _("tool invocations")
-    show_change_link = True
+
+    def get_formset(self, request: HttpRequest, obj: Any = None, **kwargs: Any) -> Any:
+        # The admin makes its inlines anew for every request: this one's link is this reader's.
+        self.show_change_link = self.admin_site.get_model_admin(ToolInvocation).has_view_permission(request)
+        return super().get_formset(request, obj, **kwargs)
 
 
 class ToolNameFilter(FieldValueFilter):

@@ -250,7 +250,36 @@ def test_the_retries_of_an_end_stop_before_the_time_limit_that_would_interrupt_t
 
     stop = execution._Limits(started=time.monotonic() - elapsed).end_retries()
 
-    assert stop.max_delay == pytest.approx(limit, abs=0.5)
+    assert max(0.0, stop.deadline - time.monotonic()) == pytest.approx(limit, abs=0.5)
+
+
+def test_an_end_made_of_two_calls_keeps_to_one_deadline(run, monkeypatch):
+    """The run read again, then failed: each call counted its own window from its first try, and the second
+    slept on past the soft time limit that then interrupted it, leaving the run RUNNING."""
+    clock = [1000.0]
+    monkeypatch.setattr(execution.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(
+        execution._on_lost_connection, "sleep", lambda seconds: clock.__setitem__(0, clock[0] + seconds)
+    )
+    tries = []
+
+    def back_late(*args, **kwargs):  # the database is back 120 s into the end...
+        if clock[0] < 1000 + 120:
+            raise OperationalError("Can't connect to server")
+        return True
+
+    def away_again(*args, **kwargs):  # ...and away again as the run is failed
+        tries.append(clock[0])
+        raise OperationalError("Can't connect to server")
+
+    monkeypatch.setattr(execution, "_still_there_once", back_late)
+    monkeypatch.setattr(execution, "_fail_once", away_again)
+    limits = execution._Limits(started=clock[0] - 100)  # a soft limit 240 s after the start: 135 s left
+
+    with pytest.raises(OperationalError):
+        execution._fail(run, RunProgress(run.pk), limits, reason=FailureCode.INTERNAL_ERROR)
+
+    assert tries and max(tries) < 1000 + 135
 
 
 def test_it_stops_reporting_for_a_run_that_was_ended(run):

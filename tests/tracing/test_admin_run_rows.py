@@ -27,8 +27,9 @@ def test_an_auditor_granted_the_run_alone_sees_its_rows_as_the_trace_api_does(ru
     assert len(formsets(page)) == 4, formsets(page)
     for step in owned_run.steps.all():
         assert step.summary in page
-    # Their own lists still ask for their own permission.
+    # Their own lists and pages still ask for their own permission, and the page links to none of them.
     assert client.get("/admin/tracing/agentstep/").status_code == 403
+    assert "/admin/tools/toolinvocation/" not in page
 
 
 def test_each_tool_call_on_the_run_page_links_to_its_own_page(auditor, owned_run):

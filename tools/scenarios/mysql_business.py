@@ -56,16 +56,26 @@ def load_business_into_mysql(pack: ScenarioPack, admin_url: str) -> None:
         except BaseException:
             _drop(cursor, list(staged.values()))
             raise
-        cursor.execute(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN "
-            f"({', '.join(['%s'] * len(names))})",
-            names,
-        )
-        live = {name.lower() for (name,) in cursor.fetchall()}
-        swaps = [(name, aside(name, "old")) for name in names if name.lower() in live]
+        live = _live_tables(cursor, names)
+        swaps = [(live[name], aside(name, "old")) for name in names if name in live]
         swaps += [(staged[name.lower()], name) for name in names]
-        cursor.execute("RENAME TABLE " + ", ".join(f"{_quoted(old)} TO {_quoted(new)}" for old, new in swaps))
-        _drop(cursor, [aside(name, "old") for name in names if name.lower() in live])
+        try:
+            cursor.execute("RENAME TABLE " + ", ".join(f"{_quoted(old)} TO {_quoted(new)}" for old, new in swaps))
+        except BaseException:
+            _drop(cursor, list(staged.values()))
+            raise
+        _drop(cursor, [aside(name, "old") for name in names if name in live])
+
+
+def _live_tables(cursor: MySQLdb.cursors.Cursor, names: list[str]) -> dict[str, str]:
+    """The pack's tables that exist, each by its name in the pack, as the server names it. A table's name is
+    compared as the server compares them: exactly where it keeps names as written (Linux's default,
+    ``lower_case_table_names=0``: ``Deploys`` and ``deploys`` are two tables), else without case."""
+    cursor.execute("SELECT @@lower_case_table_names")
+    exact = int(cursor.fetchone()[0]) == 0
+    cursor.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = DATABASE()")
+    existing = {name if exact else name.lower(): name for (name,) in cursor.fetchall()}
+    return {name: existing[key] for name in names if (key := name if exact else name.lower()) in existing}
 
 
 def aside(name: str, kind: str) -> str:

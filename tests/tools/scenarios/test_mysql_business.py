@@ -147,3 +147,21 @@ def live_tables() -> dict[str, int]:
 def live_tables_of(pack_root) -> dict[str, int]:
     load_business_into_mysql(read_pack(pack_root), ADMIN_URL)
     return live_tables()
+
+
+@pytest.mark.service
+def test_a_live_table_named_in_another_case_is_another_table_and_stays(tiny_pack):
+    """MariaDB on Linux keeps table names as written: ``Deploys`` is not the pack's ``deploys``."""
+    require("mariadb")
+    with closing(MySQLdb.connect(host="127.0.0.1", user="root", database=DATABASE)) as mariadb:
+        cursor = mariadb.cursor()
+        cursor.execute("DROP TABLE IF EXISTS deploys")
+        cursor.execute("CREATE TABLE IF NOT EXISTS `Deploys` (id INT)")
+        try:
+            load_business_into_mysql(read_pack(TINY_PACK), ADMIN_URL)
+
+            tables = live_tables()
+            assert "Deploys" in tables and tables["deploys"] > 0
+            assert not [name for name in tables if name.startswith("superbiz_")]
+        finally:
+            cursor.execute("DROP TABLE IF EXISTS `Deploys`")

@@ -17,10 +17,14 @@ except ImproperlyConfigured as exc:  # a bad environment variable: one line, no 
     sys.exit(f"configuration error: {exc}")
 
 from config.body_limit import RequestBodyLimit
-
-# Bodies are capped as they arrive: Django stores a whole body before anything of it is checked.
-application = RequestBodyLimit(django_application, settings.REQUEST_MAX_BYTES)
+from config.lifespan import Lifespan
 
 # In embedded mode this process executes runs and reaps stale ones; in production Celery does both. The
-# starter is named by a setting (diagnosis.dispatch.start_embedded_runtime), so config imports no app.
+# starter and the stopper are named by settings (diagnosis.dispatch), so config imports no app: the stopper
+# ends what the process was executing when the server stops.
 import_string(settings.EMBEDDED_RUNTIME_STARTER)()
+
+# Bodies are capped as they arrive: Django stores a whole body before anything of it is checked.
+application = Lifespan(
+    RequestBodyLimit(django_application, settings.REQUEST_MAX_BYTES), import_string(settings.EMBEDDED_RUNTIME_STOPPER)
+)

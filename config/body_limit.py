@@ -24,7 +24,7 @@ The cap (``REQUEST_MAX_BYTES``) is the largest request the APIs accept: a knowle
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from io import BytesIO
 from typing import Any
 
@@ -33,11 +33,7 @@ from django.http import JsonResponse
 from django.utils import translation
 
 from config.api_errors import request_too_large
-
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[Mapping[str, Any]]]
-Send = Callable[[Mapping[str, Any]], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from config.asgi_types import ASGIApp, Receive, Scope, Send
 
 
 class RequestBodyLimit:

@@ -252,6 +252,9 @@ EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, m
 # Called by config/asgi.py once the app is ready (a dotted path, so config imports no app): in embedded mode
 # it starts the run pool and the stale-run reaper; with Celery it does nothing.
 EMBEDDED_RUNTIME_STARTER = "diagnosis.dispatch.start_embedded_runtime"
+# Called when the server stops (the ASGI lifespan's shutdown, config/lifespan.py): in embedded mode it ends the
+# runs this process was executing or had queued; with Celery it does nothing.
+EMBEDDED_RUNTIME_STOPPER = "diagnosis.dispatch.stop_embedded_runtime"
 # A claimed RUNNING run whose heartbeat is older than this is reaped as FAILED (``worker_lost``).
 RUN_STALE_AFTER_SECONDS = env.integer("RUN_STALE_AFTER_SECONDS", 600, minimum=10)
 if RUN_STALE_AFTER_SECONDS <= CELERY_TASK_TIME_LIMIT:

@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import connections
 from kombu.exceptions import OperationalError
 
-from diagnosis.reaper import scheduled_pass
+from diagnosis.reaper import end_abandoned_runs, scheduled_pass
 from diagnosis.tasks import execute_run
 
 logger = logging.getLogger(__name__)
@@ -42,6 +42,9 @@ RUN_THREAD_NICENESS = 10
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
+# The runs handed to this process's pool that it has not finished with (queued or executing): ended by
+# ``stop_embedded_runtime`` when the server stops.
+_dispatched: set[str] = set()
 # Other apps' follow-up work (the alerts app's deliveries, whose retries follow at once in embedded mode and may
 # each wait out a sink's timeout): threads of its own, so that it never keeps a run waiting for a thread.
 FOLLOW_UP_THREADS = 2
@@ -129,6 +132,33 @@ def start_embedded_runtime() -> None:
         _embedded_pool()
 
 
+def stop_embedded_runtime() -> None:
+    """The server is stopping (``config.lifespan``): the runs queued in this process's pool are never started,
+    and those its threads execute would end with the process, RUNNING until the next process's reaper (ten
+    minutes for one it had claimed, half an hour for one it had queued; meanwhile they count against their
+    users' ``RUN_MAX_ACTIVE_PER_USER``). Both end now, ``interrupted``; a thread still executing one stops at
+    its next check, finding it ended."""
+    if settings.RUN_EXECUTION != "embedded" or _pool is None:
+        return
+    _pool.shutdown(wait=False, cancel_futures=True)
+    with _pool_lock:
+        left = sorted(_dispatched)
+    try:
+        ended = end_abandoned_runs(left)
+    finally:
+        connections.close_all()
+    if ended:
+        logger.warning("the server stopped: %d run(s) it was executing or had queued ended as interrupted", ended)
+
+
+def _execute_embedded(run_id: str) -> None:
+    try:
+        _apply_in_thread(execute_run, (run_id,))
+    finally:
+        with _pool_lock:
+            _dispatched.discard(run_id)
+
+
 def _apply_in_thread(task: Task, args: tuple[str, ...]) -> None:
     try:
         task.apply(args=args)
@@ -154,7 +184,9 @@ def submit_task(task: Task, *args: str) -> None:
 def dispatch_run(run_id: uuid.UUID | str) -> None:
     """Hand the run to its executor; ``BrokerUnavailable`` when Celery's broker cannot take it."""
     if settings.RUN_EXECUTION == "embedded":
-        _embedded_pool().submit(_apply_in_thread, execute_run, (str(run_id),))
+        with _pool_lock:
+            _dispatched.add(str(run_id))
+        _embedded_pool().submit(_execute_embedded, str(run_id))
         return
     # No time limits in the message. Left out, Celery would copy this (web) process's settings into it, and a
     # worker applies a message's limits over its own. An explicit None clears the task's defaults (see

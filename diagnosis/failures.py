@@ -31,7 +31,8 @@ class FailureCode(StrEnum):
     """A knowledge question's search failed (its tool call was not READY): no answer may say the base has
     nothing."""
     INTERRUPTED = "interrupted"
-    """``manage.py diagnose`` interrupted by Ctrl-C."""
+    """The process executing it was stopped: ``manage.py diagnose`` by Ctrl-C, the embedded server by its
+    shutdown (SIGTERM, Ctrl-C)."""
 
 
 TEXTS: Mapping[str, Promise] = {

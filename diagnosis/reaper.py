@@ -150,6 +150,26 @@ def end_if_orphaned(run_id: uuid.UUID | str, *, worker: str) -> bool:
     )
 
 
+def end_abandoned_runs(run_ids: list[str]) -> int:
+    """End the RUNNING runs among ``run_ids`` that the stopping process had queued or was executing, as
+    ``interrupted`` (with the partial trace of one it had started); returns how many it ended. Each UPDATE
+    checks that the run is still where it was seen: one finishing or claimed at that moment keeps its end."""
+    ended = 0
+    for run in DiagnosisRun.objects.filter(pk__in=run_ids, status=RunStatus.RUNNING):
+        if run.claimed_at is None:
+            ended += run_fail(
+                run,
+                reason=FailureCode.INTERRUPTED,
+                detail="the server stopped before it started",
+                still=Q(claimed_at__isnull=True),
+            )
+        else:
+            ended += fail_with_partial_trace(
+                run, reason=FailureCode.INTERRUPTED, detail="the server stopped", still=Q(claimed_by=run.claimed_by)
+            )
+    return ended
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

@@ -236,17 +236,9 @@ CELERY_TASK_DEFAULT_QUEUE = env.string("CELERY_QUEUE", "superbiz")
 RUN_EXECUTION = env.choice("RUN_EXECUTION", ("embedded", "celery"), "celery" if REDIS_URL else "embedded")
 if RUN_EXECUTION == "celery" and not REDIS_URL:
     raise env.ConfigError("RUN_EXECUTION: celery needs REDIS_URL (the broker)")
-# How often the stale-run reaper passes: celery beat's schedule, or the embedded mode's timer. `/healthz`
-# calls it late after three intervals without a pass.
+# How often the stale-run reaper passes: on a thread of celery beat's process, or of the embedded server
+# (diagnosis/reaper.py, ``pass_periodically``). `/healthz` calls it late after three intervals without a pass.
 REAPER_INTERVAL_SECONDS = 60.0
-# A pass queued behind a backlog (or while no worker runs) expires when the next is due: passes do not pile up.
-CELERY_BEAT_SCHEDULE = {
-    "reap-stale-runs": {
-        "task": "diagnosis.reap_stale_runs",
-        "schedule": REAPER_INTERVAL_SECONDS,
-        "options": {"expires": REAPER_INTERVAL_SECONDS},
-    }
-}
 # Embedded mode: runs execute in-process on this many worker threads.
 EMBEDDED_WORKER_THREADS = env.integer("EMBEDDED_WORKER_THREADS", 2, minimum=1, maximum=32)
 # Called by config/asgi.py once the app is ready (a dotted path, so config imports no app): in embedded mode

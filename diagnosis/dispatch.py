@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import connections
 from kombu.exceptions import OperationalError
 
-from diagnosis.reaper import end_abandoned_runs, scheduled_pass
+from diagnosis.reaper import end_abandoned_runs, pass_periodically
 from diagnosis.tasks import execute_run
 
 logger = logging.getLogger(__name__)
@@ -75,17 +75,6 @@ def redis_reachable() -> bool:
         return False
 
 
-def _reap_periodically() -> None:
-    while True:
-        try:
-            scheduled_pass()
-        except Exception:  # the database or anything else: this thread must outlive one failed pass
-            logger.exception("the embedded stale-run reaper failed; retrying in %s s", settings.REAPER_INTERVAL_SECONDS)
-        finally:
-            connections.close_all()
-        time.sleep(settings.REAPER_INTERVAL_SECONDS)
-
-
 def _behind_the_server() -> None:
     """Lower this run thread's CPU priority below the server's threads (event loop, requests, SSE reads).
 
@@ -112,7 +101,7 @@ def _embedded_pool() -> ThreadPoolExecutor:
     with _pool_lock:
         if _pool is None:
             _pool = run_pool()
-            threading.Thread(target=_reap_periodically, name="stale-run-reaper", daemon=True).start()
+            pass_periodically()
         return _pool
 
 

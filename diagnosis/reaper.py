@@ -9,7 +9,8 @@ cancelled: at once when no worker claimed it, and once a hard time limit has pas
 one did (its worker would have stopped it by then: it is gone). Each run is ended by an UPDATE that checks
 its reason again, so a worker that finishes, claims it or writes a heartbeat at the same moment keeps it.
 
-``scheduled_pass`` is what runs on the reaper's schedule (Celery beat, the embedded timer, the command): it
+``scheduled_pass`` is what runs on the reaper's schedule (``pass_periodically``'s thread in celery beat or the
+embedded server, and the command): it
 also purges the invocation store of entries past their TTL, which the embedded database store does not
 expire by itself (it no longer counts and culls its table on every write, see ``tools/store_cache.py``).
 Each pass that completes records its time in the cache (``last_pass``): a deployment without celery beat
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import connections
 from django.db.models import Q
 from django.utils import timezone
 
@@ -193,6 +196,24 @@ def scheduled_pass(
         logger.info("purged %d expired invocation-store entries", purged)
     _record_pass()
     return reaped
+
+
+def pass_periodically() -> None:
+    """A daemon thread that makes a pass now and every ``REAPER_INTERVAL_SECONDS``: in the embedded server,
+    and in celery beat (``tasks``), which used to send the pass as a task to the run queue, where a backlog
+    longer than the interval had every pass expire unexecuted, when lost workers' runs most needed ending."""
+    threading.Thread(target=_passes, name="stale-run-reaper", daemon=True).start()
+
+
+def _passes() -> None:
+    while True:
+        try:
+            scheduled_pass()
+        except Exception:  # the database or anything else: the thread must outlive one failed pass
+            logger.exception("the stale-run reaper failed; retrying in %s s", settings.REAPER_INTERVAL_SECONDS)
+        finally:
+            connections.close_all()
+        time.sleep(settings.REAPER_INTERVAL_SECONDS)
 
 
 def last_pass() -> float | None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 
-from celery import shared_task
+from celery import shared_task, signals
 from django.db import InterfaceError, OperationalError
 
 from diagnosis.execution import run_execute
 from diagnosis.paths.options import ExecutionOptions
-from diagnosis.reaper import scheduled_pass
+from diagnosis.reaper import pass_periodically
 
 
 # A database still away after the claim's own tries (a restart, a failover): the message is sent again later,
@@ -30,6 +30,8 @@ def execute_run(self, run_id: str, provider: str | None = None, script_path: str
     run_execute(run_id, worker=worker, options=ExecutionOptions(provider=provider, script_path=script_path))
 
 
-@shared_task(name="diagnosis.reap_stale_runs")
-def reap_stale_runs() -> int:
-    return len(scheduled_pass())
+@signals.beat_init.connect
+def reap_from_beat(**kwargs: object) -> None:
+    """celery beat makes the stale-run reaper's passes itself, on a thread of its own: sent as a task, a pass
+    waited in the run queue behind every queued run, and expired there under a backlog longer than a minute."""
+    pass_periodically()

@@ -93,7 +93,7 @@ def _reaper() -> None:
         hint = (
             "the embedded timer has not completed one"
             if embedded
-            else f"celery beat sends the first {settings.REAPER_INTERVAL_SECONDS:g} s after it starts; is it running?"
+            else "celery beat makes one as it starts; is it running?"
         )
         raise Unavailable(f"no reaper pass recorded: {hint}")
     age = time.time() - last

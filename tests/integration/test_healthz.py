@@ -7,6 +7,7 @@ Redis cache key prefix of its own, and the database cache (no prefix) loses the 
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 
@@ -18,12 +19,14 @@ from django.db import connection
 
 from diagnosis import reaper
 from tests.services import TEST_REDIS_URL, require
-from tests.support.live import celery_worker, database_url, private_queue, process_env, uvicorn_server
+from tests.support.clients import login, submit
+from tests.support.held_runs import wait_for_node
+from tests.support.live import celery_beat, celery_worker, database_url, private_queue, process_env, uvicorn_server
 from tests.support.ports import free_port
 
 PASSWORD = f"pw-{uuid.uuid4().hex}"
 NO_WORKER = "no worker on the run queue answered within 1 s"
-NO_PASS = "no reaper pass recorded: celery beat sends the first 60 s after it starts; is it running?"
+NO_PASS = "no reaper pass recorded: celery beat makes one as it starts; is it running?"
 
 
 def _healthz(env: dict[str, str]) -> httpx.Response:
@@ -79,16 +82,16 @@ def _assert_up(check: dict) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_it_is_up_with_redis_and_a_celery_worker_on_the_queue():
+def test_it_is_up_with_redis_a_celery_worker_on_the_queue_and_celery_beat(tmp_path):
     env = _celery_env()
 
     with celery_worker(env), uvicorn_server(env) as server:
         _worker_consuming(env)
         no_beat = httpx.get(f"{server.base}/healthz", timeout=30)
-        # What celery beat sends every minute, executed by the worker: its pass is recorded in the cache.
-        client = Celery("healthz-test", broker=env["REDIS_URL"], backend=env["REDIS_URL"])
-        client.send_task("diagnosis.reap_stale_runs", queue=env["CELERY_QUEUE"])
-        response = _until_ok(server.base)
+        # celery beat makes a reaper pass as it starts, and every minute, on a thread of its own: recorded in
+        # the cache, whatever the worker is busy with.
+        with celery_beat(env, tmp_path / "celerybeat-schedule"):
+            response = _until_ok(server.base)
 
     checks = _checks(no_beat, 200, "degraded")
     assert checks["reaper"] == {"ok": False, "latency_ms": checks["reaper"]["latency_ms"], "error": NO_PASS}
@@ -166,3 +169,27 @@ def test_it_answers_503_when_the_database_is_down():
     _assert_up(checks["worker"])
     assert PASSWORD not in response.text
     assert "127.0.0.1" not in response.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_reaper_passes_while_every_worker_is_busy(tmp_path):
+    """Sent as a task, a pass waited behind the runs in their queue and expired there: under a backlog no
+    worker_lost run was ever ended. Made by beat itself, it does not wait for a worker."""
+    script = tmp_path / "held.json"
+    script.write_text(json.dumps({"planner": [{"content": "{}", "delay_seconds": 15}]}))
+    env = _celery_env(LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(script))
+    _, headers = login("healthz-busy")
+
+    with celery_worker(env), uvicorn_server(env) as server:
+        run_id = submit(server.base, headers, "payment-service p99 latency tripled since 10:05, why?")["run_id"]
+        wait_for_node(run_id, "planner")  # the only worker's only process is held for 15 s
+        with celery_beat(env, tmp_path / "celerybeat-schedule"):
+            deadline = time.monotonic() + 30
+            while not (reaper_check := httpx.get(f"{server.base}/healthz", timeout=30).json()["checks"]["reaper"])[
+                "ok"
+            ]:
+                assert time.monotonic() < deadline, reaper_check
+                time.sleep(0.2)
+
+    # The busy solo worker answers no ping meanwhile (its check fails): the reaper did not wait for it.
+    _assert_up(reaper_check)

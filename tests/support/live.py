@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO
 
 import httpx
@@ -198,6 +199,25 @@ def celery_worker(env: dict[str, str], *, pool: str = "solo", echo_output: bool 
         yield process
     finally:
         _end(process, log, "celery worker" if echo_output else None)
+
+
+@contextmanager
+def celery_beat(env: dict[str, str], schedule: Path) -> Iterator[subprocess.Popen]:
+    """A `celery -A config beat` process, its schedule file at ``schedule``: the stale-run reaper's passes."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the fixture after the process ends
+    process = subprocess.Popen(
+        _python_module(
+            "celery", "-A", "config", "beat", "--schedule", str(schedule), "--loglevel", "warning", stack_dumps=False
+        ),
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        yield process
+    finally:
+        _end(process, log, None)
 
 
 def private_queue() -> str:

@@ -1,7 +1,7 @@
 """The embedded server stopped (SIGTERM, as a service manager stops it) while it executes runs and holds
 others queued: every one of them ends there and then as ``interrupted``, with its ``failure`` and ``done``,
 not RUNNING for the next process's reaper (ten minutes for a started run, half an hour for a queued one, the
-user refused new runs meanwhile). Embedded mode only: Celery workers have their own shutdown."""
+user refused new runs meanwhile). The embedded mode's own: Celery workers have their own shutdown."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 from django.core.management import call_command
 
 from diagnosis.models import DiagnosisRun, RunStatus
@@ -26,14 +25,16 @@ QUESTION = "payment-service p99 latency tripled since 10:05, why?"
 
 
 def test_stopping_the_server_ends_the_runs_it_executes_and_queues(tmp_path: Path, static_root):
-    if settings.RUN_EXECUTION != "embedded":
-        pytest.skip("embedded mode's own shutdown; Celery workers stop their own way")
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
     script = tmp_path / "held.json"
     script.write_text(json.dumps({"planner": [{"content": "{}", "delay_seconds": 120}]}))
     cookies, headers = login("stopped-server-owner")
     env = process_env(
-        STATIC_ROOT=static_root, LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(script), EMBEDDED_WORKER_THREADS="2"
+        STATIC_ROOT=static_root,
+        RUN_EXECUTION="embedded",  # in the production-style pass too: on MariaDB, beside Redis
+        LLM_PROVIDER="scripted",
+        LLM_SCRIPT_PATH=str(script),
+        EMBEDDED_WORKER_THREADS="2",
     )
 
     with uvicorn_server(env) as server:

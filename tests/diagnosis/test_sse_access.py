@@ -102,16 +102,20 @@ def admit(cursor: _Cursor, block: str) -> str:
     return asyncio.run(cursor.admit(block))
 
 
-@pytest.fixture
-def revoked(owner, run, settings):
-    """A cursor at the run's first event whose reader's token was deleted after it opened."""
-    settings.SSE_ACCESS_RECHECK_SECONDS = 0
+def revoked_cursor(owner, run) -> _Cursor:
+    """A cursor at the first of the run's three events whose reader's token was deleted after it opened."""
     for n in range(1, 4):
         sse.publish(run.pk, "status", {"n": n})
     credentials = token_of(owner)
     cursor = _Cursor(sse.channel_for(run.pk), last=1, access=Access(credentials, run.pk))
     Token.objects.filter(key=credentials.token_key).delete()
     return cursor
+
+
+@pytest.fixture
+def revoked(owner, run, settings):
+    settings.SSE_ACCESS_RECHECK_SECONDS = 0
+    return revoked_cursor(owner, run)
 
 
 def test_the_next_event_of_a_revoked_reader_is_a_forbidden_stream_error_and_the_end(revoked):
@@ -129,11 +133,7 @@ def test_a_revoked_reader_gets_no_missed_events_at_the_first_keep_alive(revoked)
 
 def test_access_is_asked_once_per_interval_before_events(owner, run, settings, django_assert_num_queries):
     settings.SSE_ACCESS_RECHECK_SECONDS = 3600
-    for n in range(1, 4):
-        sse.publish(run.pk, "status", {"n": n})
-    credentials = token_of(owner)
-    cursor = _Cursor(sse.channel_for(run.pk), last=1, access=Access(credentials, run.pk))
-    Token.objects.filter(key=credentials.token_key).delete()
+    cursor = revoked_cursor(owner, run)
 
     with django_assert_num_queries(0):  # checked when the stream opened: not again within the hour
         out = admit(cursor, event_block(cursor.channel, 2))

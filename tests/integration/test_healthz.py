@@ -7,7 +7,6 @@ Redis cache key prefix of its own, and the database cache (no prefix) loses the 
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 
@@ -20,7 +19,7 @@ from django.db import connection
 from diagnosis import reaper
 from tests.services import TEST_REDIS_URL, require
 from tests.support.clients import login, submit
-from tests.support.held_runs import wait_for_node
+from tests.support.held_runs import stuck_planner, wait_for_node
 from tests.support.live import celery_beat, celery_worker, database_url, private_queue, process_env, uvicorn_server
 from tests.support.ports import free_port
 
@@ -175,9 +174,7 @@ def test_it_answers_503_when_the_database_is_down():
 def test_the_reaper_passes_while_every_worker_is_busy(tmp_path):
     """Sent as a task, a pass waited behind the runs in their queue and expired there: under a backlog no
     worker_lost run was ever ended. Made by beat itself, it does not wait for a worker."""
-    script = tmp_path / "held.json"
-    script.write_text(json.dumps({"planner": [{"content": "{}", "delay_seconds": 15}]}))
-    env = _celery_env(LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(script))
+    env = _celery_env(LLM_PROVIDER="scripted", LLM_SCRIPT_PATH=str(stuck_planner(tmp_path, 15)))
     _, headers = login("healthz-busy")
 
     with celery_worker(env), uvicorn_server(env) as server:

@@ -5,7 +5,6 @@ user refused new runs meanwhile). The embedded mode's own: Celery workers have t
 
 from __future__ import annotations
 
-import json
 import signal
 from io import StringIO
 from pathlib import Path
@@ -15,7 +14,7 @@ from django.core.management import call_command
 
 from diagnosis.models import DiagnosisRun, RunStatus
 from tests.support.clients import login, submit
-from tests.support.held_runs import wait_for_node
+from tests.support.held_runs import stuck_planner, wait_for_node
 from tests.support.live import process_env, uvicorn_server
 from tests.support.sse_client import read_events
 
@@ -26,8 +25,7 @@ QUESTION = "payment-service p99 latency tripled since 10:05, why?"
 
 def test_stopping_the_server_ends_the_runs_it_executes_and_queues(tmp_path: Path, static_root):
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
-    script = tmp_path / "held.json"
-    script.write_text(json.dumps({"planner": [{"content": "{}", "delay_seconds": 120}]}))
+    script = stuck_planner(tmp_path, 120)
     cookies, headers = login("stopped-server-owner")
     env = process_env(
         STATIC_ROOT=static_root,

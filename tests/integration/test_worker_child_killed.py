@@ -4,7 +4,6 @@ is ended there and then as ``worker_lost`` with its partial trace, not ten minut
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import time
@@ -17,8 +16,8 @@ from django.core.management import call_command
 from diagnosis.models import DiagnosisRun, RunStatus
 from tests.services import require
 from tests.support.clients import login, submit
-from tests.support.held_runs import wait_for_node
-from tests.support.live import celery_worker, private_queue, process_env, redis_url, uvicorn_server
+from tests.support.held_runs import stuck_planner, wait_for_node
+from tests.support.live import celery_worker, scripted_celery_env, uvicorn_server
 from tests.support.sse_client import read_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,17 +26,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_a_run_whose_pool_child_was_killed_ends_at_once_as_worker_lost(tmp_path: Path, static_root):
     require("redis")
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
-    script = tmp_path / "held.json"
-    script.write_text(json.dumps({"planner": [{"content": "{}", "delay_seconds": 120}]}))
     cookies, headers = login("child-killed-owner")
-    env = process_env(
-        CELERY_QUEUE=private_queue(),
-        STATIC_ROOT=static_root,
-        REDIS_URL=redis_url(),
-        RUN_EXECUTION="celery",
-        LLM_PROVIDER="scripted",
-        LLM_SCRIPT_PATH=str(script),
-    )
+    env = scripted_celery_env(static_root, stuck_planner(tmp_path, 120))
 
     with celery_worker(env, pool="prefork"), uvicorn_server(env) as web:
         accepted = submit(web.base, headers, "payment-service p99 latency tripled since 10:05, why?")

@@ -6,7 +6,6 @@ stuck for a minute. The worker's limit must end the run, FAILED ``time_limit`` w
 
 from __future__ import annotations
 
-import json
 from io import StringIO
 from pathlib import Path
 
@@ -16,7 +15,8 @@ from django.core.management import call_command
 from diagnosis.models import DiagnosisRun, RunStatus
 from tests.services import require
 from tests.support.clients import login, submit
-from tests.support.live import celery_worker, private_queue, process_env, redis_url, uvicorn_server
+from tests.support.held_runs import stuck_planner
+from tests.support.live import celery_worker, scripted_celery_env, uvicorn_server
 from tests.support.sse_client import read_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -27,17 +27,8 @@ QUESTION = "payment-service p99 latency tripled since 10:05, why?"
 def test_the_worker_applies_its_own_soft_time_limit(tmp_path: Path, static_root):
     require("redis")
     call_command("load_scenario", "payment-db-pool", stdout=StringIO())
-    script = tmp_path / "stuck.json"
-    script.write_text(json.dumps({"planner": [{"content": "{}", "delay_seconds": 60}]}))
     cookies, headers = login("time-limit-owner")
-    web_env = process_env(
-        CELERY_QUEUE=private_queue(),
-        STATIC_ROOT=static_root,
-        REDIS_URL=redis_url(),
-        RUN_EXECUTION="celery",
-        LLM_PROVIDER="scripted",
-        LLM_SCRIPT_PATH=str(script),
-    )
+    web_env = scripted_celery_env(static_root, stuck_planner(tmp_path, 60))
     worker_env = {
         **web_env,
         "RUN_SOFT_TIME_LIMIT_SECONDS": "3",

@@ -28,6 +28,14 @@ def delayed_script(directory: Path, **delays: float) -> Path:
     return path
 
 
+def stuck_planner(directory: Path, seconds: float) -> Path:
+    """A script whose planner answers only after ``seconds`` (and then nothing a plan is made of): a run held
+    in its planner, for a test to stop its server or worker meanwhile."""
+    path = directory / "stuck.json"
+    path.write_text(json.dumps({"planner": [{"content": "{}", "delay_seconds": seconds}]}))
+    return path
+
+
 def wait_for_node(run_id: str, node: str, timeout: float = 60) -> None:
     """Return once the run's ``node`` has started (its ``<node>_started`` timeline row exists)."""
     deadline = time.monotonic() + timeout

@@ -169,46 +169,23 @@ def celery_worker(env: dict[str, str], *, pool: str = "solo", echo_output: bool 
     with its own dump of the worker's threads).
     """
     queue = env["CELERY_QUEUE"]
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the fixture after the process ends
-    process = subprocess.Popen(
-        _python_module(
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool",
-            pool,
-            "--concurrency",
-            "1",
-            "-Q",
-            queue,
-            "-n",
-            f"{queue}@%h",
-            "--loglevel",
-            "warning",
-            "--without-mingle",
-            "--without-gossip",
-            stack_dumps=echo_output,
-        ),
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
+    arguments = ["--pool", pool, "--concurrency", "1", "-Q", queue, "-n", f"{queue}@%h", "--loglevel", "warning"]
+    with _celery(env, "worker", *arguments, "--without-mingle", "--without-gossip", echo_as=echo_output) as process:
         yield process
-    finally:
-        _end(process, log, "celery worker" if echo_output else None)
 
 
 @contextmanager
 def celery_beat(env: dict[str, str], schedule: Path) -> Iterator[subprocess.Popen]:
     """A `celery -A config beat` process, its schedule file at ``schedule``: the stale-run reaper's passes."""
+    with _celery(env, "beat", "--schedule", str(schedule), "--loglevel", "warning", echo_as=False) as process:
+        yield process
+
+
+@contextmanager
+def _celery(env: dict[str, str], command: str, *arguments: str, echo_as: bool) -> Iterator[subprocess.Popen]:
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed by the fixture after the process ends
     process = subprocess.Popen(
-        _python_module(
-            "celery", "-A", "config", "beat", "--schedule", str(schedule), "--loglevel", "warning", stack_dumps=False
-        ),
+        _python_module("celery", "-A", "config", command, *arguments, stack_dumps=echo_as),
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -217,7 +194,21 @@ def celery_beat(env: dict[str, str], schedule: Path) -> Iterator[subprocess.Pope
     try:
         yield process
     finally:
-        _end(process, log, None)
+        _end(process, log, f"celery {command}" if echo_as else None)
+
+
+def scripted_celery_env(static_root: str, script: Path, **overrides: str) -> dict[str, str]:
+    """A web process and worker whose runs go to Celery on this run's Redis, on a queue of their own, and are
+    answered by ``script`` (the scripted provider)."""
+    return process_env(
+        CELERY_QUEUE=private_queue(),
+        STATIC_ROOT=static_root,
+        REDIS_URL=redis_url(),
+        RUN_EXECUTION="celery",
+        LLM_PROVIDER="scripted",
+        LLM_SCRIPT_PATH=str(script),
+        **overrides,
+    )
 
 
 def private_queue() -> str:

@@ -120,39 +120,36 @@ def test_every_command_on_a_database_not_migrated_says_so(manage_py, tmp_path, c
     assert result.stderr.strip() == "CommandError: the database is not migrated: run `manage.py migrate` first"
 
 
-def test_an_interrupted_load_leaves_the_loaded_scenario_as_it_was(business_sqlite, monkeypatch):
+@pytest.mark.parametrize(
+    ("error", "returncode", "message"),
+    [
+        # Ctrl-C while the pack's evidence is being written.
+        (KeyboardInterrupt(), 130, "interrupted: the loaded scenario is as it was"),
+        # The database locked past its timeout, or a server restarting: a line, not a traceback.
+        (
+            OperationalError("database is locked"),
+            1,
+            "the database failed: database is locked; the loaded scenario is as it was",
+        ),
+    ],
+    ids=["ctrl-c", "database"],
+)
+def test_a_load_cut_short_leaves_the_loaded_scenario_as_it_was(
+    business_sqlite, monkeypatch, error, returncode, message
+):
     load(str(TINY_PACK))
     before = (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes())
 
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt  # Ctrl-C while the pack's evidence is being written
+    def cut_short(*args, **kwargs):
+        raise error
 
-    monkeypatch.setattr("tools.scenarios.loader._replace_evidence", interrupted)
+    monkeypatch.setattr("tools.scenarios.loader._replace_evidence", cut_short)
     with pytest.raises(CommandError) as raised:
         load("payment-db-pool")
 
-    assert raised.value.returncode == 130
-    assert str(raised.value) == "interrupted: the loaded scenario is as it was"
+    assert (raised.value.returncode, str(raised.value)) == (returncode, message)
     assert (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes()) == before
     assert [path.name for path in business_sqlite.parent.iterdir()] == [business_sqlite.name]
-
-
-def test_a_database_that_fails_mid_load_is_a_message_and_the_scenario_as_it_was(business_sqlite, monkeypatch):
-    """Locked past its timeout, or a server restarting: the load's transaction rolls back, and the command
-    says so in a line, not a traceback."""
-    load(str(TINY_PACK))
-    before = (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes())
-
-    def locked(*args, **kwargs):
-        raise OperationalError("database is locked")
-
-    monkeypatch.setattr("tools.scenarios.loader._replace_evidence", locked)
-    with pytest.raises(CommandError) as raised:
-        load("payment-db-pool")
-
-    assert raised.value.returncode == 1
-    assert str(raised.value) == "the database failed: database is locked; the loaded scenario is as it was"
-    assert (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes()) == before
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,9 @@ CAUSAL = re.compile(
     # preposition ("a change made shortly before", "was made to order-db", "made at 14:02", "made.").
     r"|(?:made|makes)(?=\s+[\w-])(?!\s+(?:just|shortly|minutes|seconds|hours|days|earlier|recently|yesterday|today|before|after|at"
     r"|on|in|to|by|during|when|while|from|for|with|and|but)\b))\b"
-    r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于",
+    # "X is the cause", "the cause was X" (not "confirm the cause with ..."): the finding itself.
+    r"|\bis the (?:main |likely |real |primary )?cause\b|\bthe (?:main |likely |real |primary )?cause (?:is|was)\b"
+    r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于|的原因|原因[为在]|所致|起因|诱因|根源",
     re.IGNORECASE,
 )
 # Naming the root cause is the answer's main finding: an uncited sentence (not a heading) that does is one

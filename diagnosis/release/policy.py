@@ -27,7 +27,7 @@ from typing import Any
 
 from diagnosis.release.causes import states_a_cause
 from diagnosis.release.draft import read_draft, strip_markers
-from diagnosis.release.salient import Evidence, normalise, salient_tokens
+from diagnosis.release.salient import NEGATION, Evidence, Kind, Token, normalise, salient_tokens
 
 POLICY_VERSION = "release-policy-v1"
 FINDING_TEXT_CHARS = 300
@@ -135,4 +135,17 @@ def check_draft(
         missing = [token.text for token in tokens if not evidence.contains(token)]
         if missing:
             findings.append(Finding("ungrounded_token", unit.text, ", ".join(missing[:10])))
+        cut = [token.text for token in tokens if _quote_drops_negation(token, body, evidence)]
+        if cut:
+            findings.append(Finding("quote_drops_negation", unit.text, ", ".join(cut[:10])))
     return PolicyResult(findings)
+
+
+def _quote_drops_negation(token: Token, body: str, evidence: Evidence) -> bool:
+    """A quote whose words the evidence states only after a negation ("Do not raise X"), in a sentence that
+    says no negation before it: 'The runbook says to "raise X"' reverses what the runbook says. Said with
+    its negation ('The runbook says not to "raise X"') it is the runbook's word."""
+    if token.kind != Kind.QUOTE or not token.norm or evidence.states(token) or not evidence.contains(token):
+        return False
+    at = body.find(token.text)
+    return not NEGATION.search(body[: max(at, 0)])

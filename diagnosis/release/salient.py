@@ -251,6 +251,11 @@ class Evidence:
         pattern = re.compile(rf"(?<![a-z0-9_]){re.escape(token.norm)}(?![a-z0-9_])")
         return any(pattern.search(text) for text in self.texts)
 
+    def states(self, quote: Token) -> bool:
+        """Whether a quote's text stands in the evidence as said, not only as the words after a negation of
+        their clause ("raise connectionTimeout" of "Do not raise connectionTimeout")."""
+        return any(occurs_whole(quote.norm, text, cited=True) for text in self.texts)
+
     def quotes(self, text: str) -> bool:
         """Whether ``text`` is a word-for-word copy of one evidence text (or a part of one, no number cut)."""
         norm = normalise(text)

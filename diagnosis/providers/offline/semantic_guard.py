@@ -29,12 +29,19 @@ from functools import cache, lru_cache
 from typing import Any
 
 from diagnosis.graph.status import SemanticVerdict
-from diagnosis.release.causes import CAUSAL, ROOT_CAUSE, without_root_cause
+from diagnosis.release.causes import CAUSAL, ROOT_CAUSE, states_a_cause, without_root_cause
 from diagnosis.release.draft import protected_spans, read_draft, strip_markers
 from diagnosis.release.salient import NEGATION, Evidence
 from tools.knowledge.tokenize import tokenize
 
 MAX_UNSUPPORTED = 40
+# A cause, as a negation in the evidence reads it ("is not the cause", "不是原因").
+_CAUSE_TERMS = frozenset(tokenize("cause causes 原因"))
+# What a heading or an uncited sentence may say besides "root cause" and still only point at the cited
+# sentences around it ("This is the likely root cause.", "## 可能的根本原因（置信度较低）").
+_POINTER_WORDS = frozenset(
+    tokenize("this likely probably possible possibly probable low confidence 这 即 可能 置信度 较低 这是")
+)
 MAX_UNCITED_EVIDENCE_WORDS = 1
 
 REPORT_VOCABULARY = """
@@ -87,7 +94,7 @@ def review(task: dict[str, Any]) -> dict[str, Any]:
     for unit in draft.units:
         cited = [text for marker in unit.markers for text in claims.get(marker, [])]
         # A heading names a section; a sentence of a paragraph that cites claims may refer to them ("This is
-        # the likely root cause."): neither states a root cause of its own.
+        # the likely root cause."): neither states a root cause of its own, unless it says what it is.
         alone = unit.kind != "heading" and not draft.block_markers(unit.block)
         reason = _judge(strip_markers(unit.text, claims), cited, everything, alone=alone)
         if reason:
@@ -110,7 +117,11 @@ def _judge(body: str, cited: list[str], everything: list[str], *, alone: bool = 
     allowed = Evidence(everything)
     if allowed.copies_or_lists(body):
         return ""
-    if alone and ROOT_CAUSE.search(prose) and not NEGATION.search(prose):  # "No root cause ..." finds none
+    # "No root cause ..." names none. Alone it names one; beside cited sentences, or as a heading, only if it
+    # says more than a pointer or a title ("This is the likely root cause.", "## Likely root cause"):
+    # "## 根本原因：部署".
+    pointer = not _terms(without_root_cause(prose)) - _POINTER_WORDS
+    if ROOT_CAUSE.search(prose) and not NEGATION.search(prose) and (alone or not pointer):
         return "names a root cause without citing a claim"
     if CAUSAL.search(without_root_cause(prose)):
         return "states a cause-and-effect link without citing a claim"
@@ -129,7 +140,11 @@ def _cited_reason(prose: str, cited: list[str]) -> str:
     added = negated - evidence_negated
     if added:
         return f"adds a negation the cited evidence does not state: {', '.join(sorted(added))}"
-    dropped = (evidence_negated - _vocabulary()) & _terms(prose) - negated
+    # Report words too: "fraud-check is the cause [c5]" where the runbook says it "is not the cause".
+    dropped = evidence_negated & _terms(prose) - negated
+    if not dropped and not negated and evidence_negated & _CAUSE_TERMS and states_a_cause(prose):
+        # In other words, or another language: "fraud-check 是根本原因 [c5]" of "is not the cause".
+        dropped = evidence_negated & _CAUSE_TERMS
     if dropped:
         return f"drops a negation the cited evidence states: {', '.join(sorted(dropped))}"
     if CAUSAL.search(without_root_cause(prose)) and not any(CAUSAL.search(text) for text in cited):

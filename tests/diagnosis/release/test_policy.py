@@ -665,3 +665,32 @@ def test_grounded_guidance_leaves_out_an_item_that_states_a_cause_the_evidence_d
     ]
 
     assert grounded_guidance(items, CLAIMS) == items[3:]
+
+
+FORBIDDING = _claim(
+    "c9",
+    "The runbook says not to raise connectionTimeout",
+    "Do not raise `connectionTimeout`: it turns fast failures into long hangs and makes the callers retry more.",
+)
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    ['The runbook says to "raise `connectionTimeout`" [c9].', "运行手册建议「raise `connectionTimeout`」[c9]。"],
+)
+def test_a_quote_that_leaves_out_the_negation_of_its_clause_is_refused(markdown):
+    result = check(markdown, ["c9"], claims=[*CLAIMS, FORBIDDING])
+
+    assert rules(result) == ["quote_drops_negation"]
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        'The runbook says not to "raise `connectionTimeout`" [c9].',
+        'The runbook warns: "Do not raise `connectionTimeout`" [c9].',
+        "运行手册说不要「raise `connectionTimeout`」[c9]。",
+    ],
+)
+def test_a_quote_said_with_its_negation_is_released(markdown):
+    assert check(markdown, ["c9"], claims=[*CLAIMS, FORBIDDING]).released

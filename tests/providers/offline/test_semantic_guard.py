@@ -575,3 +575,65 @@ def test_another_negation_in_the_evidence_excuses_nothing(draft, reason):
 @pytest.mark.parametrize("draft", ["Connection isn't available [c1].", "The connection wasn't available [c1]."])
 def test_a_contraction_reads_as_its_negation(draft):
     assert review({"draft": draft, "allowed_claims": NEGATED})["verdict"] == "RELEASE"
+
+
+NOT_THE_CAUSE = {
+    "claim_id": "k2",
+    "fact": "The runbook says fraud-check is not the cause",
+    "excerpts": ["if the errors say the pool is exhausted, fraud-check is not the cause."],
+}
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "fraud-check is the cause [k2].",  # the report word the evidence negates, flipped
+        "fraud-check 是根本原因 [k2]。",  # in other words, and another language
+        "The root cause is fraud-check [k2].",
+    ],
+)
+def test_it_blocks_naming_as_the_cause_what_the_cited_evidence_says_is_not(draft):
+    assert blocked(draft, [*CLAIMS, NOT_THE_CAUSE])
+
+
+def test_it_releases_saying_what_the_evidence_says_of_a_cause():
+    assert guard("fraud-check is not the cause [k2].", [*CLAIMS, NOT_THE_CAUSE])["verdict"] == "RELEASE"
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "## 根本原因：部署\n\n支付服务连接池耗尽 [k1]。",  # a heading that says what the root cause is
+        "HikariPool-1 timed out [c1]. The root cause is a configuration change.",
+        "支付服务连接池耗尽 [k1]。根本原因是配置变更。",
+    ],
+)
+def test_it_blocks_a_root_cause_named_in_a_heading_or_uncited_beside_cited_sentences(draft):
+    assert blocked(draft)
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "## Likely root cause (low confidence)\n\nHikariPool-1 timed out [c1]. This is the likely root cause.",
+        "## 可能的根本原因（置信度较低）\n\n支付服务连接池耗尽 [k1]。",
+    ],
+)
+def test_a_heading_or_a_pointer_that_only_names_the_section_is_released(draft):
+    assert guard(draft)["verdict"] == "RELEASE"
+
+
+@pytest.mark.parametrize(
+    ("text", "causal"),
+    [
+        ("部署是连接池耗尽的原因", True),
+        ("原因在于部署", True),
+        ("连接池耗尽为部署所致", True),
+        ("The cause was a deploy.", True),
+        ("fraud-check is the cause.", True),
+        ("The verifier did not confirm the cause with independent sources.", False),
+        ("验证没有从独立来源确认这一原因。", False),
+    ],
+)
+def test_these_words_state_a_cause(text, causal):
+    assert bool(CAUSAL.search(without_root_cause(text))) is causal

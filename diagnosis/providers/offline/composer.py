@@ -135,12 +135,15 @@ class Story:
     changes: list[Event]
     failures: list[Event]
     metrics: list[Event]
+    supported: frozenset[str] = frozenset()
+    """The claims the verifier found ``supported``: only they may set the onset, when any failure is one."""
 
     @classmethod
-    def of(cls, claims: list[ClaimEvidence]) -> Story:
+    def of(cls, claims: list[ClaimEvidence], supported: frozenset[str] = frozenset()) -> Story:
         changes: list[Event] = []
         failures: list[Event] = []
         metrics: list[Event] = []
+        records: list[list[Event]] = []
         for claim in claims:
             if claim.tool == ToolName.QUERY_LOGS and claim.messages and claim.logged_at:
                 event = _event(claim.logged_at[0], claim)
@@ -151,17 +154,27 @@ class Story:
             elif claim.tool == ToolName.QUERY_MYSQL and reads_like_change_record(claim.columns.values()):
                 stamps = [event for text in claim.cells.values() if (event := _event(text, claim)) is not None]
                 if stamps:
-                    changes.append(max(stamps, key=lambda event: event.at))
+                    records.append(_in_order(stamps))
             elif claim.tool == ToolName.QUERY_METRICS and len(claim.points) >= 2:
                 extreme = claim.ordered_points()[-1]
                 event = _event(extreme.get("ts", ""), claim)
                 if event is not None:
                     metrics.append(event)
-        return cls(_in_order(changes), _in_order(failures), _in_order(metrics))
+        onset = cls([], _in_order(failures), [], supported).first_failure
+        # A change record carries several times (rotated, applied, its old secret discarded): it is placed at
+        # its last one before the onset, where the change reached the failure, else at its last one.
+        for stamps in records:
+            before = [stamp for stamp in stamps if onset is not None and stamp.at <= onset.at]
+            changes.append(before[-1] if before else stamps[-1])
+        return cls(_in_order(changes), _in_order(failures), _in_order(metrics), supported)
 
     @property
     def first_failure(self) -> Event | None:
-        return self.failures[0] if self.failures else None
+        """The earliest failure the verifier found supported, else the earliest failure: a line the question
+        drew in from another service (a warning of a front end it names), verified only as indirect support,
+        is a symptom of the time, not where the failure began."""
+        chosen = [event for event in self.failures if event.claim.claim_id in self.supported] or self.failures
+        return chosen[0] if chosen else None
 
     @property
     def cause(self) -> list[Event]:
@@ -225,7 +238,7 @@ def compose(task: dict[str, Any]) -> dict[str, Any]:
     text = TEXTS[language]
     if verdict == Verdict.REJECT or not claims:
         return {"answer_markdown": _rejected(gaps, missing, text), "cited_claim_ids": []}
-    story = Story.of(claims)
+    story = Story.of(claims, frozenset(claim_id for claim_id, found in support.items() if found == "supported"))
     sections = [_root_cause(story, claims, verdict, text)]
     timeline = _timeline(story, language)
     if timeline:

@@ -137,6 +137,41 @@ def test_the_cause_is_the_change_made_just_before_the_first_error_in_both_source
     assert _released(answer, claims, [])
 
 
+# A front end the question named: its new warning, verified only as indirect support, came before the
+# supported failures, and a change record that carries two times: applied, then its old value discarded.
+NAMED_FRONT_END = _claim(
+    "c8",
+    "ledger-web logged a warning",
+    "query_logs",
+    ("$.records[0].message", "WARN blocked inline script (nonce mismatch)"),
+    ("$.records[0].service", "ledger-web"),
+    ("$.records[0].ts", "2025-06-01T08:29:00Z"),
+    verification="indirect_support",
+)
+TWO_TIMES_ROW = _claim(
+    "c9",
+    "Business record: secret=ledger-db/rw; rotated_at=2025-06-01 08:10:00; old_discarded_at=2025-06-01 08:29:30",
+    "query_mysql",
+    ("$.rows[0][0]", "ledger-db/rw"),
+    ("$.columns[0]", "secret"),
+    ("$.rows[0][1]", "2025-06-01 08:10:00"),
+    ("$.columns[1]", "rotated_at"),
+    ("$.rows[0][2]", "2025-06-01 08:29:30"),
+    ("$.columns[2]", "old_discarded_at"),
+    verification="indirect_support",
+)
+
+
+def test_the_onset_is_the_first_supported_failure_and_a_record_sits_at_its_last_time_before_it(models):
+    """A symptom the question drew in, verified as indirect support, set the onset before: the record's
+    discarding time fell after it, and the answer blamed an older, unrelated change."""
+    claims = [SYMPTOM, ROOT, NAMED_FRONT_END, TWO_TIMES_ROW, OLD_CHANGE_ROW]
+    headline = _compose(models, claims)["answer_markdown"].split("\n\n")[0]
+
+    assert "[c9]" in headline and "The failure then began in **ledger-db** [c2]." in headline
+    assert "[c6]" not in headline and "ledger-web" not in headline
+
+
 def test_a_change_made_long_before_the_first_error_is_not_called_its_cause(models):
     """Only a change two days old was verified: it is history, not "a change shortly before the failure"."""
     claims = [SYMPTOM, ROOT, OLD_CHANGE_ROW]

@@ -30,6 +30,7 @@ from typing import Any
 from diagnosis.graph.status import PlannerMode
 from diagnosis.providers.base import ToolCall
 from diagnosis.providers.offline import queries
+from diagnosis.providers.offline.analysis.logs import records_of
 from diagnosis.providers.offline.conversation import Conversation, ToolExchange
 from diagnosis.providers.offline.entities import mentioned_services
 from diagnosis.providers.offline.evidence import Findings, analyse_results, report
@@ -170,7 +171,7 @@ def _closer_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
     if root is None:
         # No error anywhere (a latency shift, a silent backlog): still read what changed before it.
         cutoff = findings.change_cutoff
-        return _change_window(None, cutoff, context) if cutoff else []
+        return _change_window(None, cutoff, context, earlier) if cutoff else []
     steps = [queries.logs(root, "WARN", context.window, f"Warnings of {root}, the earliest failing service")]
     metric_names = (context.environment.get("metrics") or {}).get(root) or []
     steps.extend(
@@ -180,23 +181,26 @@ def _closer_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
     words = _error_words(root, [template.pattern for template in logs.root_templates])
     steps.append(queries.knowledge(" ".join(words[:MAX_QUERY_TERMS]), f"Runbooks about the errors of {root}"))
     if findings.change_cutoff is not None:
-        steps.extend(_change_window(root, findings.change_cutoff, context))
+        steps.extend(_change_window(root, findings.change_cutoff, context, earlier))
     return steps
 
 
-def _change_window(root: str | None, cutoff: datetime, context: _Context) -> list[Step]:
+def _change_window(root: str | None, cutoff: datetime, context: _Context, earlier: list[ToolExchange]) -> list[Step]:
     """The last lines of every level before the first error, of the failing service first, then of the others.
 
     Changes are announced at INFO ("starting version 4.2.0", "feature flag enabled"), which the ERROR and
     WARN queries never see; the newest records before the onset are where the trigger sits. Services that
-    report no error are read too: a migration job, a batch job or a DNS updater changes others' world.
+    report no error are read too, and before those that do: a migration job, a batch job, a DNS updater or a
+    secret rotator changes others' world and logs nothing wrong itself; by name, such a service came after
+    the busy ones (``api-gateway``) and was cut at ``MAX_CHANGE_WINDOW_SERVICES``.
     """
     assert context.window is not None
     start = max(context.window.start, cutoff - CHANGE_WINDOW)
     end = min(context.window.end, cutoff + CHANGE_WINDOW_AFTER)
     if start >= end:
         return []
-    services = [str(service) for service in context.environment.get("services") or []]
+    loud = {record.service for record in records_of(earlier, memo=context.memo)}
+    services = sorted((str(service) for service in context.environment.get("services") or []), key=loud.__contains__)
     ordered = list(dict.fromkeys([*([root] if root else []), *context.focus, *services]))
     return [
         queries.latest_logs(service, start, end, f"What {service} logged just before the failure began")

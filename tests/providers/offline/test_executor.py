@@ -230,3 +230,15 @@ def test_without_any_error_it_still_reads_what_changed_before_the_onset():
         ("query_logs", {**change_window, "service": service, "direction": "backward"})
         for service in ("ledger-api", "web-frontend", "ledger-db", "mailer")
     ]
+
+
+def test_the_change_window_reads_services_that_logged_nothing_wrong_before_those_that_did(monkeypatch):
+    """A secret rotator, a DNS updater, a batch job changes others' world and logs no error itself: read in
+    catalog order, such a service came after the busy ones and was cut at ``MAX_CHANGE_WINDOW_SERVICES``."""
+    monkeypatch.setitem(ENVIRONMENT, "services", [*ENVIRONMENT["services"], "cert-rotator", "dns-updater"])
+
+    turn = respond(read(executor_conversation(incident.QUESTION, incident.results())), tools_offered=True)
+
+    read_before = [json.loads(call.arguments)["service"] for call in turn.tool_calls if "direction" in call.arguments]
+    # The failing service, the one asked about, then the quiet ones; mailer, which logged errors, is left out.
+    assert read_before == ["ledger-db", "ledger-api", "web-frontend", "cert-rotator", "dns-updater"]

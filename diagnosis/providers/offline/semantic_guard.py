@@ -35,6 +35,19 @@ from diagnosis.release.salient import NEGATION, Evidence
 from tools.knowledge.tokenize import tokenize
 
 MAX_UNSUPPORTED = 40
+# Events an uncited sentence may not deny, and the words that make a denial one about the evidence.
+_EVENT_TERMS = frozenset(
+    tokenize(
+        "deploy deployment deployed configuration config change changed error errors failure incident outage "
+        "部署 配置 变更 错误 故障 失败 异常"
+    )
+)
+_EVIDENCE_TERMS = frozenset(
+    tokenize(
+        "verified evidence log logs record records runbook runbooks source sources signal "
+        "已验证 证据 日志 记录 运行手册 来源 信号"
+    )
+)
 # A cause, as a negation in the evidence reads it ("is not the cause", "不是原因").
 _CAUSE_TERMS = frozenset(tokenize("cause causes 原因"))
 # What a heading or an uncited sentence may say besides "root cause" and still only point at the cited
@@ -125,6 +138,10 @@ def _judge(body: str, cited: list[str], everything: list[str], *, alone: bool = 
         return "names a root cause without citing a claim"
     if CAUSAL.search(without_root_cause(prose)):
         return "states a cause-and-effect link without citing a claim"
+    if NEGATION.search(prose) and _terms(prose) & _EVENT_TERMS and not _terms(prose) & _EVIDENCE_TERMS:
+        # "There was no deploy", "期间没有部署或配置变更": what did not happen is a finding; what the evidence
+        # does not show is report language ("No verified change before the onset explains it").
+        return "states that something did not happen without citing a claim"
     words = _terms(prose) - _vocabulary()
     foreign = words - _terms_of(everything)
     if foreign:

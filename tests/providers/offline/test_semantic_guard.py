@@ -637,3 +637,28 @@ def test_a_heading_or_a_pointer_that_only_names_the_section_is_released(draft):
 )
 def test_these_words_state_a_cause(text, causal):
     assert bool(CAUSAL.search(without_root_cause(text))) is causal
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "HikariPool-1 timed out [c1]. There was no deploy or configuration change.",
+        "支付服务连接池耗尽 [k1]。期间没有部署或配置变更。",
+        "支付服务连接池耗尽 [k1]。部署之后服务没有出现错误。",
+    ],
+)
+def test_it_blocks_an_uncited_sentence_saying_something_did_not_happen(draft):
+    assert blocked(draft)
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "HikariPool-1 timed out [c1]. No verified change before the onset explains it.",
+        "支付服务连接池耗尽 [k1]。没有已验证的变更发生在故障开始之前并能说明这一故障。",
+        "db_pool_pending rose [c2]. No error log or runbook explains it.",
+        "支付服务连接池耗尽 [k1]。没有错误日志或运行手册说明这一变化。",
+    ],
+)
+def test_what_the_evidence_does_not_show_is_report_language(draft):
+    assert guard(draft)["verdict"] == "RELEASE"

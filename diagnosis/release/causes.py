@@ -15,14 +15,18 @@ CAUSAL = re.compile(
     # preposition ("a change made shortly before", "was made to order-db", "made at 14:02", "made.").
     r"|(?:made|makes)(?=\s+[\w-])(?!\s+(?:just|shortly|minutes|seconds|hours|days|earlier|recently|yesterday|today|before|after|at"
     r"|on|in|to|by|during|when|while|from|for|with|and|but)\b))\b"
-    # "X is the cause", "the cause was X" (not "confirm the cause with ..."): the finding itself.
-    r"|\bis the (?:main |likely |real |primary )?cause\b|\bthe (?:main |likely |real |primary )?cause (?:is|was)\b"
-    r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于|的原因|原因[为在]|所致|起因|诱因|根源",
+    # "部署是连接池耗尽的原因", not "确认故障的原因" (an investigation step).
+    r"|导致|因为|由于|造成|引起|引发|所以|因此|原因是|使得|致使|源于|归因于|是[^，。；,;]{0,40}的原因|原因[为在]|所致|起因|诱因|根源",
     re.IGNORECASE,
 )
 # Naming the root cause is the answer's main finding: an uncited sentence (not a heading) that does is one
 # the guard will not release, whatever its other words ("The root cause was a configuration change.").
-ROOT_CAUSE = re.compile(r"\broot[ -]causes?\b|根本原因|根因", re.IGNORECASE)
+# "X is the cause", "the likely cause is X" name it too (not "confirm the cause with", "the cause is unclear").
+ROOT_CAUSE = re.compile(
+    r"\broot[ -]causes?\b|根本原因|根因|\bis the (?:main |likely |real |primary )?cause\b"
+    r"|\bthe (?:main |likely |real |primary )?cause (?:is|was)\b(?!\s+(?:not|still|unclear|uncertain|unknown)\b)",
+    re.IGNORECASE,
+)
 
 
 def without_root_cause(text: str) -> str:

@@ -21,6 +21,7 @@ retry gets the findings.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,7 @@ from diagnosis.release.draft import read_draft, strip_markers
 from diagnosis.release.salient import NEGATION, Evidence, Kind, Token, normalise, salient_tokens
 
 POLICY_VERSION = "release-policy-v1"
+_CLAUSE_END = re.compile(r"[.!?;:。！？；：]")
 FINDING_TEXT_CHARS = 300
 
 
@@ -143,9 +145,12 @@ def check_draft(
 
 def _quote_drops_negation(token: Token, body: str, evidence: Evidence) -> bool:
     """A quote whose words the evidence states only after a negation ("Do not raise X"), in a sentence that
-    says no negation before it: 'The runbook says to "raise X"' reverses what the runbook says. Said with
-    its negation ('The runbook says not to "raise X"') it is the runbook's word."""
+    says no negation before it nor in its clause after it: 'The runbook says to "raise X"' reverses what the
+    runbook says. Said with its negation ('The runbook says not to "raise X"', "`X` should not be raised") it
+    is the runbook's word."""
     if token.kind != Kind.QUOTE or not token.norm or evidence.states(token) or not evidence.contains(token):
         return False
-    at = body.find(token.text)
-    return not NEGATION.search(body[: max(at, 0)])
+    at = max(body.find(token.text), 0)
+    # Before the quote, or in its own clause after it ("`X` should not be raised", "`X` 不要调大").
+    after = _CLAUSE_END.split(body[at + len(token.text) :], maxsplit=1)[0]
+    return not NEGATION.search(body[:at]) and not NEGATION.search(after)

@@ -48,12 +48,27 @@ _EVIDENCE_TERMS = frozenset(
         "已验证 证据 日志 记录 运行手册 来源 信号"
     )
 )
-# A cause, as a negation in the evidence reads it ("is not the cause", "不是原因").
-_CAUSE_TERMS = frozenset(tokenize("cause causes 原因"))
 # What a heading or an uncited sentence may say besides "root cause" and still only point at the cited
 # sentences around it ("This is the likely root cause.", "## 可能的根本原因（置信度较低）").
 _POINTER_WORDS = frozenset(
-    tokenize("this likely probably possible possibly probable low confidence 这 即 可能 置信度 较低 这是")
+    tokenize(
+        "this likely probably possible possibly probable low high confidence and evidence point points verified "
+        "supported diagnosis conclusion summary above below 这 即 可能 置信度 较低 这是 与 和 证据 已验证 诊断 结论 总结 以上"
+    )
+)
+# What makes a negation one about what is known rather than about what happened ("could not confirm a
+# configuration change", "不确定故障是否与部署相关", "The failure is not yet fully explained").
+_EPISTEMIC_TERMS = frozenset(
+    tokenize(
+        "confirm confirmed establish established explain explained explains verify verifier verification certain "
+        "clear unclear 确认 确定 不确定 验证 明确"
+    )
+)
+# "X is not the cause", "X 不是原因": the last word before it names what a cited text rules out.
+_NOT_THE_CAUSE = re.compile(
+    r"([\w.@/-]+)\s+(?:is|was|are|were)\s+not\s+(?:the\s+|a\s+)?(?:root\s+)?causes?\b"
+    r"|([\w.@/-]+)\s*(?:不是|并非)(?:根本)?原因",
+    re.IGNORECASE,
 )
 MAX_UNCITED_EVIDENCE_WORDS = 1
 
@@ -126,19 +141,21 @@ def _judge(body: str, cited: list[str], everything: list[str], *, alone: bool = 
     if copied:
         return f"quotes text the {'cited' if cited else 'allowed'} claims do not contain: {copied[0][:80]}"
     if cited:
-        return _cited_reason(prose, cited)
+        return _cited_reason(prose, cited, body)
     allowed = Evidence(everything)
     if allowed.copies_or_lists(body):
         return ""
     # "No root cause ..." names none. Alone it names one; beside cited sentences, or as a heading, only if it
     # says more than a pointer or a title ("This is the likely root cause.", "## Likely root cause"):
     # "## 根本原因：部署".
-    pointer = not _terms(without_root_cause(prose)) - _POINTER_WORDS
+    rest = without_root_cause(_expand(body))
+    pointer = not (_terms(rest) - _POINTER_WORDS or _IDENTIFIER.search(rest) or re.search(r"\d", rest))
     if ROOT_CAUSE.search(prose) and not NEGATION.search(prose) and (alone or not pointer):
         return "names a root cause without citing a claim"
     if CAUSAL.search(without_root_cause(prose)):
         return "states a cause-and-effect link without citing a claim"
-    if NEGATION.search(prose) and _terms(prose) & _EVENT_TERMS and not _terms(prose) & _EVIDENCE_TERMS:
+    terms = _terms(prose)
+    if NEGATION.search(prose) and terms & _EVENT_TERMS and not terms & (_EVIDENCE_TERMS | _EPISTEMIC_TERMS):
         # "There was no deploy", "期间没有部署或配置变更": what did not happen is a finding; what the evidence
         # does not show is report language ("No verified change before the onset explains it").
         return "states that something did not happen without citing a claim"
@@ -151,17 +168,17 @@ def _judge(body: str, cited: list[str], everything: list[str], *, alone: bool = 
     return ""
 
 
-def _cited_reason(prose: str, cited: list[str]) -> str:
+def _cited_reason(prose: str, cited: list[str], body: str) -> str:
     negated = _negated(prose)
     evidence_negated = {term for text in cited for term in _negated_evidence(text)}
     added = negated - evidence_negated
     if added:
         return f"adds a negation the cited evidence does not state: {', '.join(sorted(added))}"
-    # Report words too: "fraud-check is the cause [c5]" where the runbook says it "is not the cause".
-    dropped = evidence_negated & _terms(prose) - negated
-    if not dropped and not negated and evidence_negated & _CAUSE_TERMS and states_a_cause(prose):
-        # In other words, or another language: "fraud-check 是根本原因 [c5]" of "is not the cause".
-        dropped = evidence_negated & _CAUSE_TERMS
+    dropped = (evidence_negated - _vocabulary()) & _terms(prose) - negated
+    if not dropped and not negated and states_a_cause(prose):
+        # "fraud-check is the cause [c5]", "fraud-check 是根本原因 [c5]": naming as the cause what a cited text
+        # says is not one (a sentence about another cause may cite that text too).
+        dropped = {subject for subject in _ruled_out(cited) if subject in body.lower()}
     if dropped:
         return f"drops a negation the cited evidence states: {', '.join(sorted(dropped))}"
     if CAUSAL.search(without_root_cause(prose)) and not any(CAUSAL.search(text) for text in cited):
@@ -177,6 +194,13 @@ def _cited_reason(prose: str, cited: list[str]) -> str:
     if foreign:
         return f"says what the cited claims do not: {', '.join(sorted(foreign)[:5])}"
     return ""
+
+
+def _ruled_out(cited: list[str]) -> set[str]:
+    """What the cited texts say is not the cause (the word before "is not the cause"), lower-cased."""
+    return {
+        (match.group(1) or match.group(2)).lower() for text in cited for match in _NOT_THE_CAUSE.finditer(_expand(text))
+    }
 
 
 def _negated(text: str) -> set[str]:

@@ -690,6 +690,8 @@ def test_a_quote_that_leaves_out_the_negation_of_its_clause_is_refused(markdown)
         'The runbook says not to "raise `connectionTimeout`" [c9].',
         'The runbook warns: "Do not raise `connectionTimeout`" [c9].',
         "运行手册说不要「raise `connectionTimeout`」[c9]。",
+        "`connectionTimeout` should not be raised [c9].",  # the negation in the quote's clause, after it
+        "`connectionTimeout` 不要调大 [c9]。",
     ],
 )
 def test_a_quote_said_with_its_negation_is_released(markdown):

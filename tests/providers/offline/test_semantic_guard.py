@@ -20,7 +20,7 @@ from diagnosis.providers.base import Role, Usage
 from diagnosis.providers.offline import composer
 from diagnosis.providers.offline.provider import OFFLINE_MODEL_NAME, OfflineChatModel
 from diagnosis.providers.offline.semantic_guard import MAX_UNSUPPORTED, review
-from diagnosis.release.causes import CAUSAL, without_root_cause
+from diagnosis.release.causes import CAUSAL, states_a_cause, without_root_cause
 
 TIMEOUTS = {
     "claim_id": "c1",
@@ -633,10 +633,12 @@ def test_a_heading_or_a_pointer_that_only_names_the_section_is_released(draft):
         ("fraud-check is the cause.", True),
         ("The verifier did not confirm the cause with independent sources.", False),
         ("验证没有从独立来源确认这一原因。", False),
+        ("建议检查日志以确认故障的原因。", False),  # an investigation step
+        ("The cause is unclear.", False),
     ],
 )
 def test_these_words_state_a_cause(text, causal):
-    assert bool(CAUSAL.search(without_root_cause(text))) is causal
+    assert states_a_cause(text) is causal
 
 
 @pytest.mark.parametrize(
@@ -662,3 +664,27 @@ def test_it_blocks_an_uncited_sentence_saying_something_did_not_happen(draft):
 )
 def test_what_the_evidence_does_not_show_is_report_language(draft):
     assert guard(draft)["verdict"] == "RELEASE"
+
+
+@pytest.mark.parametrize(
+    ("draft", "claims"),
+    [
+        # A cause named while citing a text that rules out another one.
+        ("The likely root cause is the HikariPool-1 exhaustion of payment-service [c1][k2].", [*CLAIMS, NOT_THE_CAUSE]),
+        # "The likely cause is" names it as "root cause" does.
+        ("The likely cause is the deploy that lowered the pool size [c4].", CLAIMS),
+        # What is uncertain, not what did not happen.
+        ("HikariPool-1 timed out [c1]. The verifier could not confirm a configuration change.", CLAIMS),
+        ("支付服务连接池耗尽 [k1]。无法确认故障开始之前是否有部署。", CLAIMS),
+        # Headings and pointers of report language.
+        ("## Root cause and evidence\n\nHikariPool-1 timed out [c1].", CLAIMS),
+        ("## 根本原因与证据\n\n支付服务连接池耗尽 [k1]。", CLAIMS),
+        ("HikariPool-1 timed out [c1]. This root cause is supported by the verified evidence above.", CLAIMS),
+    ],
+)
+def test_honest_report_sentences_near_the_new_rules_are_released(draft, claims):
+    assert guard(draft, claims)["verdict"] == "RELEASE"
+
+
+def test_a_pointer_beside_cited_sentences_may_not_name_what_is_the_cause():
+    assert blocked("HikariPool-1 timed out [c1]. fraud-check is the cause.", [*CLAIMS, NOT_THE_CAUSE])

@@ -25,7 +25,7 @@ executing in the same process (docs/performance.md, "SSE latency"). The library'
 follows; what it repeats is dropped, with its opening.
 
 The reader's access is asked again before an event is sent, at most once every ``SSE_ACCESS_RECHECK_SECONDS``,
-and at the keep-alives on which storage is read (``access``): a reader signed out meanwhile gets the
+and at the quiet rechecks of storage, five minutes apart (``access``): a reader signed out meanwhile gets the
 library's ``stream-error`` ``forbidden`` in place of the event, and the stream ends.
 
 A run's stream ends after its ``done`` (the last event of every run, docs/architecture.md): the wrapper
@@ -183,8 +183,10 @@ class _Cursor:
             if block.startswith(KEEP_ALIVE):
                 self.quiet += 1
                 if not self.reconciled or self.quiet >= RECHECK_KEEP_ALIVES:
-                    self.reconciled, self.quiet = True, 0
-                    if await self.refused(now=True):
+                    # Access at the quiet recheck only: the first keep-alive follows the check of the opening
+                    # by 20 s, and 2,000 pages opened together would all ask at once.
+                    quiet_recheck, self.reconciled, self.quiet = self.reconciled, True, 0
+                    if quiet_recheck and await self.refused(now=True):
                         return forbidden(self.channel)
                     body = await self.missing()
                     return body if self.finished else body + block + BLOCK_END

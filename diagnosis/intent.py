@@ -34,7 +34,7 @@ _KNOWLEDGE = re.compile(
 )
 _SYMPTOM = re.compile(
     r"\b(why|fail(s|ed|ing|ure)?|error(s)?|exception|latency|slow(er)?|down|outage|incident|spik(e|ed|ing)|"
-    r"timeouts?|timed out|broken|crash(ed|ing)?|degraded|alert(s|ing)?|p9[059]|5\d\d|since|"
+    r"timeouts?|tim(e|es|ed|ing) out|root[ -]causes?|broken|crash(ed|ing)?|degraded|alert(s|ing)?|p9[059]|5\d\d|since|"
     r"causing|driving|behind|stuck|backlog|piling up|lag(ging)?|dropp(ed|ing)|above|high(er)?)\b|"
     r"为什么|为何|怎么回事|原因|根因|报错|错误|出错|失败|故障|异常|超时|慢|延迟|卡顿|卡住|很卡|卡死|挂了|挂掉|宕机|"
     r"不可用|不可达|不通|打不开|崩溃|告警|报警|积压|堆积|飙升|暴涨|抖动|丢失|拒绝",

@@ -62,6 +62,9 @@ def test_it_routes_how_to_questions_to_the_knowledge_base(message):
         "payment-service的error rate怎么这么高",
         "支付服务crash了怎么办",
         "网关返回５０２怎么处理",  # full-width digits, as a Chinese input method types them
+        # "What is" with a symptom only "timing out" or "root cause" states: a diagnosis, not a how-to.
+        "checkout-api started timing out when calling payment-gateway. What is the root cause?",
+        "What is the root cause of the checkout incident?",
     ],
 )
 def test_it_routes_any_reported_symptom_to_diagnosis(message):

@@ -106,9 +106,13 @@ MIN_EXCERPT_CHARS = 3
 
 _WHITESPACE = re.compile(r"\s+")
 _ALPHA_RUN = re.compile(r"[a-z]{3,}")
-# A sentence ends at . ! ? ; (a period not ending an ellipsis "..." or a step number "1."), at a blank
-# line, or before a list item.
-_SENTENCE_END = re.compile(r"(?<=[!?;。！？；])\s+|(?<=[^.\d]\.)\s+|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+# A sentence ends at . ! ? ; (a period not ending an ellipsis "...", a step number "1." or an abbreviation
+# "e.g.", which cut a recommended action in the middle), at a blank line, or before a list item.
+_SENTENCE_END = re.compile(
+    r"(?<=[!?;。！？；])\s+"
+    r"|(?<=[^.\d]\.)(?<![eE]\.g\.)(?<![iI]\.e\.)(?<!etc\.)(?<!vs\.)(?<!cf\.)\s+"
+    r"|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)"
+)
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 
 # Phrases with which text tries to steer a model. Tool data containing them is quoted by nobody: a log line

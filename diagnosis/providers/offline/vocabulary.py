@@ -282,7 +282,6 @@ CHANGE_ANNOUNCEMENT_STEMS = (
     "dns record",
     "record updated",
     "cron",
-    "batch",
     "backfill",
     "reindex",
     "backup",
@@ -311,8 +310,9 @@ _CHANGE_ANNOUNCEMENT = re.compile(
     r"(?<![a-z])(?:"
     + "|".join(re.escape(stem) for stem in CHANGE_ANNOUNCEMENT_STEMS)
     + ")|"
-    # A job starting ("job nightly-export started", "starting job reindex") brings new load.
-    + r"\bjob\b[^.;]{0,60}\bstart|\bstart\w*\s+(?:the\s+)?job\b|"
+    # A job or a batch starting ("job nightly-export started", "starting job reindex", "batch import scheduled")
+    # brings new load; a batch processed ("processed batch records=157 in 15.5s") is routine work.
+    + r"\b(?:job|batch)\b[^.;]{0,60}\b(?:start|schedul|launch)|\bstart\w*\s+(?:the\s+)?(?:job|batch)\b|"
     + "|".join(CHANGE_ANNOUNCEMENT_ZH),
     re.IGNORECASE,
 )

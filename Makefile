@@ -41,7 +41,7 @@ run: install
 	$(RUN_ENV) $(BIN)/python manage.py load_scenario $(DEMO_SCENARIO)
 	$(RUN_ENV) $(BIN)/python manage.py create_demo_user
 	@echo "serving the chat on http://$(HOST):$(PORT)/ (Ctrl-C stops it)"
-	$(RUN_ENV) $(BIN)/python -m uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning
+	$(RUN_ENV) $(BIN)/python -m uvicorn config.asgi:application --host $(HOST) --port $(PORT) --log-level warning --timeout-graceful-shutdown 5
 
 test: install-dev lint
 	scripts/system-deps.sh browser

@@ -6,11 +6,14 @@ the process ended with its runs RUNNING, for the reaper of the next process to e
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from asgiref.sync import sync_to_async
 
 from config.asgi_types import ASGIApp, Receive, Scope, Send
+
+logger = logging.getLogger(__name__)
 
 
 class Lifespan:
@@ -29,7 +32,12 @@ class Lifespan:
             if message["type"] == "lifespan.startup":
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                # It reads and writes the database: on a thread, as Django's synchronous code runs under ASGI.
-                await sync_to_async(self.on_shutdown, thread_sensitive=False)()
-                await send({"type": "lifespan.shutdown.complete"})
+                try:
+                    # It reads and writes the database: on a thread, as Django's synchronous code runs under ASGI.
+                    await sync_to_async(self.on_shutdown, thread_sensitive=False)()
+                except Exception as error:  # said, not swallowed: uvicorn took a raise for "lifespan unsupported"
+                    logger.exception("the server's shutdown could not end what it was executing")
+                    await send({"type": "lifespan.shutdown.failed", "message": str(error)})
+                else:
+                    await send({"type": "lifespan.shutdown.complete"})
                 return

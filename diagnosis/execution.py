@@ -120,7 +120,24 @@ def _fail(
 
     Its database failing, the end is tried again for as long as the time limit allows: a MariaDB restart or
     failover takes longer than a few seconds, and a run left RUNNING waits for the reaper, which can only say
-    that its worker stopped, ten minutes later."""
+    that its worker stopped, ten minutes later. A database that hangs rather than refuses can hold one try
+    past the soft time limit, which then interrupts it: the end is tried again within the hard one."""
+    try:
+        return _fail_within(run, progress, limits, reason=reason, detail=detail, trace=trace)
+    except SoftTimeLimitExceeded:
+        logger.warning("run %s: the soft time limit interrupted its end; trying again before the hard one", run.pk)
+        return _fail_within(run, progress, limits, reason=reason, detail=detail, trace=trace)
+
+
+def _fail_within(
+    run: DiagnosisRun,
+    progress: RunProgress,
+    limits: _Limits,
+    *,
+    reason: FailureCode,
+    detail: str,
+    trace: dict[str, Any] | None,
+) -> bool:
     ending = _on_lost_connection.copy(stop=limits.end_retries())
     if not ending(_still_there_once, run):
         return False
@@ -130,6 +147,16 @@ def _fail(
         logger.warning("run %s: its last progress reports could not be written", run.pk, exc_info=True)
     with progress.ending():
         return ending(_fail_once, run, reason=reason, detail=detail, trace=trace)
+
+
+def _claim(run_id: uuid.UUID | str, worker: str, *, again: bool) -> DiagnosisRun | None:
+    """``run_claim``, tried again after a database error: a claim is a conditional UPDATE, and one whose
+    commit went through before the connection broke finds the run its own (``again``)."""
+    try:
+        return run_claim(run_id, worker=worker, again=again)
+    except (OperationalError, InterfaceError):
+        close_old_connections()
+        return _on_lost_connection(run_claim, run_id, worker=worker, again=True)
 
 
 def _reconnect_after_error(state: tenacity.RetryCallState) -> None:
@@ -174,10 +201,10 @@ def _fail_once(run: DiagnosisRun, *, reason: FailureCode, detail: str, trace: di
 
 
 def run_execute(
-    run_id: uuid.UUID | str, *, worker: str, options: ExecutionOptions | None = None
+    run_id: uuid.UUID | str, *, worker: str, options: ExecutionOptions | None = None, again: bool = False
 ) -> DiagnosisRun | None:
     """Claim and execute a run; None when it was already claimed or has ended (a redelivered message), or
-    was deleted while it ran."""
+    was deleted while it ran. ``again``: the task's retry after a database error (``run_claim``)."""
     # First of all: Celery counts the time limit from the task's start.
     limits = _Limits(started=time.monotonic())
     options = dataclasses.replace(options or ExecutionOptions(), model_deadline=model_deadline())
@@ -187,7 +214,7 @@ def run_execute(
     # memory. Registered before the claim, so that the claim's own event is too; unused if the claim fails.
     # Its reports are written before each wait outside the process (``config.run_scope``), and before it ends.
     with owned_log(progress.log), run_scope(before_wait=progress.flush):
-        run = _on_lost_connection(run_claim, run_id, worker=worker)
+        run = _claim(run_id, worker, again=again)
         if run is None:
             if end_if_orphaned(run_id, worker=worker):
                 logger.warning("run %s: the worker process that claimed it is gone; ended as worker_lost", run_id)

@@ -36,7 +36,7 @@ from django.utils import timezone
 from diagnosis.failures import FailureCode
 from diagnosis.graph.trace_builder import build_partial_trace
 from diagnosis.models import DiagnosisRun, Intent, RunStatus
-from diagnosis.services import run_fail
+from diagnosis.services import CLAIMED_BY_CHARS, run_fail
 from tools.store import purge_expired
 from tracing.selectors import orchestration_events_from_timeline
 
@@ -143,7 +143,8 @@ def end_if_orphaned(run_id: uuid.UUID | str, *, worker: str) -> bool:
     ``claimed_by`` records it; a process of another host is never judged from here."""
     host = worker.rpartition(":")[0]
     run = DiagnosisRun.objects.filter(pk=run_id, status=RunStatus.RUNNING, claimed_by__startswith=f"{host}:").first()
-    if run is None or run.claimed_by.rpartition(":")[0] != host:
+    # A name cut at the column's length may have lost the pid's last digits: another process's pid.
+    if run is None or run.claimed_by.rpartition(":")[0] != host or len(run.claimed_by) >= CLAIMED_BY_CHARS:
         return False
     pid = run.claimed_by.rpartition(":")[2]
     if not pid.isdigit() or int(pid) == os.getpid() or _alive(int(pid)):
@@ -159,18 +160,24 @@ def end_abandoned_runs(run_ids: list[str]) -> int:
     checks that the run is still where it was seen: one finishing or claimed at that moment keeps its end."""
     ended = 0
     for run in DiagnosisRun.objects.filter(pk__in=run_ids, status=RunStatus.RUNNING):
-        if run.claimed_at is None:
-            ended += run_fail(
-                run,
-                reason=FailureCode.INTERRUPTED,
-                detail="the server stopped before it started",
-                still=Q(claimed_at__isnull=True),
-            )
-        else:
-            ended += fail_with_partial_trace(
-                run, reason=FailureCode.INTERRUPTED, detail="the server stopped", still=Q(claimed_by=run.claimed_by)
-            )
+        try:
+            ended += _end_abandoned(run)
+        except Exception:  # one that cannot be ended now must not keep the others RUNNING
+            logger.exception("run %s could not be ended as the server stopped; the reaper will end it", run.pk)
     return ended
+
+
+def _end_abandoned(run: DiagnosisRun) -> bool:
+    if run.claimed_at is None:
+        return run_fail(
+            run,
+            reason=FailureCode.INTERRUPTED,
+            detail="the server stopped before it started",
+            still=Q(claimed_at__isnull=True),
+        )
+    return fail_with_partial_trace(
+        run, reason=FailureCode.INTERRUPTED, detail="the server stopped", still=Q(claimed_by=run.claimed_by)
+    )
 
 
 def _alive(pid: int) -> bool:

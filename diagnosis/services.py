@@ -48,14 +48,26 @@ class RunResult:
     figures: dict[str, Any] = field(default_factory=dict)
 
 
-def run_claim(run_id: uuid.UUID | str, *, worker: str) -> DiagnosisRun | None:
+#: The length of ``diagnosis_run.claimed_by``: a longer worker name is cut there.
+CLAIMED_BY_CHARS = 200
+
+
+def run_claim(run_id: uuid.UUID | str, *, worker: str, again: bool = False) -> DiagnosisRun | None:
     """Claim a RUNNING, unclaimed run for this worker; None when another worker has it, it ended, or its
-    cancellation was requested (the canceller ends such a run itself)."""
+    cancellation was requested (the canceller ends such a run itself).
+
+    ``again``: this worker's claim failed with a database error, whose commit may have gone through before the
+    connection broke; a run claimed by this very worker is then its own (taken for another's, it was left
+    RUNNING, claimed and executed by nobody, for the reaper). Not on a first claim: an embedded server's
+    threads share one worker name. Nor for a name cut at the column's length, which another worker's may share."""
     now = timezone.now()
-    claimed = DiagnosisRun.objects.filter(
-        pk=run_id, status=RunStatus.RUNNING, claimed_at__isnull=True, cancel_requested_at__isnull=True
-    ).update(claimed_at=now, claimed_by=worker[:200], heartbeat_at=now)
+    running = DiagnosisRun.objects.filter(pk=run_id, status=RunStatus.RUNNING, cancel_requested_at__isnull=True)
+    claimed = running.filter(claimed_at__isnull=True).update(
+        claimed_at=now, claimed_by=worker[:CLAIMED_BY_CHARS], heartbeat_at=now
+    )
     if not claimed:
+        if again and len(worker) < CLAIMED_BY_CHARS:
+            return running.select_related("session").filter(claimed_by=worker).first()
         return None
     # Written with the run's first reports: nobody is waiting for it.
     append_event(run_id, TraceEventKind.RUN, TimelineEvent.CLAIMED, {"worker": worker}, hold=True)

@@ -27,7 +27,8 @@ from diagnosis.reaper import pass_periodically
 )
 def execute_run(self, run_id: str, provider: str | None = None, script_path: str | None = None) -> None:
     worker = f"{self.request.hostname or 'embedded'}:{os.getpid()}"
-    run_execute(run_id, worker=worker, options=ExecutionOptions(provider=provider, script_path=script_path))
+    options = ExecutionOptions(provider=provider, script_path=script_path)
+    run_execute(run_id, worker=worker, options=options, again=self.request.retries > 0)
 
 
 @signals.beat_init.connect

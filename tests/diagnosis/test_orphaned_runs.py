@@ -8,11 +8,13 @@ import os
 import subprocess
 
 import pytest
+from django.db import OperationalError
 
+from diagnosis import reaper
 from diagnosis.execution import run_execute
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
 from diagnosis.progress import RunProgress
-from diagnosis.services import run_claim
+from diagnosis.services import CLAIMED_BY_CHARS, run_claim
 from tests.support.stored_events import stored_names
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -68,3 +70,43 @@ def test_a_run_claimed_by_a_live_or_foreign_process_is_left_alone(claimed, claim
 
     run.refresh_from_db()
     assert run.status == RunStatus.RUNNING and run.claimed_by == claimed_by
+
+
+def test_a_worker_name_cut_at_the_columns_length_is_never_judged(claimed):
+    """Cut at 200 characters, the pid may have lost its last digits: another, perhaps dead, process's pid."""
+    long_host = "h" * (CLAIMED_BY_CHARS - 3)
+    run = claimed(f"{long_host}:{os.getppid()}"[:CLAIMED_BY_CHARS])
+
+    assert run_execute(run.pk, worker=f"{long_host}:{os.getpid()}") is None
+
+    run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING
+
+
+def test_a_run_this_worker_claimed_already_is_its_own(claimed):
+    """The claim's commit went through and the connection broke before the rest: tried again, the claim
+    finds the run claimed - by this very worker - and goes on, instead of leaving it to nobody."""
+    worker = f"{HOST}:{os.getpid()}"
+    run = claimed(worker)
+
+    assert run_claim(run.pk, worker=worker, again=True) == run
+    assert run_claim(run.pk, worker=worker) is None  # a first claim: another thread of an embedded server
+    assert run_claim(run.pk, worker=f"{HOST}:{os.getppid()}", again=True) is None
+
+
+def test_the_runs_a_stopping_server_leaves_are_ended_even_when_one_cannot_be(claimed, monkeypatch, caplog):
+    first, second = claimed(f"{HOST}:{os.getpid()}"), claimed(f"{HOST}:{os.getpid()}")
+    real = reaper.fail_with_partial_trace
+
+    def first_fails(run, **kwargs):
+        if run.pk == first.pk:
+            raise OperationalError("database is locked")
+        return real(run, **kwargs)
+
+    monkeypatch.setattr(reaper, "fail_with_partial_trace", first_fails)
+
+    assert reaper.end_abandoned_runs([str(first.pk), str(second.pk)]) == 1
+
+    second.refresh_from_db()
+    assert (second.status, second.failure_reason) == (RunStatus.FAILED, "interrupted")
+    assert f"run {first.pk} could not be ended" in caplog.text

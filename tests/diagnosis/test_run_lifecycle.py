@@ -18,7 +18,7 @@ from django.db.models.query import QuerySet
 from django.utils import timezone
 from redis.exceptions import RedisError
 
-from diagnosis import execution
+from diagnosis import execution, services
 from diagnosis.execution import run_execute
 from diagnosis.failures import FailureCode
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
@@ -355,3 +355,41 @@ def test_it_never_streams_a_tool_name_no_tool_has(run):
 
     event = DiagnosisTraceEvent.objects.filter(run=run, name="tool_called").get()
     assert event.details == {"tool": "unknown_tool", "status": "BLOCKED"}
+
+
+def test_a_claim_whose_commit_went_through_before_the_connection_broke_is_this_workers(run, monkeypatch):
+    """The claim's UPDATE committed, then the connection broke: tried again, the claim found the run claimed
+    - by this very worker - and it was left RUNNING, executed by nobody, for the reaper's "worker lost"."""
+    real_append = services.append_event
+    failures = iter([OperationalError("Lost connection to server during query")])
+
+    def broken_after_commit(*args, **kwargs):
+        if (error := next(failures, None)) is not None:
+            raise error
+        return real_append(*args, **kwargs)
+
+    monkeypatch.setattr(services, "append_event", broken_after_commit)
+    monkeypatch.setattr(execution._on_lost_connection, "sleep", lambda seconds: None)
+
+    assert run_execute(run.pk, worker="test-host:1").status == RunStatus.SUCCESS
+
+
+def test_an_end_the_soft_time_limit_interrupts_is_tried_again_before_the_hard_one(run, monkeypatch):
+    """A database that hangs rather than refuses holds one try past the soft limit, which interrupts it."""
+    real_fail = execution._fail_once
+    interruptions = iter([SoftTimeLimitExceeded()])
+
+    def slow_then_back(*args, **kwargs):
+        if (interruption := next(interruptions, None)) is not None:
+            raise interruption
+        return real_fail(*args, **kwargs)
+
+    def path_fails(*args):
+        raise RuntimeError("the graph broke")
+
+    monkeypatch.setattr(execution, "_execute_path", path_fails)
+    monkeypatch.setattr(execution, "_fail_once", slow_then_back)
+
+    run = run_execute(run.pk, worker="test")
+
+    assert (run.status, run.failure_reason) == (RunStatus.FAILED, "internal_error")

@@ -5,10 +5,13 @@ user refused new runs meanwhile). The embedded mode's own: Celery workers have t
 
 from __future__ import annotations
 
+import contextlib
 import signal
+import threading
 from io import StringIO
 from pathlib import Path
 
+import httpx
 import pytest
 from django.core.management import call_command
 
@@ -21,6 +24,13 @@ from tests.support.sse_client import read_events
 pytestmark = pytest.mark.django_db(transaction=True)
 
 QUESTION = "payment-service p99 latency tripled since 10:05, why?"
+
+
+def _follow(url: str, cookies: dict[str, str]) -> None:
+    """Read a run's stream until the server closes it (a stopping server cuts it)."""
+    with contextlib.suppress(httpx.HTTPError), httpx.stream("GET", url, cookies=cookies, timeout=60) as response:
+        for _ in response.iter_lines():
+            pass
 
 
 def test_stopping_the_server_ends_the_runs_it_executes_and_queues(tmp_path: Path, static_root):
@@ -39,8 +49,12 @@ def test_stopping_the_server_ends_the_runs_it_executes_and_queues(tmp_path: Path
         runs = [submit(server.base, headers, QUESTION)["run_id"] for _ in range(3)]  # two threads: one queued
         for run_id in runs[:2]:
             wait_for_node(run_id, "planner")
+        # A page following the first run: its stream, open until the run's end, held the server's shutdown.
+        watching = threading.Thread(target=_follow, args=(f"{server.base}/events/run-{runs[0]}/", cookies))
+        watching.start()
         server.process.send_signal(signal.SIGTERM)
         server.process.wait(timeout=20)  # not the held planner's two minutes
+        watching.join(timeout=20)
 
     ended = {str(run.pk): run for run in DiagnosisRun.objects.filter(pk__in=runs)}
     assert {(run.status, run.failure_reason) for run in ended.values()} == {(RunStatus.FAILED, "interrupted")}

@@ -134,6 +134,8 @@ def uvicorn_server(env: dict[str, str], *, echo_output: bool = False) -> Iterato
             str(port),
             "--log-level",
             "warning",
+            "--timeout-graceful-shutdown",  # as `make run` and the README's production command
+            "5",
             stack_dumps=echo_output,
         ),
         cwd=ROOT,

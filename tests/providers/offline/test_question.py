@@ -84,7 +84,9 @@ def test_sentences_split_runbook_bullets_and_steps_but_not_ellipses():
 
 def test_an_abbreviation_does_not_end_a_sentence():
     """A recommended action was cut at "e.g." ("Revert the change (restore `x`, e.g.")."""
-    text = "Revert the consumer config change (restore `max.poll.interval.ms`, e.g. to 300000). Then restart, i.e. roll."
+    text = (
+        "Revert the consumer config change (restore `max.poll.interval.ms`, e.g. to 300000). Then restart, i.e. roll."
+    )
     assert sentences(text) == [
         "Revert the consumer config change (restore `max.poll.interval.ms`, e.g. to 300000).",
         "Then restart, i.e. roll.",

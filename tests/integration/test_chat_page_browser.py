@@ -17,7 +17,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_it_answers_the_demo_question_with_progress_and_evidence(demo_user, live_stack, browser):
     question = demo_user
     page = ask(browser, live_stack.base, question["text"])
-    page.wait_for_selector(".run .progress li", timeout=30_000)
+    # Attached, not visible: an offline run can end (and its progress fold away) before the line is seen shown.
+    page.wait_for_selector(".run .progress li", state="attached", timeout=30_000)
     page.wait_for_selector(".run:not(.live) .run-meta .badge", timeout=120_000)
 
     progress = page.text_content(".run .progress")

@@ -93,6 +93,10 @@ class _Limits:
         hard = self.started + settings.CELERY_TASK_TIME_LIMIT - END_MARGIN_SECONDS
         return _StopBefore(soft if now < soft else hard)
 
+    def ending(self) -> tenacity.Retrying:
+        """``_on_lost_connection`` for the calls of one end, stopped by ``end_retries``."""
+        return _on_lost_connection.copy(stop=self.end_retries())
+
 
 class _StopBefore(tenacity.stop.stop_base):
     """Stop before the next try would start past ``deadline`` (``time.monotonic``): a deadline, not a delay
@@ -138,7 +142,7 @@ def _fail_within(
     detail: str,
     trace: dict[str, Any] | None,
 ) -> bool:
-    ending = _on_lost_connection.copy(stop=limits.end_retries())
+    ending = limits.ending()
     if not ending(_still_there_once, run):
         return False
     try:
@@ -227,7 +231,7 @@ def run_execute(
             result = _execute_path(run, progress, options)
             progress.flush()
             with progress.ending():
-                ended = _on_lost_connection.copy(stop=limits.end_retries())(run_finish, run, result)
+                ended = limits.ending()(run_finish, run, result)
         except RunFailure as failure:
             ended = _fail(
                 run, progress, limits, reason=failure.code, detail=failure.detail, trace=failure.orchestration_trace

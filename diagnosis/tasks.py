@@ -13,8 +13,8 @@ from diagnosis.reaper import pass_periodically
 
 
 # A database still away after the claim's own tries (a restart, a failover): the message is sent again later,
-# not acknowledged and lost (the run then waited RUNNING for the reaper's "not started"). A run claimed
-# before the error is skipped by the retry (its claim is conditional). About eight minutes in all, within
+# not acknowledged and lost (the run then waited RUNNING for the reaper's "not started"). The retry claims
+# ``again``: a run this worker's failed attempt had claimed is its own (``run_claim``). About eight minutes, within
 # RUN_QUEUE_TIMEOUT_SECONDS; embedded, Celery's eager mode tries again at once.
 @shared_task(
     name="diagnosis.execute_run",

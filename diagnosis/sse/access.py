@@ -6,8 +6,8 @@ whose API token was deleted, or who lost the auditors' permission meanwhile kept
 to its end. The stream remembers how its reader signed in (``Credentials``: the session's key or the token's)
 and the wrapper (``ordering``) asks again, from those alone, before it sends an event, at most once every
 ``SSE_ACCESS_RECHECK_SECONDS``, and at the quiet rechecks on which it reads storage anyway (one keep-alive
-in fifteen, about five minutes apart; not the first, 20 s after the opening's own check). Asked at every keep-alive instead, 2,000 idle pages would cost a
-process 100 reads a second on its one read thread (issue 19). A reader refused gets what an unknown reader
+in fifteen, about five minutes apart; not the first, 20 s after the opening's own check). Asked at every
+keep-alive instead, 2,000 idle pages would cost a process 100 reads a second on its one read thread (issue 19). A reader refused gets what an unknown reader
 gets when the stream opens, django-eventstream's ``stream-error`` ``forbidden``, and the stream ends.
 """
 

@@ -160,7 +160,7 @@ class Story:
                 event = _event(extreme.get("ts", ""), claim)
                 if event is not None:
                     metrics.append(event)
-        onset = cls([], _in_order(failures), [], supported).first_failure
+        onset = _onset(_in_order(failures), supported)
         # A change record carries several times (rotated, applied, its old secret discarded): it is placed at
         # its last one before the onset, where the change reached the failure, else at its last one.
         for stamps in records:
@@ -173,8 +173,7 @@ class Story:
         """The earliest failure the verifier found supported, else the earliest failure: a line the question
         drew in from another service (a warning of a front end it names), verified only as indirect support,
         is a symptom of the time, not where the failure began."""
-        chosen = [event for event in self.failures if event.claim.claim_id in self.supported] or self.failures
-        return chosen[0] if chosen else None
+        return _onset(self.failures, self.supported)
 
     @property
     def cause(self) -> list[Event]:
@@ -198,6 +197,12 @@ class Story:
         own = [event.claim for event in self.failures if _service(event.claim) == service]
         hosts = {host for claim in own for host in claim.hosts}
         return hosts.pop() if len(hosts) == 1 and all(claim.hosts for claim in own) else None
+
+
+def _onset(failures: list[Event], supported: frozenset[str]) -> Event | None:
+    """The first of ``failures`` (in time order) the verifier found supported, else the first of them."""
+    chosen = [event for event in failures if event.claim.claim_id in supported] or failures
+    return chosen[0] if chosen else None
 
 
 def _event(text: str, claim: ClaimEvidence) -> Event | None:

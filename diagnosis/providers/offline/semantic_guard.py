@@ -159,7 +159,7 @@ def _judge(body: str, cited: list[str], everything: list[str], *, alone: bool = 
         # "There was no deploy", "期间没有部署或配置变更": what did not happen is a finding; what the evidence
         # does not show is report language ("No verified change before the onset explains it").
         return "states that something did not happen without citing a claim"
-    words = _terms(prose) - _vocabulary()
+    words = terms - _vocabulary()
     foreign = words - _terms_of(everything)
     if foreign:
         return f"states something no allowed claim supports: {', '.join(sorted(foreign)[:5])}"

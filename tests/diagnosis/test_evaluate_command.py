@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from diagnosis.management.commands.evaluate import lead
 from diagnosis.models import DiagnosisRun
 from tools.models import LoadedScenario
 
@@ -41,11 +42,11 @@ def questions_of(pack: Path) -> list[dict]:
     return json.loads((pack / "scenario.json").read_text())["questions"]
 
 
-def copy_with_missing_keyword(source: Path, target: Path) -> Path:
-    """A copy of ``source`` whose first question also expects a word no answer contains."""
+def copy_with_missing_keyword(source: Path, target: Path, keyword: str = NEVER_SAID) -> Path:
+    """A copy of ``source`` whose first question also expects ``keyword`` (by default, a word no answer contains)."""
     shutil.copytree(source, target)
     manifest = json.loads((target / "scenario.json").read_text())
-    manifest["questions"][0]["expect_keywords"].append(NEVER_SAID)
+    manifest["questions"][0]["expect_keywords"].append(keyword)
     (target / "scenario.json").write_text(json.dumps(manifest, ensure_ascii=False))
     return target
 
@@ -74,6 +75,7 @@ def test_the_json_has_the_documented_shape():
         "question",
         "cause_named",
         "missing_keywords",
+        "keywords_further_down",
         "degraded",
         "status",
         "released_claim_ids",
@@ -100,6 +102,46 @@ def test_a_keyword_missing_from_the_answer_is_a_miss_and_exit_1(tmp_path):
     assert code == 1
     assert f"NO (missing: {NEVER_SAID})" in table
     assert f"{len(others)}/{len(others) + 1} causes named" in table
+
+
+def test_a_keyword_only_in_the_evidence_further_down_is_a_miss(tmp_path):
+    """The payment pack's answer quotes the runbook's `POOL_TIMEOUT` in its evidence list, not in the section
+    that names the cause: an answer blaming a distractor would quote the same evidence."""
+    pack = copy_with_missing_keyword(PACKS / "payment-db-pool", tmp_path / "payment-db-pool", "pool_timeout")
+
+    code, result = evaluate_json(str(pack))
+
+    first = result["results"][0]
+    answer = DiagnosisRun.objects.get(pk=first["run_id"]).final_answer
+    assert "POOL_TIMEOUT" in answer.split("## Evidence")[1] and "POOL_TIMEOUT" not in lead(answer)
+    assert code == 1
+    assert (first["cause_named"], first["missing_keywords"], first["keywords_further_down"]) == (
+        False,
+        ["pool_timeout"],
+        ["pool_timeout"],
+    )
+
+    _, table, _ = evaluate(str(pack))
+
+    assert "NO (not in the lead, only further down: pool_timeout)" in table
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        (
+            "## Cause\nThe pool [c1].\n\nMore [c2].\n\n## Evidence\n- [c1] pool",
+            "## Cause\nThe pool [c1].\n\nMore [c2].\n\n",
+        ),
+        ("The pool [c1].\n\n- 10:05 errors [c2]\n\nEvidence: pool", "The pool [c1]."),
+        ("## Root cause\n\nThe pool [c1].\n\n- 10:05 errors [c2]", "The pool [c1]."),
+        ("Intro.\n## Cause\nThe pool.\n### Evidence\nx", "Intro.\n## Cause\nThe pool.\n"),
+        ("#hashtag is not a heading\n## Cause\nx", "#hashtag is not a heading"),
+        ("", ""),
+    ],
+)
+def test_the_lead_is_the_first_section_or_the_first_paragraph(answer, expected):
+    assert lead(answer) == expected
 
 
 def test_a_folder_of_packs_is_every_pack_in_it_sorted(tmp_path):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from diagnosis.management.commands.evaluate import lead, missing_keywords
 from diagnosis.models import DiagnosisRun
 from tracing.models import AgentReasoningAudit
 
@@ -58,8 +59,7 @@ def test_it_names_the_root_cause_with_verified_citations(pack, question):
     composer_text = AgentReasoningAudit.objects.get(run=run, step__role="composer").assistant_text
     assert json.loads(composer_text)["answer_markdown"] == result["final_answer"]  # released unchanged
     assert result["released_claim_ids"]
-    answer = result["final_answer"].lower()
-    missing = [keyword for keyword in question["expect_keywords"] if keyword.lower() not in answer]
+    missing = missing_keywords(lead(result["final_answer"]), question["expect_keywords"])
     assert not missing, f"answer lacks {missing}"
     assert all(invocation["status"] == "READY" for invocation in result["tool_invocations"])
 

@@ -6,7 +6,7 @@ certificate, a dependency scaled to zero, a DNS change, a memory leak after a de
 a configuration push, a slow downstream starving a thread pool: written by a reviewer before reading the
 provider's code), written with distractors: an unrelated deploy, routine warnings, runbooks of other
 plausible causes. Three are Chinese (logs and runbooks). Every question must have its cause named - every ``expect_keywords``
-entry in the released answer - without degrading, in both database passes.
+entry in the released answer's lead - without degrading, in both database passes.
 """
 
 from __future__ import annotations

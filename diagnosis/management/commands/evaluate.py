@@ -2,7 +2,9 @@
 
 Each pack is loaded by the service ``load_scenario`` uses, then each question of its ``scenario.json`` runs
 through the same path as ``manage.py diagnose`` (intent router, run task, graph, in this process). A cause is
-named when every ``expect_keywords`` entry occurs in the final answer, case-insensitively. All arguments —
+named when every ``expect_keywords`` entry occurs in the answer's lead (its first section, where the composer's
+contract puts the cause), case-insensitively: a keyword found only in the evidence listed further down is a
+miss, so an answer that blames the wrong thing cannot score on the right thing's quoted log lines. All arguments —
 packs, their questions, the provider — are checked before the first pack is loaded, so a bad argument
 (exit 2) leaves the loaded scenario as it was. Exit 0: every cause named and no run FAILED; 1 otherwise.
 The last pack evaluated stays loaded.
@@ -11,6 +13,7 @@ The last pack evaluated stays loaded.
 from __future__ import annotations
 
 import json
+import re
 import time
 import unicodedata
 from dataclasses import asdict, dataclass
@@ -44,6 +47,7 @@ class QuestionResult:
     question: str
     cause_named: bool
     missing_keywords: list[str]
+    keywords_further_down: list[str]
     degraded: bool
     status: str
     released_claim_ids: list[str]
@@ -63,6 +67,28 @@ def pack_folders(argument: str) -> list[Path]:
     if not folders:
         raise PackError(path, None, f"neither a pack nor a folder of packs (no {MANIFEST} in it or its subfolders)")
     return folders
+
+
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def lead(answer: str) -> str:
+    """The part of an answer that must name the cause: everything before its second Markdown heading, or,
+    in an answer with fewer headings, its first paragraph after the heading.
+
+    The composer's contract is "cause first", then the chain, the evidence and the next steps; scoring the
+    whole answer let an answer that blamed a distractor score on the root cause's log lines quoted in its
+    evidence list.
+    """
+    headings = [match.start() for match in _HEADING.finditer(answer)]
+    if len(headings) >= 2:
+        return answer[: headings[1]]
+    body = answer
+    if headings:
+        heading_end = answer.find("\n", headings[0])
+        body = answer[: headings[0]] + ("" if heading_end < 0 else answer[heading_end:])
+    return _BLANK_LINE.split(body.strip(), maxsplit=1)[0]
 
 
 def missing_keywords(answer: str, keywords: list[str]) -> list[str]:
@@ -98,7 +124,11 @@ def _cause_cell(result: QuestionResult) -> str:
         return "yes"
     if not result.missing_keywords:
         return "NO (no expect_keywords to score by)"
-    return f"NO (missing: {', '.join(result.missing_keywords)})"
+    absent = [keyword for keyword in result.missing_keywords if keyword not in result.keywords_further_down]
+    reasons = [f"missing: {', '.join(absent)}"] if absent else []
+    if result.keywords_further_down:
+        reasons.append(f"not in the lead, only further down: {', '.join(result.keywords_further_down)}")
+    return f"NO ({'; '.join(reasons)})"
 
 
 def table(results: list[QuestionResult], numbers: list[int]) -> list[str]:
@@ -124,7 +154,7 @@ def table(results: list[QuestionResult], numbers: list[int]) -> list[str]:
 class Command(BaseCommand):
     help = (
         "Load each scenario pack, ask each question of its scenario.json through the diagnosis path, and "
-        "report whether the final answer names the cause (all expect_keywords present). Exit code 1 on any "
+        "report whether the final answer names the cause (all expect_keywords in its lead, the first section). Exit code 1 on any "
         "miss or FAILED run, 2 on bad arguments. The last pack evaluated stays loaded."
     )
 
@@ -215,7 +245,8 @@ class Command(BaseCommand):
         started = time.monotonic()
         run = run_question(question["text"], provider=provider, script=script)
         ms = round((time.monotonic() - started) * 1000)
-        missing = missing_keywords(run.final_answer or "", question["expect_keywords"])
+        answer = run.final_answer or ""
+        missing = missing_keywords(lead(answer), question["expect_keywords"])
         return QuestionResult(
             pack=pack,
             question=question["text"],
@@ -223,6 +254,7 @@ class Command(BaseCommand):
             # written by export_feedback) anything to score by, until someone fills them in.
             cause_named=run.status == RunStatus.SUCCESS and bool(question["expect_keywords"]) and not missing,
             missing_keywords=missing,
+            keywords_further_down=[keyword for keyword in missing if keyword.lower() in answer.lower()],
             degraded=run.degraded,
             status=run.status,
             released_claim_ids=released_claim_ids(run),

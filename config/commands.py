@@ -1,11 +1,12 @@
-"""What every management command that reads or writes the project's tables checks first."""
+"""What every management command that reads or writes the project's tables checks first, and how it says
+what it is doing."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, OutputWrapper
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
@@ -31,3 +32,13 @@ def database_failures(left: str) -> Iterator[None]:
         yield
     except DatabaseError as error:
         raise CommandError(f"the database failed: {error}; {left}") from None
+
+
+def tell(stream: OutputWrapper, text: str) -> None:
+    """Write progress or a note to ``stream`` (stderr) if it can be written.
+
+    It is for a person watching; a job run with stderr closed (``2>&-``: Python then has no ``sys.stderr``) or
+    full must still get the command's result on stdout and its exit code, not a 1 for a lost progress line.
+    """
+    with suppress(OSError, ValueError, AttributeError):  # full or broken; closed; no stream at all
+        stream.write(text)

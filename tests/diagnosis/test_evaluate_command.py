@@ -3,8 +3,10 @@ of packs, bad arguments and the documented JSON."""
 
 from __future__ import annotations
 
+import errno
 import json
 import shutil
+import sys
 from io import StringIO
 from pathlib import Path
 
@@ -142,6 +144,33 @@ def test_a_keyword_only_in_the_evidence_further_down_is_a_miss(tmp_path):
 )
 def test_the_lead_is_the_first_section_or_the_first_paragraph(answer, expected):
     assert lead(answer) == expected
+
+
+class FullStream(StringIO):
+    """A stderr that cannot be written (``2>/dev/full``)."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+def test_a_full_or_closed_stderr_costs_the_progress_not_the_result(stderr, monkeypatch):
+    """A job run with ``2>&-`` (Python then has no ``sys.stderr``) or ``2>/dev/full`` still gets its table
+    and its exit code."""
+    out = StringIO()
+    if stderr == "closed":
+        monkeypatch.setattr(sys, "stderr", None)
+
+    call_command(
+        "evaluate",
+        "payment-db-pool",
+        "--provider",
+        "offline",
+        stdout=out,
+        stderr=FullStream() if stderr == "full" else None,
+    )
+
+    assert "3/3 causes named, 0 degraded, 0 failed" in out.getvalue()
 
 
 def test_a_folder_of_packs_is_every_pack_in_it_sorted(tmp_path):

@@ -23,7 +23,7 @@ import MySQLdb
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from config.commands import database_failures, require_migrated
+from config.commands import database_failures, require_migrated, tell
 from diagnosis.management.commands.diagnose import (
     add_provider_arguments,
     checked_provider,
@@ -183,9 +183,10 @@ class Command(BaseCommand):
             self._load(pack, f"[pack {pack_number}/{len(checked)}] {pack.name}")
             questions = pack.manifest["questions"]
             for number, question in enumerate(questions, start=1):
-                self.stderr.write(
+                tell(
+                    self.stderr,
                     f"[pack {pack_number}/{len(checked)} question {number}/{len(questions)}] {pack.name}: "
-                    f"{_truncated(question['text'], QUESTION_COLUMNS)}"
+                    f"{_truncated(question['text'], QUESTION_COLUMNS)}",
                 )
                 results.append(self._ask(pack.name, question, provider=provider, script=script))
                 numbers.append(number)
@@ -228,7 +229,7 @@ class Command(BaseCommand):
         return packs
 
     def _load(self, pack: ScenarioPack, label: str) -> None:
-        self.stderr.write(f"{label}: loading {pack.root}")
+        tell(self.stderr, f"{label}: loading {pack.root}")
         try:
             with database_failures(f"while loading {pack.root}: the loaded scenario is as it was"):
                 load_scenario(pack.root, mysql_admin_url=settings.BUSINESS_ADMIN_DATABASE_URL)

@@ -14,7 +14,7 @@ from django.core.management.base import CommandError
 
 from diagnosis.feedback import export as export_module
 from diagnosis.models import FeedbackRating, RunFeedback
-from tests.diagnosis.test_evaluate_command import PACKS, evaluate_json, questions_of
+from tests.diagnosis.test_evaluate_command import PACKS, FullStream, evaluate_json, questions_of
 from tests.tracing.factories import make_run, make_session
 
 pytestmark = pytest.mark.django_db
@@ -61,6 +61,16 @@ def test_it_prints_one_stub_per_question_marked_wrong(feedback):
     assert (first[0]["user"], first[0]["comment"]) == ("owner", "it was the cache")
     assert first[0]["answer_excerpt"] == "HikariPool exhausted at 10:05"
     assert "2 question stub(s)" in err
+
+
+def test_a_full_stderr_costs_the_count_not_the_stubs_or_the_pack(feedback, pack):
+    out = StringIO()
+
+    call_command("export_feedback", "--wrong", stdout=out, stderr=FullStream())
+    call_command("export_feedback", "--wrong", "--into", str(pack), stdout=StringIO(), stderr=FullStream())
+
+    assert len(json.loads(out.getvalue())["questions"]) == 2
+    assert [question["text"] for question in questions_of(pack)[-2:]] == [WRONG, "why does checkout time out?"]
 
 
 def test_it_adds_the_stubs_to_a_pack_once(feedback, pack):

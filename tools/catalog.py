@@ -1,7 +1,8 @@
 """The environment an agent may know before it queries anything: what a service catalog would tell it.
 
 Services, the incident window, the metrics each service exports, the business tables and their columns,
-and the tools. It names what exists, never what is wrong, so it is safe to show every model (the offline
+the tools, and how many calls of them a run may make (a model that knows its budget can spend it on what
+matters most, instead of learning it from a refusal). It names what exists, never what is wrong, so it is safe to show every model (the offline
 provider included). The embedded backends derive it from the loaded scenario; an HTTP backend would read
 the same from label discovery and ``information_schema``.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.utils import timezone
 
 from tools.backends.snapshot import evidence_snapshot
@@ -39,4 +41,5 @@ def environment() -> dict[str, Any]:
         "business_tables": dict(manifest.get("business_schema") or {}),
         "log_levels": LOG_LEVELS,
         "tools": default_registry().names,
+        "tool_calls_per_run": settings.TOOL_MAX_CALLS_PER_RUN,
     }

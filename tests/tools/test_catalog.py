@@ -23,6 +23,7 @@ def test_it_describes_the_loaded_pack():
     assert "db_pool_pending" in env["metrics"]["payment-service"]
     assert "config_key" in env["business_tables"]["service_config"]
     assert env["tools"] == ["lookup_knowledge", "query_logs", "query_metrics", "query_mysql"]
+    assert env["tool_calls_per_run"] == 24  # TOOL_MAX_CALLS_PER_RUN: the harness's budget, told the models
 
 
 def test_it_offers_the_last_hour_without_a_pack():

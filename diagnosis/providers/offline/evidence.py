@@ -94,12 +94,20 @@ def analyse_results(
 
 
 def _confined_host(records: list[LogRecord], logs: LogFindings) -> str | None:
-    """A fault confined to one host (a skewed clock, a full disk) shows as errors from that host only."""
+    """A fault confined to one host (a skewed clock, a full disk) shows as errors from that host only.
+
+    A host named after the service (a pod, ``payment-service-84d5b7c9f-v7k4s``) is one of its replicas: worth
+    naming only when others log too. Any other host is the machine the failing component runs on (a clock
+    daemon's, a kernel's), worth naming even when the component logs from nowhere else.
+    """
     failing = {record.host for template in logs.root_templates for record in template.records}
     if len(failing) != 1 or None in failing:
         return None
+    host = next(iter(failing))
+    assert host is not None
     logging = {record.host for record in records if record.service == logs.root_service}
-    return next(iter(failing)) if len(logging - {None}) > 1 else None
+    replica = bool(logs.root_service) and host.startswith(str(logs.root_service))
+    return host if len(logging - {None}) > 1 or not replica else None
 
 
 def _announced_change(

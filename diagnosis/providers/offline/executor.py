@@ -10,8 +10,12 @@ one in progress. The stages:
    knowledge base searched with its own error words rather than the question's (a runbook describes
    errors, not the symptom the user saw), and the last lines of every level each service logged before
    the failure began, where a deploy, a flag or a migration announces itself (``analysis.changes``);
-3. when the runbook that explains the errors came back without its fix section, a search for that
-   runbook's remediation;
+3. when the closer look's results name another candidate (a quiet component whose warnings came back with
+   the lines logged before the failure, ahead of every error), the same look at that one, without the
+   lines before the failure again; else, when the runbook that explains the errors came back without its
+   fix section, a search for that runbook's remediation. Within what is left of the run's call budget
+   (``environment.tool_calls_per_run``), and one stage, so that the report still comes within the
+   executor node's turns;
 
 then it analyses everything and answers with ``executor_evidence_v2`` (``evidence.py``). A call the node
 refused to run (a result without an invocation id) stays pending; at most ``CALLS_PER_TURN`` calls go out
@@ -71,6 +75,8 @@ class _Context:
     gap_mode: bool
     retry: dict[str, Any]
     memo: Memo
+    calls_per_run: int | None
+    """The run's tool-call budget (``environment.tool_calls_per_run``); None when the environment does not say."""
 
     def findings(self, exchanges: list[ToolExchange]) -> Findings:
         """The findings of ``exchanges``, analysed once per run: every turn asks again about the same sets
@@ -131,13 +137,14 @@ def _context(task: dict[str, Any], memo: Memo) -> _Context:
         gap_mode=task.get("mode") == PlannerMode.EVIDENCE_GAP_ONLY,
         retry=task.get("retry_context") or {},
         memo=memo,
+        calls_per_run=budget if isinstance(budget := environment.get("tool_calls_per_run"), int) else None,
     )
 
 
 def _pending(answered: list[ToolExchange], context: _Context) -> list[Step]:
     """The calls of the first stage that still lack results; each stage sees the results of those before."""
     by_description = {queries.describe(exchange.name, exchange.arguments): exchange for exchange in answered}
-    stages: list[Stage] = [_plan_steps] if context.gap_mode else [_plan_steps, _closer_look, _remediation_lookup]
+    stages: list[Stage] = [_plan_steps] if context.gap_mode else [_plan_steps, _closer_look, _last_look]
     earlier: list[ToolExchange] = []
     for stage in stages:
         steps = stage(earlier, context)
@@ -164,24 +171,56 @@ def _closer_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
     """The root-cause candidate's warnings and metrics, runbooks searched with its error words, and the
     lines every nearby service logged just before the failure began (what changed)."""
     findings = context.findings(earlier)
-    logs = findings.logs
-    root = logs.root_service
+    root = findings.logs.root_service
     if context.window is None:
         return []
     if root is None:
         # No error anywhere (a latency shift, a silent backlog): still read what changed before it.
         cutoff = findings.change_cutoff
         return _change_window(None, cutoff, context, earlier) if cutoff else []
+    steps = _root_steps(root, findings, context)
+    if findings.change_cutoff is not None:
+        steps.extend(_change_window(root, findings.change_cutoff, context, earlier))
+    return steps
+
+
+def _last_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
+    """A second look when the closer look found another candidate, else the runbook's fix section; within the
+    run's call budget. One stage, so that the report still comes within the executor's turns."""
+    steps = _second_look(earlier, context) or _remediation_lookup(earlier, context)
+    if context.calls_per_run is None:
+        return steps
+    made = len({exchange.invocation_id for exchange in earlier})  # a later stage may repeat an earlier step
+    return steps[: max(0, context.calls_per_run - made)]
+
+
+def _second_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
+    """The same look at another root-cause candidate, when what the closer look read names one.
+
+    The closer look is planned from the plan's results, which hold the errors of the busiest services and the
+    warnings of the asked-about ones; the lines logged before the failure can show a quiet component that
+    began to fail first (a kernel warning that its table is full), which the plan never asked about.
+    """
+    # ``earlier`` starts with the plan's results, in the plan's order: the closer look's very findings.
+    first = context.findings(earlier[: len(_plan_steps(earlier, context))]).logs.root_service
+    findings = context.findings(earlier)
+    root = findings.logs.root_service
+    if root is None or root == first or context.window is None:
+        return []
+    return _root_steps(root, findings, context)
+
+
+def _root_steps(root: str, findings: Findings, context: _Context) -> list[Step]:
+    """The root-cause candidate's warnings and metrics, and runbooks searched with its error words."""
+    assert context.window is not None
     steps = [queries.logs(root, "WARN", context.window, f"Warnings of {root}, the earliest failing service")]
     metric_names = (context.environment.get("metrics") or {}).get(root) or []
     steps.extend(
         queries.metric(root, str(name), context.window, f"Whether {name} of {root} moved at the onset")
         for name in metric_names[:MAX_ROOT_METRICS]
     )
-    words = _error_words(root, [template.pattern for template in logs.root_templates])
+    words = _error_words(root, [template.pattern for template in findings.logs.root_templates])
     steps.append(queries.knowledge(" ".join(words[:MAX_QUERY_TERMS]), f"Runbooks about the errors of {root}"))
-    if findings.change_cutoff is not None:
-        steps.extend(_change_window(root, findings.change_cutoff, context, earlier))
     return steps
 
 

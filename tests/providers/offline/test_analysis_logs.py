@@ -84,3 +84,39 @@ def test_a_named_service_that_does_not_fail_is_not_blamed():
         _record(31, 0, "pricing-svc", "request served", level="INFO"),
     ]
     assert analyse(records, onset, focus_services=["cart"]).root_service == "cart"
+
+
+def test_a_quiet_component_whose_fault_warnings_come_first_is_the_root():
+    """A kernel that drops packets only warns; its victims' timeouts are the errors, and they come later."""
+    onset = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
+    records = [
+        _record(30, 1, "kernel", "nf_conntrack: table full, dropping packet", level="WARN"),
+        _record(30, 9, "kernel", "nf_conntrack: table full, dropping packet", level="WARN"),
+        _record(30, 40, "checkout", "dial tcp 10.42.7.41:8080: i/o timeout"),
+        _record(30, 50, "checkout", "dial tcp 10.42.7.41:8080: i/o timeout"),
+    ]
+    findings = analyse(records, onset, focus_services=["checkout"])
+    assert findings.root_service == "kernel"
+    assert [template.pattern for template in findings.root_templates] == ["nf_conntrack: table full, dropping packet"]
+
+
+def test_early_warnings_do_not_outrank_errors_when_they_name_no_fault_or_their_service_has_errors():
+    onset = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
+    errors = [_record(30, 40, "db", "too many clients"), _record(30, 50, "db", "too many clients")]
+    neutral = [_record(30, second, "batch", "export started", level="WARN") for second in (1, 2)]
+    own = [_record(30, second, "sms", "receipt undelivered: handset unreachable", level="WARN") for second in (1, 2)]
+    own_errors = [_record(31, second, "sms", "provider rate limit exceeded") for second in (1, 2)]
+
+    assert analyse([*neutral, *errors], onset, focus_services=[]).root_service == "db"
+    findings = analyse([*own, *own_errors, *errors], onset, focus_services=[])
+    assert findings.root_service == "db"  # sms is judged by its errors, which came after db's
+
+
+def test_a_single_early_fault_warning_is_no_burst():
+    onset = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
+    records = [
+        _record(30, 1, "kernel", "table full, dropping packet", level="WARN"),
+        _record(30, 40, "db", "too many clients"),
+        _record(30, 50, "db", "too many clients"),
+    ]
+    assert analyse(records, onset, focus_services=[]).root_service == "db"

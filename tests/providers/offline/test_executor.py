@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from diagnosis.contracts import ExecutorOutput, parse_output
 from diagnosis.nodes.executor import MAX_CALLS_PER_TURN
 from diagnosis.nodes.messages import executor_messages
 from diagnosis.providers.offline.conversation import read
+from diagnosis.providers.offline.evidence import analyse_results
 from diagnosis.providers.offline.executor import respond
 from tests.providers.offline import incident
 from tests.providers.offline.conversations import (
     ENVIRONMENT,
     executor_conversation,
     knowledge_payload,
+    log_record,
     logs_payload,
     tool_message,
 )
@@ -74,6 +78,66 @@ def test_after_the_plan_it_looks_closer_at_the_earliest_failing_service():
     assert calls[2:] == [
         ("query_logs", {**change_window, "service": service, "direction": "backward"})
         for service in ("ledger-db", "ledger-api", "web-frontend", "mailer")
+    ]
+
+
+def _answered(messages: list[dict], turn, payloads: dict[str, dict]) -> None:
+    """``turn``'s calls and their results (by service, else an empty one) appended to ``messages``."""
+    messages.append(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
+                for call in turn.tool_calls
+            ],
+        }
+    )
+    for index, call in enumerate(turn.tool_calls, len(messages)):
+        args = json.loads(call.arguments)
+        empty = {"query_logs": logs_payload(), "query_metrics": {"series": []}}.get(call.name, knowledge_payload())
+        payload = payloads.get(args.get("service", ""), empty) if "direction" in args else empty
+        messages.append(tool_message(call.id, call.name, f"00000000-0000-4000-8000-{index:012d}", payload))
+
+
+def _quiet_component_warns_first() -> tuple[list[dict], dict[str, dict]]:
+    """After the plan: web-frontend, which logged no error, warned of a fault before ledger-db's first error
+    (08:30:05), in the lines it logged before the failure that the closer look reads."""
+    messages = executor_conversation(incident.QUESTION, incident.results())
+    warnings = [
+        log_record(f"2025-06-01T08:29:{second}Z", "web-frontend", "WARN", "conntrack table full, dropping packet")
+        for second in (50, 55)
+    ]
+    return messages, {"web-frontend": logs_payload(*warnings)}
+
+
+def test_when_the_closer_look_finds_a_quiet_component_failing_first_it_looks_at_that_one():
+    messages, payloads = _quiet_component_warns_first()
+    _answered(messages, respond(read(messages), tools_offered=True), payloads)
+
+    turn = respond(read(messages), tools_offered=True)
+
+    assert [(call.name, json.loads(call.arguments)) for call in turn.tool_calls] == [
+        ("query_logs", {**_window(), "service": "web-frontend", "level": "WARN", "limit": 200}),
+        ("query_metrics", {**_window(), "service": "web-frontend", "metric": "http_5xx_rate", "step": 60}),
+        ("lookup_knowledge", {"query": "web frontend conntrack table full dropping packet", "top_k": 5}),
+    ]
+    _answered(messages, turn, payloads)
+    report = respond(read(messages), tools_offered=True)
+    assert report.tool_calls == [] and report.content, "one stage: the report comes at the next turn"
+
+
+def test_the_second_look_stays_within_the_runs_call_budget(monkeypatch):
+    messages, _ = _quiet_component_warns_first()
+    made = len(incident.results()) + len(respond(read(messages), tools_offered=True).tool_calls)
+    monkeypatch.setitem(ENVIRONMENT, "tool_calls_per_run", made + 1)
+    messages, payloads = _quiet_component_warns_first()
+    _answered(messages, respond(read(messages), tools_offered=True), payloads)
+
+    turn = respond(read(messages), tools_offered=True)
+
+    assert [(call.name, json.loads(call.arguments).get("level")) for call in turn.tool_calls] == [
+        ("query_logs", "WARN")
     ]
 
 
@@ -242,3 +306,19 @@ def test_the_change_window_reads_services_that_logged_nothing_wrong_before_those
     read_before = [json.loads(call.arguments)["service"] for call in turn.tool_calls if "direction" in call.arguments]
     # The failing service, the one asked about, then the quiet ones; mailer, which logged errors, is left out.
     assert read_before == ["ledger-db", "ledger-api", "web-frontend", "cert-rotator", "dns-updater"]
+
+
+@pytest.mark.parametrize(("host", "named"), [("db-2", True), ("ledger-db-7d9f8c6b5-x2k4q", False)])
+def test_a_failure_on_one_host_names_the_machine_but_not_a_lone_replica(host, named):
+    """A host named after its service is one of its pods: worth naming only when other pods log too. Any
+    other host is the machine the component runs on (a clock daemon's, a kernel's)."""
+    records = [
+        {**log_record(f"2025-06-01T08:30:{second:02d}Z", "ledger-db", "ERROR", incident.ROOT_MESSAGE), "host": host}
+        for second in (5, 9)
+    ]
+    args = {**_window(), "service": "ledger-db", "level": "ERROR", "limit": 200}
+    exchanges = read(executor_conversation(incident.QUESTION, [("query_logs", args, logs_payload(*records))])).exchanges
+
+    findings = analyse_results(exchanges, question=incident.QUESTION, onset=None, focus=[])
+
+    assert findings.confined_host == (host if named else None)

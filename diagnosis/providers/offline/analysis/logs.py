@@ -175,19 +175,53 @@ def _is_new(template: Template, onset: datetime | None) -> bool:
 
 
 def _earliest_bursting_service(new: list[Template]) -> tuple[str | None, str]:
+    """The service whose new errors began first, or a service without errors whose new warnings that name a
+    fault began before any.
+
+    A component that fails without raising an error of its own (a kernel dropping packets, a clock daemon
+    that cannot synchronise) warns, and its victims' timeouts are the errors: the warning burst that came
+    first is the cause, not the first victim to log an error. A service that logs errors too is judged by
+    them: its warnings before them are often routine.
+    """
+    errors = _bursting(new, "ERROR", faults_only=False)
+    warnings = {
+        service: records
+        for service, records in _bursting(new, "WARN", faults_only=True).items()
+        if service not in _per_service(new, "ERROR", faults_only=False)
+    }
+    first_warning = _earliest(warnings)
+    if first_warning and (not errors or _first_ts(warnings[first_warning]) < _first_ts(errors[_earliest(errors)])):
+        return first_warning, "WARN"
     for level in LEVELS:
-        per_service: dict[str, list[LogRecord]] = {}
-        for template in new:
-            if template.level == level:
-                per_service.setdefault(template.service, []).extend(template.records)
-        bursting = {service: records for service, records in per_service.items() if len(records) >= MIN_BURST_RECORDS}
-        candidates = bursting or per_service
+        # One stray line is not a burst, unless no service has more.
+        candidates = _bursting(new, level, faults_only=False) or _per_service(new, level, faults_only=False)
         if candidates:
-            service = min(
-                candidates, key=lambda name: (min(r.ts for r in candidates[name]), -len(candidates[name]), name)
-            )
-            return service, level
+            return _earliest(candidates), level
     return None, ""
+
+
+def _per_service(new: list[Template], level: str, *, faults_only: bool) -> dict[str, list[LogRecord]]:
+    per_service: dict[str, list[LogRecord]] = {}
+    for template in new:
+        if template.level == level and (not faults_only or fault_score(template.pattern)):
+            per_service.setdefault(template.service, []).extend(template.records)
+    return per_service
+
+
+def _bursting(new: list[Template], level: str, *, faults_only: bool) -> dict[str, list[LogRecord]]:
+    per_service = _per_service(new, level, faults_only=faults_only)
+    return {service: records for service, records in per_service.items() if len(records) >= MIN_BURST_RECORDS}
+
+
+def _first_ts(records: list[LogRecord]) -> datetime:
+    return min(record.ts for record in records)
+
+
+def _earliest(candidates: dict[str, list[LogRecord]]) -> str:
+    """The service whose records began first (more records, then the name, break ties); "" for none."""
+    if not candidates:
+        return ""
+    return min(candidates, key=lambda name: (_first_ts(candidates[name]), -len(candidates[name]), name))
 
 
 def _named_dependency(new: list[Template], service: str, level: str) -> tuple[str, str]:

@@ -32,11 +32,13 @@ _parser = MarkdownIt("commonmark", {"html": True, "linkify": False}).enable("tab
 
 _MARKER_GROUP = re.compile(r"\[([^\[\]\n]{1,200})\]")
 _CLAIM_ID_SHAPE = re.compile(r"[A-Za-z]{1,3}\d{1,4}")
+# "[c1, c2]", "[c1，c2]" and, as Chinese lists things, "[c1、c2]".
+_MARKER_SEPARATOR = re.compile(r"[,，、]")
 # A quoted span may not swallow a marker, so an unbalanced quote inside a log line cannot hide one.
 _PROTECTED = re.compile(
     r"`[^`]*`"
     r"|\"(?:(?!\[[A-Za-z]{1,3}\d{1,4}\])[^\"])*\""
-    r"|“[^”]*”|「[^」]*」|『[^』]*』"
+    r"|“[^”]*”|「[^」]*」|『[^』]*』|‘[^’]*’|＂[^＂]*＂"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.IGNORECASE)
@@ -270,7 +272,7 @@ def markers_in(text: str, claim_ids: Collection[str] = ()) -> tuple[str, ...]:
 
 def marker_groups(text: str, claim_ids: Collection[str] = ()) -> Iterator[tuple[re.Match[str], list[str]]]:
     for match in _MARKER_GROUP.finditer(text):
-        ids = [part.strip() for part in re.split(r"[,，]", match.group(1))]
+        ids = [part.strip() for part in _MARKER_SEPARATOR.split(match.group(1))]
         if ids and all(_CLAIM_ID_SHAPE.fullmatch(part) or part in claim_ids for part in ids):
             yield match, ids
 

@@ -64,13 +64,17 @@ _EPISTEMIC_TERMS = frozenset(
         "clear unclear 确认 确定 不确定 验证 明确"
     )
 )
-# "X is not the cause", "X 不是原因": the last word before it names what a cited text rules out.
+# "X is not the cause", "X 不是原因", "unrelated to X", "ruled out X", "与 X 无关", "排除 X": the word names what a
+# cited text rules out.
 _NOT_THE_CAUSE = re.compile(
     r"([\w.@/-]+)\s+(?:is|was|are|were)\s+not\s+(?:the\s+|a\s+)?(?:root\s+)?causes?\b"
-    r"|([\w.@/-]+)\s*(?:不是|并非)(?:根本)?原因",
+    r"|([\w.@/-]+)\s*(?:不是|并非)(?:根本)?原因"
+    r"|\bunrelated\s+to\s+(?:the\s+)?([\w.@/-]+)|\bruled?\s+out\s+(?:the\s+)?([\w.@/-]+)"
+    r"|(?:与|和|跟)\s*([\w.@/-]+)\s*无关|排除(?:了)?\s*([\w.@/-]+)",
     re.IGNORECASE,
 )
 MAX_UNCITED_EVIDENCE_WORDS = 1
+_CAUSE_TERMS = frozenset(tokenize("cause causes root 原因 根本原因 根本 根因"))
 
 REPORT_VOCABULARY = """
 likely root cause answer diagnosis conclusion conclude established establish confirmed confirm confidence low
@@ -174,7 +178,9 @@ def _cited_reason(prose: str, cited: list[str], body: str) -> str:
     added = negated - evidence_negated
     if added:
         return f"adds a negation the cited evidence does not state: {', '.join(sorted(added))}"
-    dropped = (evidence_negated - _vocabulary()) & _terms(prose) - negated
+    # Report words count too ("未出现错误日志" cited for "出现错误日志"), but for the words of a cause: whether
+    # the cause a sentence names is the one a cited text rules out is asked below (``_ruled_out``).
+    dropped = (evidence_negated - _CAUSE_TERMS) & _terms(prose) - negated
     if not dropped and not negated and states_a_cause(prose):
         # "fraud-check is the cause [c5]", "fraud-check 是根本原因 [c5]": naming as the cause what a cited text
         # says is not one (a sentence about another cause may cite that text too).
@@ -199,7 +205,9 @@ def _cited_reason(prose: str, cited: list[str], body: str) -> str:
 def _ruled_out(cited: list[str]) -> set[str]:
     """What the cited texts say is not the cause (the word before "is not the cause"), lower-cased."""
     return {
-        (match.group(1) or match.group(2)).lower() for text in cited for match in _NOT_THE_CAUSE.finditer(_expand(text))
+        next(group for group in match.groups() if group).lower()
+        for text in cited
+        for match in _NOT_THE_CAUSE.finditer(_expand(text))
     }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from diagnosis.release.salient import Evidence, Kind, Token, normalise, salient_tokens
+from diagnosis.release.salient import NEGATION, Evidence, Kind, Token, normalise, occurs_whole, salient_tokens
 
 
 def kinds(text: str, known_names=()) -> list[tuple[str, str]]:
@@ -118,6 +118,8 @@ def test_an_identifier_loses_trailing_punctuation_of_the_sentence():
         ("it said “pool full” then", [(Kind.QUOTE, "pool full")]),
         ("日志写道「连接池耗尽」", [(Kind.QUOTE, "连接池耗尽")]),
         ("日志写道『连接池耗尽』", [(Kind.QUOTE, "连接池耗尽")]),
+        ("日志显示‘空间使用 100%’", [(Kind.QUOTE, "空间使用 100%")]),
+        ("日志显示＂空间使用 100%＂", [(Kind.QUOTE, "空间使用 100%")]),
         ('an empty "" and a blank " " quote', []),
     ],
 )
@@ -391,3 +393,27 @@ def test_a_quote_that_cuts_a_number_of_the_evidence_is_not_found(sentence, evide
 def test_a_unit_is_read_after_its_number_whatever_came_before():
     """A superscript is written as two characters (`` 1``): the unit after a later number is still found."""
     assert [token.norm for token in salient_tokens("¹¹ 30 s")][-1] == "30 s"
+
+
+@pytest.mark.parametrize(
+    ("text", "negates"),
+    [
+        ("别重启主机", True),
+        ("千万别调大 connectionTimeout", True),
+        ("日志级别 WARN", False),
+        ("识别失败的请求", False),
+        ("两者的区别", False),
+        ("分别是 c1 和 c2", False),
+        ("特别慢", False),
+        ("别的服务正常", False),
+        ("别名 orders", False),
+    ],
+)
+def test_bie_negates_as_dont_not_inside_another_word(text, negates):
+    """级别 (level) before an excerpt is no negation of it: the gatekeeper refused such a citation."""
+    assert bool(NEGATION.search(text)) is negates
+
+
+def test_an_excerpt_after_a_word_with_bie_in_it_is_cited_whole():
+    assert occurs_whole("WARN 告警已恢复", "日志级别 WARN 告警已恢复", cited=True)
+    assert not occurs_whole("重启主机", "别重启主机", cited=True)

@@ -596,6 +596,38 @@ def test_it_blocks_naming_as_the_cause_what_the_cited_evidence_says_is_not(draft
     assert blocked(draft, [*CLAIMS, NOT_THE_CAUSE])
 
 
+UNRELATED = {
+    "claim_id": "k3",
+    "fact": "The runbook says the failure is unrelated to OSS",
+    "excerpts": ["写入失败与 OSS 无关：inode 耗尽时磁盘仍有剩余空间。", "The write failures are unrelated to oss-gateway."],
+}
+
+
+@pytest.mark.parametrize(
+    "draft",
+    ["OSS 是根本原因 [k3]。", "根本原因在 OSS [k3]。", "The root cause is oss-gateway [k3]."],
+)
+def test_it_blocks_naming_as_the_cause_what_the_cited_evidence_calls_unrelated(draft):
+    assert blocked(draft, [*CLAIMS, UNRELATED])
+
+
+NO_ERRORS = {
+    "claim_id": "c9",
+    "fact": "cdn-origin 在故障期间未出现错误日志",
+    "excerpts": ["cdn-origin: 03:00-04:00 未出现错误日志"],
+}
+
+
+@pytest.mark.parametrize("draft", ["cdn-origin 在故障期间出现错误日志 [c9]。", "最早出现错误日志的是 cdn-origin [c9]。"])
+def test_it_blocks_dropping_a_negation_of_report_words(draft):
+    """出现 and 错误 are report words; the evidence says they did not happen, and the draft says they did."""
+    assert blocked(draft, [*CLAIMS, NO_ERRORS])
+
+
+def test_it_releases_the_same_absence_said_again():
+    assert guard("cdn-origin 在故障期间未出现错误日志 [c9]。", [*CLAIMS, NO_ERRORS])["verdict"] == "RELEASE"
+
+
 def test_it_releases_saying_what_the_evidence_says_of_a_cause():
     assert guard("fraud-check is not the cause [k2].", [*CLAIMS, NOT_THE_CAUSE])["verdict"] == "RELEASE"
 

@@ -67,6 +67,7 @@ TEXTS: dict[Language, dict[str, str]] = {
         "timeline_heading": "## What happened, in time order",
         "timeline_change": "- {at} change: {change} [{claim_id}]",
         "timeline_failure": '- {at} first errors of **{service}**: "{message}" [{claim_id}]',
+        "timeline_warning": '- {at} first warnings of **{service}**: "{message}" [{claim_id}]',
         "timeline_metric": "- {at} {metric} of **{service}** {direction} {low} to {high} [{claim_id}]",
         "rose": "rose from",
         "fell": "fell from",
@@ -100,6 +101,7 @@ TEXTS: dict[Language, dict[str, str]] = {
         "timeline_heading": "## 时间顺序",
         "timeline_change": "- {at} 变更：{change} [{claim_id}]",
         "timeline_failure": "- {at} **{service}** 的首批错误：“{message}” [{claim_id}]",
+        "timeline_warning": "- {at} **{service}** 的首批告警：“{message}” [{claim_id}]",
         "timeline_metric": "- {at} **{service}** 的 {metric} {direction} {low} {to} {high} [{claim_id}]",
         "rose": "从",
         "fell": "从",
@@ -327,7 +329,9 @@ def _timeline(story: Story, language: Language) -> str:
             continue
         seen.add(service)
         message = clip(event.claim.messages[0], MAX_QUOTE_CHARS)
-        line = text["timeline_failure"].format(
+        # A component that fails without an error of its own (a kernel's "table full") warns: said as it logged it.
+        warned = bool(event.claim.levels) and all(level.upper().startswith("WARN") for level in event.claim.levels)
+        line = text["timeline_warning" if warned else "timeline_failure"].format(
             at=clock(event.at), service=service, message=message, claim_id=event.claim.claim_id
         )
         lines.append((event.at, line))

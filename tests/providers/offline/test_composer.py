@@ -216,6 +216,26 @@ def test_a_record_logged_at_info_is_never_the_first_error(models):
     assert "[c8]" in text.split("## Evidence")[1], "still shown as evidence"
 
 
+def test_a_component_that_only_warned_is_said_to_have_warned(models):
+    """A kernel dropping packets logs WARN, not ERROR: its timeline line says so, and the draft is released."""
+    warned = _claim(
+        "c2",
+        "kernel warned that its table was full",
+        "query_logs",
+        ("$.records[0].message", "nf_conntrack: table full, dropping packet"),
+        ("$.records[0].service", "kernel"),
+        ("$.records[0].ts", "2025-06-01T08:30:01Z"),
+        ("$.records[0].level", "WARN"),
+    )
+    for compose, line in (
+        (_compose, '- 08:30:01 first warnings of **kernel**: "nf_conntrack: table full, dropping packet" [c2]'),
+        (_compose_zh, "- 08:30:01 **kernel** 的首批告警：“nf_conntrack: table full, dropping packet” [c2]"),
+    ):
+        answer = compose(models, [SYMPTOM, warned])
+        assert line in answer["answer_markdown"].splitlines()
+        assert _released(answer, [SYMPTOM, warned], [])
+
+
 def test_a_fault_confined_to_one_host_names_the_host(models):
     on_host = _claim(
         "c2",

@@ -4,7 +4,8 @@ Each pack under ``packs/`` is a distinct failure class (a migration holding a me
 flag, a campaign hitting a provider's rate limit, clock skew on one host, inode exhaustion, an expired
 certificate, a dependency scaled to zero, a DNS change, a memory leak after a deploy, a noisy neighbour,
 a configuration push, a slow downstream starving a thread pool, a node's connection-tracking table filling
-up (seen only in the kernel's warnings), a credential rotation discarding the password a service still used:
+up (seen only in the kernel's warnings), a credential rotation discarding the password a service still used, a
+Kafka consumer group in a rebalance storm after its poll interval was lowered:
 written by a reviewer before reading the provider's code), written with distractors: an unrelated deploy, routine warnings, runbooks of other
 plausible causes. Three are Chinese (logs and runbooks). Every question must have its cause named - every ``expect_keywords``
 entry in the released answer's lead - without degrading, in both database passes.

@@ -131,6 +131,17 @@ def normalise(text: str) -> str:
     return _WHITESPACE.sub(" ", text).strip()
 
 
+# A date written the Chinese way: "2026年11月12日", "11月12日" (or 号).
+_CHINESE_DATE = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
+
+
+def _iso_date(match: re.Match[str]) -> str:
+    """A Chinese date as the evidence writes it: "2026-11-12", or "11-12" (part of one) without its year."""
+    year, month, day = match.groups()
+    month_day = f"{int(month):02d}-{int(day):02d}"
+    return f" {int(year)}-{month_day} " if year else f" {month_day} "
+
+
 def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
     """The salient tokens of ``text`` (markers already removed), quoted strings first."""
     spans = protected_spans(text)
@@ -139,7 +150,8 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
     for low, high in spans:  # each quoted span blanked out, the positions of the rest kept
         outside = outside[:low] + " " * (high - low) + outside[high:]
     names = {normalise(name) for name in known_names}
-    plain = _plain(outside)
+    # "11月12日" is the date 11-12 of the evidence's "2026-11-12" to a reader, not the numbers 11 and 12.
+    plain = _plain(_CHINESE_DATE.sub(_iso_date, outside))
     for match in _WORD.finditer(plain):
         # The unit is read after the number in the same text as the number (NFKC changes lengths).
         token = _classify(match.group(0).strip(_TRAILING).lstrip("."), names, plain, match.end())

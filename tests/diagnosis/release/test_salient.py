@@ -417,3 +417,19 @@ def test_bie_negates_as_dont_not_inside_another_word(text, negates):
 def test_an_excerpt_after_a_word_with_bie_in_it_is_cited_whole():
     assert occurs_whole("WARN 告警已恢复", "日志级别 WARN 告警已恢复", cited=True)
     assert not occurs_whole("重启主机", "别重启主机", cited=True)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "grounded"),
+    [
+        ("变更时间 2026年11月12日 02:58:20", True),
+        ("变更发生在 11月12日 02:58", True),
+        ("变更发生在 １１月１２号", True),
+        ("变更发生在 12月11日", False),  # another day
+        ("变更发生在 2025年11月12日", False),  # another year
+    ],
+)
+def test_a_date_written_the_chinese_way_is_the_evidences_date(sentence, grounded):
+    """"11月12日" is the evidence's 2026-11-12 to a reader: not the numbers 11 and 12, which it never states."""
+    evidence = Evidence(["service=image-worker; changed_at=2026-11-12 02:58:20"])
+    assert all(evidence.contains(token) for token in salient_tokens(sentence)) is grounded

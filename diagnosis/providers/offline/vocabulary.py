@@ -75,6 +75,35 @@ FAULT_PHRASES = (
     "reached max",
 )
 
+# The same in Chinese logs ("写入失败", "连接超时", "WAF 拦截", "连接池耗尽"), matched anywhere: Chinese has no
+# spaces between words.
+FAULT_WORDS_ZH = (
+    "失败",
+    "错误",
+    "超时",
+    "拒绝",
+    "拦截",
+    "耗尽",
+    "不可用",
+    "异常",
+    "已满",
+    "写满",
+    "丢弃",
+    "丢包",
+    "阻塞",
+    "溢出",
+    "过期",
+    "泄漏",
+    "泄露",
+    "崩溃",
+    "无法",
+    "中断",
+    "限流",
+    "熔断",
+    "积压",
+    "不足",
+)
+
 # Verbs that open a remediation step in a runbook ("Roll back the deploy", "Stop the writer", "回滚部署").
 MITIGATION_VERBS = (
     "add",
@@ -138,7 +167,9 @@ _SERVER_ERROR_STATUS = re.compile(r"(?<![\w.:/-])5\d\d(?![\w.:/-])")
 def fault_score(text: str) -> int:
     """How many fault words and phrases ``text`` contains: a message that names a failure ranks higher."""
     lowered = text.lower()
-    words = len(_FAULT_WORD.findall(lowered)) + sum(lowered.count(phrase) for phrase in FAULT_PHRASES)
+    phrases = sum(lowered.count(phrase) for phrase in FAULT_PHRASES)
+    chinese = 0 if lowered.isascii() else sum(lowered.count(word) for word in FAULT_WORDS_ZH)
+    words = len(_FAULT_WORD.findall(lowered)) + phrases + chinese
     return words + len(_SERVER_ERROR_STATUS.findall(lowered))
 
 

@@ -90,8 +90,10 @@ def test_a_quiet_component_whose_fault_warnings_come_first_is_the_root():
     """A kernel that drops packets only warns; its victims' timeouts are the errors, and they come later."""
     onset = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
     records = [
-        _record(30, 1, "kernel", "nf_conntrack: table full, dropping packet", level="WARN"),
-        _record(30, 9, "kernel", "nf_conntrack: table full, dropping packet", level="WARN"),
+        *(
+            _record(30, second, "kernel", "nf_conntrack: table full, dropping packet", level="WARN")
+            for second in (1, 9, 20)
+        ),
         _record(30, 40, "checkout", "dial tcp 10.42.7.41:8080: i/o timeout"),
         _record(30, 50, "checkout", "dial tcp 10.42.7.41:8080: i/o timeout"),
     ]
@@ -120,3 +122,22 @@ def test_a_single_early_fault_warning_is_no_burst():
         _record(30, 50, "db", "too many clients"),
     ]
     assert analyse(records, onset, focus_services=[]).root_service == "db"
+
+
+def test_a_routine_warning_now_and_then_is_no_burst_even_before_the_errors():
+    """A token that expired every few minutes, under a version string that makes each client's line a template
+    of its own, is routine: a failing component warns again and again."""
+    onset = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
+    routine = [
+        _record(minute, 0, "bff", "token expired, returning 401 client=android/8.11.2", level="WARN")
+        for minute in (29, 36, 44)
+    ]
+    errors = [_record(45, second, "db", "too many clients") for second in (1, 2)]
+    assert analyse([*routine, *errors], onset, focus_services=[]).root_service == "db"
+
+
+def test_chinese_warnings_that_name_a_fault_count_as_fault_warnings():
+    onset = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
+    blocked = [_record(30, second, "edge", "WAF 拦截：规则 N 命中，动作 deny", level="WARN") for second in (1, 5, 9)]
+    errors = [_record(31, second, "order", "下单失败") for second in (1, 2)]
+    assert analyse([*blocked, *errors], onset, focus_services=["order"]).root_service == "edge"

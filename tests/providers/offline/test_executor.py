@@ -106,7 +106,7 @@ def _quiet_component_warns_first() -> tuple[list[dict], dict[str, dict]]:
     messages = executor_conversation(incident.QUESTION, incident.results())
     warnings = [
         log_record(f"2025-06-01T08:29:{second}Z", "web-frontend", "WARN", "conntrack table full, dropping packet")
-        for second in (50, 55)
+        for second in (45, 50, 55)
     ]
     return messages, {"web-frontend": logs_payload(*warnings)}
 

@@ -176,7 +176,7 @@ def _is_new(template: Template, onset: datetime | None) -> bool:
 
 def _earliest_bursting_service(new: list[Template]) -> tuple[str | None, str]:
     """The service whose new errors began first, or a service without errors whose new warnings that name a
-    fault began before any.
+    fault began, in a burst, before any.
 
     A component that fails without raising an error of its own (a kernel dropping packets, a clock daemon
     that cannot synchronise) warns, and its victims' timeouts are the errors: the warning burst that came
@@ -186,8 +186,8 @@ def _earliest_bursting_service(new: list[Template]) -> tuple[str | None, str]:
     errors = _bursting(new, "ERROR", faults_only=False)
     warnings = {
         service: records
-        for service, records in _bursting(new, "WARN", faults_only=True).items()
-        if service not in _per_service(new, "ERROR", faults_only=False)
+        for service, records in _per_service(new, "WARN", faults_only=True).items()
+        if service not in _per_service(new, "ERROR", faults_only=False) and _dense_from_first(records)
     }
     first_warning = _earliest(warnings)
     if first_warning and (not errors or _first_ts(warnings[first_warning]) < _first_ts(errors[_earliest(errors)])):
@@ -211,6 +211,13 @@ def _per_service(new: list[Template], level: str, *, faults_only: bool) -> dict[
 def _bursting(new: list[Template], level: str, *, faults_only: bool) -> dict[str, list[LogRecord]]:
     per_service = _per_service(new, level, faults_only=faults_only)
     return {service: records for service, records in per_service.items() if len(records) >= MIN_BURST_RECORDS}
+
+
+def _dense_from_first(records: list[LogRecord]) -> bool:
+    """Whether the records start as a burst (``BURST_SIZE`` within ``BURST_SPAN`` of the first): a failing
+    component warns again and again, a routine warning now and then ("token expired" every few minutes)."""
+    first = _first_ts(records)
+    return sum(record.ts - first <= BURST_SPAN for record in records) >= BURST_SIZE
 
 
 def _first_ts(records: list[LogRecord]) -> datetime:

@@ -39,6 +39,7 @@ from diagnosis.providers.offline.conversation import Conversation, ToolExchange
 from diagnosis.providers.offline.entities import mentioned_services
 from diagnosis.providers.offline.evidence import Findings, analyse_results, report
 from diagnosis.providers.offline.memo import NO_MEMO, Memo
+from diagnosis.providers.offline.planner import MAX_GAP_STEPS
 from diagnosis.providers.offline.queries import Step
 from diagnosis.providers.offline.text import ordered_terms, terms
 from diagnosis.providers.offline.timing import Window, onset_from_question
@@ -186,12 +187,15 @@ def _closer_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
 
 def _last_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:
     """A second look when the closer look found another candidate, else the runbook's fix section; within the
-    run's call budget. One stage, so that the report still comes within the executor's turns."""
-    steps = _second_look(earlier, context) or _remediation_lookup(earlier, context)
+    run's call budget, and a second look leaving an evidence retry's calls (``MAX_GAP_STEPS``) to it. One
+    stage, so that the report still comes within the executor's turns."""
+    second = _second_look(earlier, context)
+    steps = second or _remediation_lookup(earlier, context)
     if context.calls_per_run is None:
         return steps
     made = len({exchange.invocation_id for exchange in earlier})  # a later stage may repeat an earlier step
-    return steps[: max(0, context.calls_per_run - made)]
+    kept = max(0, context.calls_per_run - made - (MAX_GAP_STEPS if second else 0))
+    return steps[:kept]
 
 
 def _second_look(earlier: list[ToolExchange], context: _Context) -> list[Step]:

@@ -11,6 +11,7 @@ from diagnosis.nodes.executor import MAX_CALLS_PER_TURN
 from diagnosis.nodes.messages import executor_messages
 from diagnosis.providers.offline.conversation import read
 from diagnosis.providers.offline.evidence import analyse_results
+from diagnosis.providers.offline.planner import MAX_GAP_STEPS
 from diagnosis.providers.offline.executor import respond
 from tests.providers.offline import incident
 from tests.providers.offline.conversations import (
@@ -127,10 +128,10 @@ def test_when_the_closer_look_finds_a_quiet_component_failing_first_it_looks_at_
     assert report.tool_calls == [] and report.content, "one stage: the report comes at the next turn"
 
 
-def test_the_second_look_stays_within_the_runs_call_budget(monkeypatch):
+def test_the_second_look_stays_within_the_runs_call_budget_and_leaves_an_evidence_retry_its_calls(monkeypatch):
     messages, _ = _quiet_component_warns_first()
     made = len(incident.results()) + len(respond(read(messages), tools_offered=True).tool_calls)
-    monkeypatch.setitem(ENVIRONMENT, "tool_calls_per_run", made + 1)
+    monkeypatch.setitem(ENVIRONMENT, "tool_calls_per_run", made + MAX_GAP_STEPS + 1)
     messages, payloads = _quiet_component_warns_first()
     _answered(messages, respond(read(messages), tools_offered=True), payloads)
 

@@ -38,7 +38,9 @@ _MARKER_SEPARATOR = re.compile(r"[,，、]")
 _PROTECTED = re.compile(
     r"`[^`]*`"
     r"|\"(?:(?!\[[A-Za-z]{1,3}\d{1,4}\])[^\"])*\""
-    r"|“[^”]*”|「[^」]*」|『[^』]*』|‘[^’]*’|＂[^＂]*＂"
+    r"|“[^”]*”|「[^」]*」|『[^』]*』|＂[^＂]*＂"
+    # Not a ‘ after a letter or digit: "payment-service‘s pool" is an apostrophe, not a quote to its next ’.
+    r"|(?<![A-Za-z0-9])‘(?:(?!\[[A-Za-z]{1,3}\d{1,4}\])[^’])*’"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.IGNORECASE)

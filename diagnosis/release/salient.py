@@ -317,9 +317,10 @@ NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor|avoid|refrain|forbidden|prohibited"
     r"|dont|doesnt|cant|shouldnt|mustnt|isnt|arent|wasnt)\b"
     r"|n['\u2019\u02bc]t\b|不|没有|没|未|无|并非|请勿|切勿|禁止|严禁|避免"
-    # 别 ("don't"), not the 别 of 级别 (level), 识别, 区别, 分别, 特别, 类别, 个别 and the like, nor the "other"
-    # of 别的, 别人, 别处, nor 别名 (alias).
-    r"|(?<![级识区分特类个告差性派辨鉴判送离道惜辞临有职国组])别(?![的人处名称])",
+    # 别 ("don't"), not the 别 of 级别 (level), 识别, 区别, 特别, 类别 and the like, nor the "other" of 别的, nor
+    # 别名 (alias). 分别, 个别, 别人 and 别处 stay negations: "这部分别改", "这个别重启", "别人工重启" and "先别处理"
+    # say "don't", and a negation read where there is none costs a retry, one missed a reversed instruction.
+    r"|(?<![级识区特类告差性派辨鉴判送离道惜辞临职国组])别(?![的名称])",
     re.IGNORECASE,
 )
 # Where the clause a cut starts in begins: after a sentence's or a clause's punctuation, a line break, or a

@@ -69,12 +69,17 @@ _EPISTEMIC_TERMS = frozenset(
 _NOT_THE_CAUSE = re.compile(
     r"([\w.@/-]+)\s+(?:is|was|are|were)\s+not\s+(?:the\s+|a\s+)?(?:root\s+)?causes?\b"
     r"|([\w.@/-]+)\s*(?:不是|并非)(?:根本)?原因"
-    r"|\bunrelated\s+to\s+(?:the\s+)?([\w.@/-]+)|\bruled?\s+out\s+(?:the\s+)?([\w.@/-]+)"
+    r"|\bunrelated\s+to\s+(?:the\s+)?([\w.@/-]+)|\bruled\s+out\s+(?:the\s+)?([\w.@/-]+)"
     r"|(?:与|和|跟)\s*([\w.@/-]+)\s*无关|排除(?:了)?\s*([\w.@/-]+)",
     re.IGNORECASE,
 )
 MAX_UNCITED_EVIDENCE_WORDS = 1
 _CAUSE_TERMS = frozenset(tokenize("cause causes root 原因 根本原因 根本 根因"))
+# The labels an answer's evidence list gives its claims ("(supported)", "（间接支持）"): a cited line that says
+# "operation not supported" does not make the label a dropped negation.
+_LABEL_TERMS = frozenset(tokenize("supported support indirect indirectly 支持 间接"))
+# What "unrelated to a …" or "与此无关" names is no subject a cause sentence could be checked against.
+_NO_SUBJECT = frozenset({"a", "an", "the", "this", "that", "it", "its", "these", "those", "them"})
 
 REPORT_VOCABULARY = """
 likely root cause answer diagnosis conclusion conclude established establish confirmed confirm confidence low
@@ -180,11 +185,11 @@ def _cited_reason(prose: str, cited: list[str], body: str) -> str:
         return f"adds a negation the cited evidence does not state: {', '.join(sorted(added))}"
     # Report words count too ("未出现错误日志" cited for "出现错误日志"), but for the words of a cause: whether
     # the cause a sentence names is the one a cited text rules out is asked below (``_ruled_out``).
-    dropped = (evidence_negated - _CAUSE_TERMS) & _terms(prose) - negated
+    dropped = (evidence_negated - _CAUSE_TERMS - _LABEL_TERMS) & _terms(prose) - negated
     if not dropped and not negated and states_a_cause(prose):
         # "fraud-check is the cause [c5]", "fraud-check 是根本原因 [c5]": naming as the cause what a cited text
         # says is not one (a sentence about another cause may cite that text too).
-        dropped = {subject for subject in _ruled_out(cited) if subject in body.lower()}
+        dropped = {subject for subject in _ruled_out(cited) if _names(body.lower(), subject)}
     if dropped:
         return f"drops a negation the cited evidence states: {', '.join(sorted(dropped))}"
     if CAUSAL.search(without_root_cause(prose)) and not any(CAUSAL.search(text) for text in cited):
@@ -203,12 +208,22 @@ def _cited_reason(prose: str, cited: list[str], body: str) -> str:
 
 
 def _ruled_out(cited: list[str]) -> set[str]:
-    """What the cited texts say is not the cause (the word before "is not the cause"), lower-cased."""
-    return {
-        next(group for group in match.groups() if group).lower()
+    """What the cited texts say is not the cause (the word before "is not the cause"), lower-cased; never an
+    article, a pronoun or a single character ("与此无关")."""
+    found = (
+        next(group for group in match.groups() if group).lower().rstrip("./-")  # a sentence's full stop
         for text in cited
         for match in _NOT_THE_CAUSE.finditer(_expand(text))
-    }
+    )
+    return {subject for subject in found if len(subject) > 1 and subject not in _NO_SUBJECT}
+
+
+def _names(text: str, subject: str) -> bool:
+    """Whether ``text`` names ``subject`` as a word of its own (not the "oss" of "loss"); in Chinese, which
+    has no spaces, anywhere."""
+    if not subject.isascii():
+        return subject in text
+    return re.search(rf"(?<![\w-]){re.escape(subject)}(?![\w-])", text) is not None
 
 
 def _negated(text: str) -> set[str]:

@@ -112,6 +112,11 @@ def test_an_empty_draft_has_no_units_and_no_refusals():
         ("日志写道『连接池耗尽。』[c1]。", ["日志写道『连接池耗尽。』[c1]。"]),
         ("日志写道‘连接池耗尽。’[c1]。随后恢复。", ["日志写道‘连接池耗尽。’[c1]。", "随后恢复。"]),
         ("日志写道＂连接池耗尽。＂[c1]。", ["日志写道＂连接池耗尽。＂[c1]。"]),
+        # A ‘ after a letter is an apostrophe, not the start of a quote running to the next ’.
+        (
+            "payment-service‘s pool is full [c1]. Then api-gateway’s errors began [c2].",
+            ["payment-service‘s pool is full [c1].", "Then api-gateway’s errors began [c2]."],
+        ),
         ("Run `SELECT 1. FROM x` now [c1]. Next.", ["Run `SELECT 1. FROM x` now [c1].", "Next."]),
         ('He said "a. b" and `c. d`. Done [c1].', ['He said "a. b" and `c. d`.', "Done [c1]."]),
     ],

@@ -628,6 +628,32 @@ def test_it_releases_the_same_absence_said_again():
     assert guard("cdn-origin 在故障期间未出现错误日志 [c9]。", [*CLAIMS, NO_ERRORS])["verdict"] == "RELEASE"
 
 
+@pytest.mark.parametrize(
+    "excerpt",
+    [
+        "These timeouts are unrelated to a pool problem.",  # an article is no subject
+        "该告警与此无关。",  # nor a pronoun of one character
+        "To rule out the cache, compare hit rates.",  # an instruction, not a finding
+    ],
+)
+def test_what_a_text_rules_out_is_a_word_of_its_own(excerpt):
+    ruling = {"claim_id": "k4", "fact": "The runbook on the timeouts", "excerpts": [excerpt]}
+    for draft in ("The likely root cause is a cache eviction storm [c1][k4].", "根本原因因此是连接池耗尽 [c1][k4]。"):
+        reply = guard(draft, [*CLAIMS, ruling])
+        assert not [item for item in reply["unsupported"] if "drops a negation" in item["reason"]], reply
+
+
+def test_the_evidence_lists_labels_are_no_dropped_negation():
+    """A cited line saying "not supported": the answer's "(supported)" label is not the draft saying it is."""
+    unsupported = {
+        "claim_id": "c8",
+        "fact": "image-worker logged that the operation is not supported",
+        "excerpts": ["write /var/lib/thumbs/a.jpg failed: operation not supported"],
+    }
+    draft = '- [c8] image-worker logged: "write /var/lib/thumbs/a.jpg failed: operation not supported" (supported)'
+    assert guard(draft, [*CLAIMS, unsupported])["verdict"] == "RELEASE"
+
+
 def test_it_releases_saying_what_the_evidence_says_of_a_cause():
     assert guard("fraud-check is not the cause [k2].", [*CLAIMS, NOT_THE_CAUSE])["verdict"] == "RELEASE"
 

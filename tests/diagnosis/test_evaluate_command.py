@@ -133,13 +133,24 @@ def test_a_keyword_only_in_the_evidence_further_down_is_a_miss(tmp_path):
     [
         (
             "## Cause\nThe pool [c1].\n\nMore [c2].\n\n## Evidence\n- [c1] pool",
-            "## Cause\nThe pool [c1].\n\nMore [c2].\n\n",
+            "## Cause\nThe pool [c1].\n\nMore [c2].",
         ),
         ("The pool [c1].\n\n- 10:05 errors [c2]\n\nEvidence: pool", "The pool [c1]."),
         ("## Root cause\n\nThe pool [c1].\n\n- 10:05 errors [c2]", "The pool [c1]."),
-        ("Intro.\n## Cause\nThe pool.\n### Evidence\nx", "Intro.\n## Cause\nThe pool.\n"),
+        ("Intro.\n## Cause\nThe pool.\n### Evidence\nx", "Intro.\n## Cause\nThe pool."),
         ("#hashtag is not a heading\n## Cause\nx", "#hashtag is not a heading"),
         ("", ""),
+        # A title heading alone is no section: the cause is in the next one.
+        (
+            "# Incident analysis\n## Root cause\nThe pool [c1].\n## Evidence\n- x",
+            "# Incident analysis\n## Root cause\nThe pool [c1].",
+        ),
+        ("#\n## Root cause\nThe pool [c1].\n## Evidence\n- x", "#\n## Root cause\nThe pool [c1]."),
+        # Setext headings, and Windows line endings.
+        ("Root cause\n==========\nThe pool [c1].\n\nEvidence\n--------\n- x", "Root cause\n==========\nThe pool [c1]."),
+        ("The pool [c1].\r\n\r\nEvidence: x [c2].", "The pool [c1]."),
+        # An answer that is one list: its first item.
+        ("- The pool [c1].\n- Evidence: x [c2].", "- The pool [c1]."),
     ],
 )
 def test_the_lead_is_the_first_section_or_the_first_paragraph(answer, expected):
@@ -259,3 +270,44 @@ def test_ctrl_c_while_reading_or_loading_a_pack_is_a_message_and_exit_130(monkey
     assert error.value.returncode == 130
     assert str(error.value).startswith(f"interrupted while {where}")
     assert not LoadedScenario.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "named", "cell"),
+    [
+        # The safe fallback lists verified findings: the keywords may be there, a cause is not.
+        (
+            {"degraded": True, "final_answer": "Verified findings:\n- HikariPool-1 exhausted"},
+            False,
+            "NO (degraded: the safe fallback names no cause)",
+        ),
+        # A how-to answer is the knowledge base's passage, all of it.
+        (
+            {"intent": "KNOWLEDGE_QUERY", "final_answer": "Here is what it says:\n\n- Raise the HikariPool-1 size"},
+            True,
+            "yes",
+        ),
+        ({"final_answer": "Here is what it says:\n\n- Raise the HikariPool-1 size"}, False, "NO (not in the lead"),
+    ],
+)
+def test_a_degraded_run_names_no_cause_and_a_how_to_answer_is_scored_whole(
+    fields, named, cell, monkeypatch, owner, tmp_path
+):
+    from diagnosis.management.commands import evaluate as command
+    from tests.tracing.factories import make_run, make_session
+
+    run = make_run(make_session(owner))
+    DiagnosisRun.objects.filter(pk=run.pk).update(**fields)
+    run.refresh_from_db()
+    monkeypatch.setattr(command, "run_question", lambda *args, **kwargs: run)
+    pack = tmp_path / "pack"
+    shutil.copytree(PACKS / "payment-db-pool", pack)
+    manifest = json.loads((pack / "scenario.json").read_text())
+    manifest["questions"] = [{"text": "How do I fix it?", "expect_keywords": ["hikaripool"]}]
+    (pack / "scenario.json").write_text(json.dumps(manifest))
+
+    _, result = evaluate_json(str(pack))
+    _, table, _ = evaluate(str(pack))
+
+    assert result["results"][0]["cause_named"] is named
+    assert cell in table

@@ -2,9 +2,10 @@
 
 Each pack is loaded by the service ``load_scenario`` uses, then each question of its ``scenario.json`` runs
 through the same path as ``manage.py diagnose`` (intent router, run task, graph, in this process). A cause is
-named when every ``expect_keywords`` entry occurs in the answer's lead (its first section, where the composer's
-contract puts the cause), case-insensitively: a keyword found only in the evidence listed further down is a
-miss, so an answer that blames the wrong thing cannot score on the right thing's quoted log lines. All arguments —
+named when the run neither FAILED nor degraded (the safe fallback concludes nothing) and every
+``expect_keywords`` entry occurs in the answer's lead (``lead``: where the composer's contract puts the cause),
+case-insensitively; a how-to answer is scored whole. A keyword found only in the evidence listed further down
+is a miss, so an answer that blames the wrong thing cannot score on the right thing's quoted log lines. All arguments —
 packs, their questions, the provider — are checked before the first pack is loaded, so a bad argument
 (exit 2) leaves the loaded scenario as it was. Exit 0: every cause named and no run FAILED; 1 otherwise.
 The last pack evaluated stays loaded.
@@ -13,7 +14,6 @@ The last pack evaluated stays loaded.
 from __future__ import annotations
 
 import json
-import re
 import time
 import unicodedata
 from dataclasses import asdict, dataclass
@@ -22,6 +22,8 @@ from pathlib import Path
 import MySQLdb
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from config.commands import database_failures, require_migrated, tell
 from diagnosis.management.commands.diagnose import (
@@ -30,7 +32,7 @@ from diagnosis.management.commands.diagnose import (
     released_claim_ids,
     run_question,
 )
-from diagnosis.models import RunStatus
+from diagnosis.models import Intent, RunStatus
 from diagnosis.submission import SubmissionError, checked_message
 from tools.scenarios.loader import load_scenario
 from tools.scenarios.pack import PackError, ScenarioPack, read_pack, resolve_pack
@@ -69,26 +71,47 @@ def pack_folders(argument: str) -> list[Path]:
     return folders
 
 
-_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_markdown = MarkdownIt("commonmark")
+_LISTS = ("bullet_list_open", "ordered_list_open")
 
 
 def lead(answer: str) -> str:
-    """The part of an answer that must name the cause: everything before its second Markdown heading, or,
-    in an answer with fewer headings, its first paragraph after the heading.
+    """The part of an answer that must name the cause: with two headings or more, everything up to the end of
+    the first section that has a body (a title alone, ``# Incident report`` before ``## Root cause``, has
+    none); else its first block after a heading (a list's first item).
 
     The composer's contract is "cause first", then the chain, the evidence and the next steps; scoring the
     whole answer let an answer that blamed a distractor score on the root cause's log lines quoted in its
-    evidence list.
+    evidence list. Headings and blocks are read as CommonMark reads them (``Title`` over ``====`` is one).
     """
-    headings = [match.start() for match in _HEADING.finditer(answer)]
+    lines = answer.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # The opening token of every top-level block (a closing token has no line span).
+    blocks = [token for token in _markdown.parse("\n".join(lines)) if token.level == 0 and token.map]
+    headings = [index for index, token in enumerate(blocks) if token.type == "heading_open"]
     if len(headings) >= 2:
-        return answer[: headings[1]]
-    body = answer
-    if headings:
-        heading_end = answer.find("\n", headings[0])
-        body = answer[: headings[0]] + ("" if heading_end < 0 else answer[heading_end:])
-    return _BLANK_LINE.split(body.strip(), maxsplit=1)[0]
+        for heading, after in zip(headings, [*headings[1:], len(blocks)], strict=True):
+            if after > heading + 1:  # the section has a body
+                return _lines(lines, 0, _span(blocks[after - 1])[1])
+    body = [token for token in blocks if token.type != "heading_open"]
+    if not body:
+        return ""
+    first = body[0]
+    start, end = _span(first)
+    if first.type in _LISTS:
+        items = [token for token in _markdown.parse(_lines(lines, start, end)) if token.type == "list_item_open"]
+        if items:
+            item_start, item_end = _span(items[0])
+            return _lines(lines, start + item_start, start + item_end)
+    return _lines(lines, start, end)
+
+
+def _span(token: Token) -> tuple[int, int]:
+    assert token.map is not None
+    return token.map[0], token.map[1]
+
+
+def _lines(lines: list[str], start: int, end: int) -> str:
+    return "\n".join(lines[start:end]).strip()
 
 
 def missing_keywords(answer: str, keywords: list[str]) -> list[str]:
@@ -122,6 +145,8 @@ def _cause_cell(result: QuestionResult) -> str:
         return f"NO ({result.status})"
     if result.cause_named:
         return "yes"
+    if result.degraded:
+        return "NO (degraded: the safe fallback names no cause)"
     if not result.missing_keywords:
         return "NO (no expect_keywords to score by)"
     absent = [keyword for keyword in result.missing_keywords if keyword not in result.keywords_further_down]
@@ -247,13 +272,19 @@ class Command(BaseCommand):
         run = run_question(question["text"], provider=provider, script=script)
         ms = round((time.monotonic() - started) * 1000)
         answer = run.final_answer or ""
-        missing = missing_keywords(lead(answer), question["expect_keywords"])
+        # A how-to answer quotes the knowledge base: the whole of it is the answer.
+        scored = answer if run.intent == Intent.KNOWLEDGE_QUERY else lead(answer)
+        missing = missing_keywords(scored, question["expect_keywords"])
         return QuestionResult(
             pack=pack,
             question=question["text"],
-            # A FAILED run has no answer of its own to score; nor has a question without keywords (a stub
-            # written by export_feedback) anything to score by, until someone fills them in.
-            cause_named=run.status == RunStatus.SUCCESS and bool(question["expect_keywords"]) and not missing,
+            # A FAILED run has no answer of its own to score, nor a degraded one a cause (the safe fallback lists
+            # verified findings and concludes nothing); nor has a question without keywords (a stub written by
+            # export_feedback) anything to score by, until someone fills them in.
+            cause_named=run.status == RunStatus.SUCCESS
+            and not run.degraded
+            and bool(question["expect_keywords"])
+            and not missing,
             missing_keywords=missing,
             keywords_further_down=[keyword for keyword in missing if keyword.lower() in answer.lower()],
             degraded=run.degraded,

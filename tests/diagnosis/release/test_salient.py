@@ -434,6 +434,6 @@ def test_an_excerpt_after_a_word_with_bie_in_it_is_cited_whole():
     ],
 )
 def test_a_date_written_the_chinese_way_is_the_evidences_date(sentence, grounded):
-    """"11月12日" is the evidence's 2026-11-12 to a reader: not the numbers 11 and 12, which it never states."""
+    """ "11月12日" is the evidence's 2026-11-12 to a reader: not the numbers 11 and 12, which it never states."""
     evidence = Evidence(["service=image-worker; changed_at=2026-11-12 02:58:20"])
     assert all(evidence.contains(token) for token in salient_tokens(sentence)) is grounded

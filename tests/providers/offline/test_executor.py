@@ -11,8 +11,8 @@ from diagnosis.nodes.executor import MAX_CALLS_PER_TURN
 from diagnosis.nodes.messages import executor_messages
 from diagnosis.providers.offline.conversation import read
 from diagnosis.providers.offline.evidence import analyse_results
-from diagnosis.providers.offline.planner import MAX_GAP_STEPS
 from diagnosis.providers.offline.executor import respond
+from diagnosis.providers.offline.planner import MAX_GAP_STEPS
 from tests.providers.offline import incident
 from tests.providers.offline.conversations import (
     ENVIRONMENT,

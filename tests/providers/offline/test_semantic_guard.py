@@ -599,13 +599,15 @@ def test_it_blocks_naming_as_the_cause_what_the_cited_evidence_says_is_not(draft
 UNRELATED = {
     "claim_id": "k3",
     "fact": "The runbook says the failure is unrelated to OSS",
-    "excerpts": ["写入失败与 OSS 无关：inode 耗尽时磁盘仍有剩余空间。", "The write failures are unrelated to oss-gateway."],
+    "excerpts": [
+        "写入失败与 OSS 无关：inode 耗尽时磁盘仍有剩余空间。",
+        "The write failures are unrelated to oss-gateway.",
+    ],
 }
 
 
 @pytest.mark.parametrize(
-    "draft",
-    ["OSS 是根本原因 [k3]。", "根本原因在 OSS [k3]。", "The root cause is oss-gateway [k3]."],
+    "draft", ["OSS 是根本原因 [k3]。", "根本原因在 OSS [k3]。", "The root cause is oss-gateway [k3]."]
 )
 def test_it_blocks_naming_as_the_cause_what_the_cited_evidence_calls_unrelated(draft):
     assert blocked(draft, [*CLAIMS, UNRELATED])
@@ -618,7 +620,9 @@ NO_ERRORS = {
 }
 
 
-@pytest.mark.parametrize("draft", ["cdn-origin 在故障期间出现错误日志 [c9]。", "最早出现错误日志的是 cdn-origin [c9]。"])
+@pytest.mark.parametrize(
+    "draft", ["cdn-origin 在故障期间出现错误日志 [c9]。", "最早出现错误日志的是 cdn-origin [c9]。"]
+)
 def test_it_blocks_dropping_a_negation_of_report_words(draft):
     """出现 and 错误 are report words; the evidence says they did not happen, and the draft says they did."""
     assert blocked(draft, [*CLAIMS, NO_ERRORS])

@@ -150,20 +150,7 @@ def test_when_the_explaining_runbook_lacks_its_fix_section_it_asks_for_it():
         for tool, args, payload in incident.results()
     ]
     messages = executor_conversation(incident.QUESTION, without_fix)
-    closer = respond(read(messages), tools_offered=True)
-    messages.append(
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {"id": call.id, "type": "function", "function": {"name": call.name, "arguments": call.arguments}}
-                for call in closer.tool_calls
-            ],
-        }
-    )
-    for index, call in enumerate(closer.tool_calls, 20):
-        payload = logs_payload() if call.name == "query_logs" else knowledge_payload()
-        messages.append(tool_message(call.id, call.name, f"00000000-0000-4000-8000-{index:012d}", payload))
+    _answered(messages, respond(read(messages), tools_offered=True), {})
 
     turn = respond(read(messages), tools_offered=True)
 

@@ -3,10 +3,11 @@ what it is doing."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
-from django.core.management.base import CommandError, OutputWrapper
+from django.core.management.base import BaseCommand, CommandError, OutputWrapper
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
@@ -42,3 +43,18 @@ def tell(stream: OutputWrapper, text: str) -> None:
     """
     with suppress(OSError, ValueError, AttributeError):  # full or broken; closed; no stream at all
         stream.write(text)
+
+
+class StderrMayFail(BaseCommand):
+    """A command whose exit code survives a stderr that cannot be written: Django writes a ``CommandError``'s
+    message there before it exits with the error's code, and a full or closed stderr turned a documented 2
+    (a bad argument) into a 1."""
+
+    def run_from_argv(self, argv: list[str]) -> None:
+        try:
+            super().run_from_argv(argv)
+        except (OSError, ValueError, AttributeError) as error:
+            refused = error.__context__
+            if isinstance(refused, CommandError):  # its message could not be said; its exit code still counts
+                sys.exit(refused.returncode)
+            raise

@@ -311,3 +311,24 @@ def test_a_degraded_run_names_no_cause_and_a_how_to_answer_is_scored_whole(
 
     assert result["results"][0]["cause_named"] is named
     assert cell in table
+
+
+@pytest.mark.parametrize("command", ["evaluate", "export_feedback"])
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+def test_a_bad_argument_still_exits_2_when_stderr_cannot_be_written(command, stderr, monkeypatch):
+    """Django writes the refusal to stderr before it exits with its code: a full or closed stderr made it 1."""
+    from django.core.management import load_command_class
+
+    if stderr == "closed":
+        monkeypatch.setattr(sys, "stderr", None)
+    instance = load_command_class("diagnosis", command)
+    if stderr == "full":
+        instance = type(instance)(stderr=FullStream())
+    argv = {"evaluate": ["manage.py", "evaluate", "no-such-pack", "--provider", "offline"]}.get(
+        command, ["manage.py", command]
+    )
+
+    with pytest.raises(SystemExit) as exit_info:
+        instance.run_from_argv(argv)
+
+    assert exit_info.value.code == 2

@@ -9,15 +9,15 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import transaction
 
-from config.commands import database_failures, require_migrated, tell
+from config.commands import StderrMayFail, database_failures, require_migrated, tell
 from config.text import is_unicode_text
 from diagnosis.management.commands.diagnose import CLI_USERNAME
 
 
-class Command(BaseCommand):
+class Command(StderrMayFail):
     help = "Create or reset the demo user and print its login."
 
     def add_arguments(self, parser) -> None:

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import MySQLdb
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from config.commands import database_failures, require_migrated, tell
+from config.commands import StderrMayFail, database_failures, require_migrated, tell
 from diagnosis.management.commands.diagnose import (
     add_provider_arguments,
     checked_provider,
@@ -176,7 +176,7 @@ def table(results: list[QuestionResult], numbers: list[int]) -> list[str]:
     ]
 
 
-class Command(BaseCommand):
+class Command(StderrMayFail):
     help = (
         "Load each scenario pack, ask each question of its scenario.json through the diagnosis path, and "
         "report whether the final answer names the cause (all expect_keywords in its lead, the first section). Exit code 1 on any "

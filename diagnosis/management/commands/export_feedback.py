@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from config.commands import require_migrated, tell
+from config.commands import StderrMayFail, require_migrated, tell
 from diagnosis.feedback.export import add_stubs_to_pack, wrong_question_stubs
 from tools.scenarios.pack import PackError
 
 
-class Command(BaseCommand):
+class Command(StderrMayFail):
     help = (
         "Export the runs marked wrong (👎) as question stubs of an evaluation pack: printed as JSON, or added to "
         "the pack given by --into. Fill in each stub's expect_keywords, then run manage.py evaluate on the pack."

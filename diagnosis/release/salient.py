@@ -317,10 +317,12 @@ NEGATION = re.compile(
     r"\b(?:not|no|never|none|nothing|without|cannot|neither|nor|avoid|refrain|forbidden|prohibited"
     r"|dont|doesnt|cant|shouldnt|mustnt|isnt|arent|wasnt)\b"
     r"|n['\u2019\u02bc]t\b|不|没有|没|未|无|并非|请勿|切勿|禁止|严禁|避免"
-    # 别 ("don't"), not the 别 of 级别 (level), 识别, 区别, 特别, 类别 and the like, nor the "other" of 别的, nor
-    # 别名 (alias). 分别, 个别, 别人 and 别处 stay negations: "这部分别改", "这个别重启", "别人工重启" and "先别处理"
-    # say "don't", and a negation read where there is none costs a retry, one missed a reversed instruction.
-    r"|(?<![级识区特类告差性派辨鉴判送离道惜辞临职国组])别(?![的名称])",
+    # 别 ("don't"), not the 别 of 级别 (level), 识别, 区别, 特别, 类别, 有别于 and the like, nor the "other" of
+    # 别的, nor 别名 (alias); 个别 ("a few") only before what it counts (个别请求), 分别 ("respectively") only
+    # before 是, 为, 在…: "这个别重启" and "这部分别改" say "don't". 别人 and 别处 stay negations ("别人工重启",
+    # "先别处理"): a negation read where there is none costs a retry, one missed a reversed instruction.
+    r"|(?<![级识区特类告差性派辨鉴判送离道惜辞临职国组有])(?!(?<=个)别[请节实服用次主页机台条些例])"
+    r"(?!(?<=分)别[是为在对从于属达占由])别(?![的名称])",
     re.IGNORECASE,
 )
 # Where the clause a cut starts in begins: after a sentence's or a clause's punctuation, a line break, or a

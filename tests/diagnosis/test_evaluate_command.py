@@ -149,8 +149,12 @@ def test_a_keyword_only_in_the_evidence_further_down_is_a_miss(tmp_path):
         # Setext headings, and Windows line endings.
         ("Root cause\n==========\nThe pool [c1].\n\nEvidence\n--------\n- x", "Root cause\n==========\nThe pool [c1]."),
         ("The pool [c1].\r\n\r\nEvidence: x [c2].", "The pool [c1]."),
-        # An answer that is one list: its first item.
+        # An answer that is one list: its first item; a label with its list right under it: both.
         ("- The pool [c1].\n- Evidence: x [c2].", "- The pool [c1]."),
+        ("**Root cause:**\n- The pool [c1].\n- Evidence: x [c2].", "**Root cause:**\n- The pool [c1]."),
+        # A rule, an HTML comment or code is not what a reader reads as the answer.
+        ("---\nThe pool [c1].\n\nEvidence: x [c2].", "The pool [c1]."),
+        ("<!-- run 42 -->\nThe pool [c1].\n\nEvidence: x [c2].", "The pool [c1]."),
     ],
 )
 def test_the_lead_is_the_first_section_or_the_first_paragraph(answer, expected):

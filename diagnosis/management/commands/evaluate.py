@@ -73,6 +73,8 @@ def pack_folders(argument: str) -> list[Path]:
 
 _markdown = MarkdownIt("commonmark")
 _LISTS = ("bullet_list_open", "ordered_list_open")
+# Blocks that say nothing a reader reads as the answer: a rule, an HTML comment, code.
+_NO_PROSE = ("heading_open", "hr", "html_block", "fence", "code_block")
 
 
 def lead(answer: str) -> str:
@@ -92,17 +94,26 @@ def lead(answer: str) -> str:
         for heading, after in zip(headings, [*headings[1:], len(blocks)], strict=True):
             if after > heading + 1:  # the section has a body
                 return _lines(lines, 0, _span(blocks[after - 1])[1])
-    body = [token for token in blocks if token.type != "heading_open"]
+    body = [token for token in blocks if token.type not in _NO_PROSE]
     if not body:
         return ""
     first = body[0]
     start, end = _span(first)
+    if first.type == "paragraph_open" and len(body) > 1 and body[1].type in _LISTS and _span(body[1])[0] == end:
+        # "**Root cause:**" with its list right under it: the label and what it labels.
+        return f"{_lines(lines, start, end)}\n{_first_item(lines, body[1])}"
     if first.type in _LISTS:
-        items = [token for token in _markdown.parse(_lines(lines, start, end)) if token.type == "list_item_open"]
-        if items:
-            item_start, item_end = _span(items[0])
-            return _lines(lines, start + item_start, start + item_end)
+        return _first_item(lines, first)
     return _lines(lines, start, end)
+
+
+def _first_item(lines: list[str], list_open: Token) -> str:
+    start, end = _span(list_open)
+    items = [token for token in _markdown.parse(_lines(lines, start, end)) if token.type == "list_item_open"]
+    if not items:
+        return _lines(lines, start, end)
+    item_start, item_end = _span(items[0])
+    return _lines(lines, start + item_start, start + item_end)
 
 
 def _span(token: Token) -> tuple[int, int]:

@@ -75,9 +75,9 @@ _NOT_THE_CAUSE = re.compile(
 )
 MAX_UNCITED_EVIDENCE_WORDS = 1
 _CAUSE_TERMS = frozenset(tokenize("cause causes root 原因 根本原因 根本 根因"))
-# The labels an answer's evidence list gives its claims ("(supported)", "（间接支持）"): a cited line that says
-# "operation not supported" does not make the label a dropped negation.
-_LABEL_TERMS = frozenset(tokenize("supported support indirect indirectly 支持 间接"))
+# The label an answer's evidence list ends a claim with ("(supported)", "（间接支持）"): words about the claim,
+# not the claim's; a cited line that says "operation not supported" does not make it a dropped negation.
+_LABEL = re.compile(r"\s*[(（](?:supported|indirect support|支持|间接支持)[)）]\s*$", re.IGNORECASE)
 # What "unrelated to a …" or "与此无关" names is no subject a cause sentence could be checked against.
 _NO_SUBJECT = frozenset({"a", "an", "the", "this", "that", "it", "its", "these", "those", "them"})
 
@@ -133,7 +133,7 @@ def review(task: dict[str, Any]) -> dict[str, Any]:
         # A heading names a section; a sentence of a paragraph that cites claims may refer to them ("This is
         # the likely root cause."): neither states a root cause of its own, unless it says what it is.
         alone = unit.kind != "heading" and not draft.block_markers(unit.block)
-        reason = _judge(strip_markers(unit.text, claims), cited, everything, alone=alone)
+        reason = _judge(_LABEL.sub("", strip_markers(unit.text, claims)), cited, everything, alone=alone)
         if reason:
             unsupported.append({"sentence": unit.text[:2000], "reason": reason})
     unsupported = unsupported[:MAX_UNSUPPORTED]
@@ -185,7 +185,7 @@ def _cited_reason(prose: str, cited: list[str], body: str) -> str:
         return f"adds a negation the cited evidence does not state: {', '.join(sorted(added))}"
     # Report words count too ("未出现错误日志" cited for "出现错误日志"), but for the words of a cause: whether
     # the cause a sentence names is the one a cited text rules out is asked below (``_ruled_out``).
-    dropped = (evidence_negated - _CAUSE_TERMS - _LABEL_TERMS) & _terms(prose) - negated
+    dropped = (evidence_negated - _CAUSE_TERMS) & _terms(prose) - negated
     if not dropped and not negated and states_a_cause(prose):
         # "fraud-check is the cause [c5]", "fraud-check 是根本原因 [c5]": naming as the cause what a cited text
         # says is not one (a sentence about another cause may cite that text too).

@@ -406,6 +406,9 @@ def test_a_unit_is_read_after_its_number_whatever_came_before():
         ("特别慢", False),
         ("别的服务正常", False),
         ("别名 orders", False),
+        ("order-api 个别请求超时", False),
+        ("两个阈值分别为 80 和 90", False),
+        ("与旧版有别于配置", False),
         # "don't" after a word that would make a compound with it
         ("这部分别改，由 DBA 统一调整", True),
         ("这个别重启，等自动切换", True),

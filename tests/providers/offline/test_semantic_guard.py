@@ -658,6 +658,18 @@ def test_the_evidence_lists_labels_are_no_dropped_negation():
     assert guard(draft, [*CLAIMS, unsupported])["verdict"] == "RELEASE"
 
 
+@pytest.mark.parametrize(
+    "draft", ["payment-gateway supported TLS 1.0 at the time [c8].", "payment-gateway 当时支持 TLS 1.0 [c8]。"]
+)
+def test_a_dropped_not_supported_in_the_prose_is_still_a_dropped_negation(draft):
+    refused = {
+        "claim_id": "c8",
+        "fact": "payment-gateway refused TLS 1.0",
+        "excerpts": ["handshake failed: protocol TLS 1.0 not supported", "握手失败：不支持 TLS 1.0 协议"],
+    }
+    assert blocked(draft, [*CLAIMS, refused])
+
+
 def test_it_releases_saying_what_the_evidence_says_of_a_cause():
     assert guard("fraud-check is not the cause [k2].", [*CLAIMS, NOT_THE_CAUSE])["verdict"] == "RELEASE"
 

@@ -183,24 +183,25 @@ def _earliest_bursting_service(new: list[Template]) -> tuple[str | None, str]:
     first is the cause, not the first victim to log an error. A service that logs errors too is judged by
     them: its warnings before them are often routine.
     """
-    errors = _bursting(new, "ERROR", faults_only=False)
+    by_level = {level: _per_service(new, level) for level in LEVELS}
+    errors = _bursting(by_level["ERROR"])
     warnings = {
         service: records
         for service, records in _per_service(new, "WARN", faults_only=True).items()
-        if service not in _per_service(new, "ERROR", faults_only=False) and _dense_from_first(records)
+        if service not in by_level["ERROR"] and _dense_from_first(records)
     }
     first_warning = _earliest(warnings)
     if first_warning and (not errors or _first_ts(warnings[first_warning]) < _first_ts(errors[_earliest(errors)])):
         return first_warning, "WARN"
     for level in LEVELS:
         # One stray line is not a burst, unless no service has more.
-        candidates = _bursting(new, level, faults_only=False) or _per_service(new, level, faults_only=False)
+        candidates = _bursting(by_level[level]) or by_level[level]
         if candidates:
             return _earliest(candidates), level
     return None, ""
 
 
-def _per_service(new: list[Template], level: str, *, faults_only: bool) -> dict[str, list[LogRecord]]:
+def _per_service(new: list[Template], level: str, *, faults_only: bool = False) -> dict[str, list[LogRecord]]:
     per_service: dict[str, list[LogRecord]] = {}
     for template in new:
         if template.level == level and (not faults_only or fault_score(template.pattern)):
@@ -208,8 +209,7 @@ def _per_service(new: list[Template], level: str, *, faults_only: bool) -> dict[
     return per_service
 
 
-def _bursting(new: list[Template], level: str, *, faults_only: bool) -> dict[str, list[LogRecord]]:
-    per_service = _per_service(new, level, faults_only=faults_only)
+def _bursting(per_service: dict[str, list[LogRecord]]) -> dict[str, list[LogRecord]]:
     return {service: records for service, records in per_service.items() if len(records) >= MIN_BURST_RECORDS}
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from typing import Any, TextIO, cast
 
-from django.core.management.base import BaseCommand, CommandError, OutputWrapper
+from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections
 from django.db.migrations.executor import MigrationExecutor
 
@@ -35,26 +36,47 @@ def database_failures(left: str) -> Iterator[None]:
         raise CommandError(f"the database failed: {error}; {left}") from None
 
 
-def tell(stream: OutputWrapper, text: str) -> None:
-    """Write progress or a note to ``stream`` (stderr) if it can be written.
+class _BestEffort:
+    """A stream for a person watching: what cannot be written to it is dropped.
 
-    It is for a person watching; a job run with stderr closed (``2>&-``: Python then has no ``sys.stderr``) or
-    full must still get the command's result on stdout and its exit code, not a 1 for a lost progress line.
+    Progress and notes go to stderr; a job run with stderr closed (``2>&-``: Python then has no ``sys.stderr``)
+    or full must still get the command's result on stdout and its exit code, not a 1 for a lost line, and
+    Django writes a ``CommandError``'s message to stderr before it exits with the error's code (2 for a bad
+    argument).
     """
-    with suppress(OSError, ValueError, AttributeError):  # full or broken; closed; no stream at all
-        stream.write(text)
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        with suppress(OSError, ValueError, AttributeError):  # full or broken; closed; no stream at all
+            return int(self._stream.write(text))
+        return 0
+
+    def flush(self) -> None:
+        with suppress(OSError, ValueError, AttributeError):
+            self._stream.flush()
+
+    def isatty(self) -> bool:
+        with suppress(OSError, ValueError, AttributeError):
+            return bool(self._stream.isatty())
+        return False
 
 
 class StderrMayFail(BaseCommand):
-    """A command whose exit code survives a stderr that cannot be written: Django writes a ``CommandError``'s
-    message there before it exits with the error's code, and a full or closed stderr turned a documented 2
-    (a bad argument) into a 1."""
+    """A command whose stderr is best effort (``_BestEffort``), whether Django opens it or ``call_command``
+    hands it one."""
 
-    def run_from_argv(self, argv: list[str]) -> None:
-        try:
-            super().run_from_argv(argv)
-        except (OSError, ValueError, AttributeError) as error:
-            refused = error.__context__
-            if isinstance(refused, CommandError):  # its message could not be said; its exit code still counts
-                sys.exit(refused.returncode)
-            raise
+    def __init__(
+        self,
+        stdout: TextIO | None = None,
+        stderr: TextIO | None = None,
+        no_color: bool = False,
+        force_color: bool = False,
+    ) -> None:
+        super().__init__(stdout, cast(TextIO, _BestEffort(stderr or sys.stderr)), no_color, force_color)
+
+    def execute(self, *args: Any, **options: Any) -> Any:
+        if options.get("stderr"):
+            options["stderr"] = _BestEffort(options["stderr"])
+        return super().execute(*args, **options)

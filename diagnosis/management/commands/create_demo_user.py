@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError
 from django.db import transaction
 
-from config.commands import StderrMayFail, database_failures, require_migrated, tell
+from config.commands import StderrMayFail, database_failures, require_migrated
 from config.text import is_unicode_text
 from diagnosis.management.commands.diagnose import CLI_USERNAME
 
@@ -52,7 +52,7 @@ class Command(StderrMayFail):
             user.set_password(password)
             user.save()
         if promoted:
-            tell(self.stderr, f"note: the existing user {username!r} is now an administrator with this password")
+            self.stderr.write(f"note: the existing user {username!r} is now an administrator with this password")
         self.stdout.write(f"demo login: username={username} password={password}")
 
 

@@ -25,7 +25,7 @@ from django.core.management.base import CommandError
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from config.commands import StderrMayFail, database_failures, require_migrated, tell
+from config.commands import StderrMayFail, database_failures, require_migrated
 from diagnosis.management.commands.diagnose import (
     add_provider_arguments,
     checked_provider,
@@ -219,10 +219,9 @@ class Command(StderrMayFail):
             self._load(pack, f"[pack {pack_number}/{len(checked)}] {pack.name}")
             questions = pack.manifest["questions"]
             for number, question in enumerate(questions, start=1):
-                tell(
-                    self.stderr,
+                self.stderr.write(
                     f"[pack {pack_number}/{len(checked)} question {number}/{len(questions)}] {pack.name}: "
-                    f"{_truncated(question['text'], QUESTION_COLUMNS)}",
+                    f"{_truncated(question['text'], QUESTION_COLUMNS)}"
                 )
                 results.append(self._ask(pack.name, question, provider=provider, script=script))
                 numbers.append(number)
@@ -265,7 +264,7 @@ class Command(StderrMayFail):
         return packs
 
     def _load(self, pack: ScenarioPack, label: str) -> None:
-        tell(self.stderr, f"{label}: loading {pack.root}")
+        self.stderr.write(f"{label}: loading {pack.root}")
         try:
             with database_failures(f"while loading {pack.root}: the loaded scenario is as it was"):
                 load_scenario(pack.root, mysql_admin_url=settings.BUSINESS_ADMIN_DATABASE_URL)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import CommandError
 
-from config.commands import StderrMayFail, require_migrated, tell
+from config.commands import StderrMayFail, require_migrated
 from diagnosis.feedback.export import add_stubs_to_pack, wrong_question_stubs
 from tools.scenarios.pack import PackError
 
@@ -39,7 +39,7 @@ class Command(StderrMayFail):
         stubs = wrong_question_stubs()
         if pack is None:
             self.stdout.write(json.dumps({"questions": stubs}, ensure_ascii=False, indent=2))
-            tell(self.stderr, f"{len(stubs)} question stub(s) from runs marked wrong")
+            self.stderr.write(f"{len(stubs)} question stub(s) from runs marked wrong")
             return
         try:
             added, present = add_stubs_to_pack(pack, stubs)
@@ -47,8 +47,7 @@ class Command(StderrMayFail):
             raise CommandError(str(error), returncode=2) from None
         except OSError as error:  # the pack's folder cannot be written: the manifest is left as it was
             raise CommandError(f"{pack}: cannot be written: {error.strerror or error}", returncode=2) from None
-        tell(
-            self.stderr,
+        self.stderr.write(
             f"{pack / 'scenario.json'}: added {added} question stub(s); {present} already asked. "
-            "Fill in their expect_keywords before evaluating.",
+            "Fill in their expect_keywords before evaluating."
         )

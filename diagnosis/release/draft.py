@@ -43,7 +43,10 @@ _PROTECTED = re.compile(
     r"|(?<![A-Za-z0-9])‘(?:(?!\[[A-Za-z]{1,3}\d{1,4}\])[^’])*’"
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
-_ABBREVIATION_END = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.$", re.IGNORECASE)
+ABBREVIATIONS = ("e.g", "i.e", "etc", "vs", "cf")
+"""Abbreviations whose period ends no sentence, in either case: "e.g. restart the pool" is one instruction.
+Every sentence splitter (the release review's, the offline provider's) reads this one list."""
+_ABBREVIATION_END = re.compile(rf"\b(?:{'|'.join(map(re.escape, ABBREVIATIONS))})\.$", re.IGNORECASE)
 _MARKER_AFTER_STOP = re.compile(r"([.!?])((?:\[[^\[\]\n]{1,200}\])+)(?=\s|$)")
 _FOOTNOTE = re.compile(r"\[\^[^\]]*\]")
 # Runs of whitespace, but not a lone thin, narrow or no-break space between digit groups: "1 500" is one number.

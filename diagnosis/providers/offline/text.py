@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from diagnosis.release.draft import ABBREVIATIONS
+
 # Function words that two unrelated texts share all the time; ops words are never in here.
 STOPWORDS = frozenset(
     [
@@ -110,7 +112,9 @@ _ALPHA_RUN = re.compile(r"[a-z]{3,}")
 # "e.g.", which cut a recommended action in the middle), at a blank line, or before a list item.
 _SENTENCE_END = re.compile(
     r"(?<=[!?;。！？；])\s+"
-    r"|(?<=[^.\d]\.)(?<![eE]\.g\.)(?<![iI]\.e\.)(?<!etc\.)(?<!vs\.)(?<!cf\.)\s+"
+    r"|(?<=[^.\d]\.)"
+    + "".join(rf"(?<!\b(?i:{re.escape(abbreviation)})\.)" for abbreviation in ABBREVIATIONS)
+    + r"\s+"
     r"|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)"
 )
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")

@@ -54,7 +54,10 @@ _WHITESPACE = re.compile(r"(?:(?!(?<=\d)[\u00a0\u2007\u2009\u202f]\d{3}(?!\d))\s
 
 
 # A backslash before ASCII punctuation, and a character reference: CommonMark shows the character alone.
-_ESCAPE = re.compile(r"\\[!-/:-@\[-`{-~]|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
+_BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_ESCAPE = re.compile(_BACKSLASH_ESCAPE.pattern + r"|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
+CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+"""CommonMark's code span: a run of backticks, closed by the next run of the same length."""
 
 
 class RefusedMarkup:
@@ -324,6 +327,20 @@ def _space_before_marker(match: re.Match[str]) -> str:
 
 def _unit(block: int, kind: str, text: str, claim_ids: Collection[str]) -> Unit:
     return Unit(block=block, kind=kind, text=text, markers=markers_in(text, claim_ids))
+
+
+def shown_inside(span: str) -> str:
+    """What a protected span (``protected_spans``, with its delimiters) shows between them: a code span its
+    content as written; a quote its text with each backslash escape outside a code span read as the page
+    shows it, the character alone (a log line's ``<topic>`` is quoted as ``\\<topic>`` so it is no HTML tag)."""
+    inner = span[1:-1]
+    if span.startswith("`") or "\\" not in inner:
+        return inner
+    codes = [match.span() for match in CODE_SPAN.finditer(inner)]
+    return _BACKSLASH_ESCAPE.sub(
+        lambda escape: escape.group(0) if any(low <= escape.start() < high for low, high in codes) else escape.group(1),
+        inner,
+    )
 
 
 def _hidden_splits(text: str) -> list[Refusal]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property, lru_cache
 
-from diagnosis.release.draft import LINE_BREAK, protected_spans, visible
+from diagnosis.release.draft import LINE_BREAK, protected_spans, shown_inside, visible
 
 UNITS = {
     "ns": "ns", "nanosecond": "ns", "nanoseconds": "ns", "纳秒": "ns",
@@ -163,7 +163,7 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
 
 
 def _quote(span: str) -> Token:
-    inner = span[1:-1]
+    inner = shown_inside(span)
     return Token(Kind.QUOTE, inner, normalise(inner) if re.search(r"\w", inner) else "")
 
 

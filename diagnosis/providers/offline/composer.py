@@ -18,12 +18,14 @@ cause could be established.
 
 The headings and connecting sentences are written in the question's language (``diagnosis.language``):
 Chinese for a Chinese question, English otherwise. Quotes, facts and the verifier's guidance stay as the
-evidence and the verifier wrote them. Every template word is report language (the SemanticGuard's
+evidence and the verifier wrote them, shown as text: a "<" that would open HTML is escaped, and a runbook passage
+is never cut inside its code. Every template word is report language (the SemanticGuard's
 ``REPORT_VOCABULARY``), so a draft in either language is released at its first attempt.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,9 +37,13 @@ from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip
 from diagnosis.providers.offline.timing import clock, parse_ts
 from diagnosis.providers.offline.vocabulary import QUIET_LEVELS, announces_change, fault_score, reads_like_change_record
+from diagnosis.release.draft import CODE_SPAN
 from tools.names import ToolName
 
 SAME_CHANGE = timedelta(minutes=10)
+_BACKTICKS = re.compile(r"`+")
+# A "<" that opens raw HTML (a tag, a closing tag, a comment, a declaration, an instruction) or an autolink.
+_MARKUP_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
 MAX_QUOTE_CHARS = 200
 MAX_PASSAGE_CHARS = 300
 MAX_CELLS_SHOWN = 4
@@ -281,7 +287,9 @@ def _root_cause(story: Story, claims: list[ClaimEvidence], verdict: str, text: d
         title = passage.titles[0] if passage.titles else text["a_runbook"]
         lines.append(
             text["passage"].format(
-                title=title, passage=clip(passage.passages[0], MAX_PASSAGE_CHARS), claim_id=passage.claim_id
+                title=title,
+                passage=_as_text(_clip_markdown(passage.passages[0], MAX_PASSAGE_CHARS)),
+                claim_id=passage.claim_id,
             )
         )
     if not lines:
@@ -305,7 +313,7 @@ def _change(event: Event, text: dict[str, str], *, timed: bool = True) -> str:
     descriptive cells and the one stamp that places it (``not_after=…``, ``changed_at=…``)."""
     claim = event.claim
     if claim.tool == ToolName.QUERY_LOGS:
-        message = clip(claim.messages[0], MAX_QUOTE_CHARS)
+        message = _as_text(clip(claim.messages[0], MAX_QUOTE_CHARS))
         line = text["logged_change"].format(service=_service(claim), message=message)
         return line + (text["recorded_at"].format(at=clock(event.at)) if timed else "")
     pairs = dict(zip(sorted(claim.cells), claim.cell_pairs(), strict=True))
@@ -328,7 +336,7 @@ def _timeline(story: Story, language: Language) -> str:
         if service in seen:
             continue
         seen.add(service)
-        message = clip(event.claim.messages[0], MAX_QUOTE_CHARS)
+        message = _as_text(clip(event.claim.messages[0], MAX_QUOTE_CHARS))
         # A component that fails without an error of its own (a kernel's "table full") warns: said as it logged it.
         warned = bool(event.claim.levels) and all(level.upper().startswith("WARN") for level in event.claim.levels)
         line = text["timeline_warning" if warned else "timeline_failure"].format(
@@ -357,6 +365,29 @@ def _timeline(story: Story, language: Language) -> str:
     return text["timeline_heading"] + "\n" + "\n".join(ordered)
 
 
+def _as_text(evidence: str) -> str:
+    """``evidence`` with each "<" outside a code span escaped, for a quote: a log line's ``<topic>`` or
+    ``<redacted>`` is text the page must show, while the release policy refuses raw HTML (and the page's
+    sanitiser would drop it). Inside a code span a backslash would show; none is needed there."""
+    spans = [match.span() for match in CODE_SPAN.finditer(evidence)]
+    return _MARKUP_OPEN.sub(lambda opening: opening.group(0) if _within(spans, opening.start()) else "\\<", evidence)
+
+
+def _clip_markdown(text: str, limit: int) -> str:
+    """``clip`` that never ends inside a code span: a runbook's `` `--topic <topic> --offset` `` cut in the middle
+    leaves its opening backtick unpaired, and what followed it (``<topic>``) is no longer code."""
+    cut = clip(text, limit)
+    if cut == text:
+        return cut
+    spans = [match.span() for match in CODE_SPAN.finditer(cut)]
+    opened = [run.start() for run in _BACKTICKS.finditer(cut) if not _within(spans, run.start())]
+    return cut[: opened[-1]].rstrip() if opened else cut
+
+
+def _within(spans: list[tuple[int, int]], index: int) -> bool:
+    return any(low <= index < high for low, high in spans)
+
+
 def _number(value: str) -> float:
     try:
         return float(value)
@@ -367,7 +398,7 @@ def _number(value: str) -> float:
 def _evidence(claims: list[ClaimEvidence], facts: dict[str, str], support: dict[str, str], language: Language) -> str:
     lines = []
     for claim in claims:
-        fact = facts.get(claim.claim_id) or "; ".join(claim.texts)
+        fact = _as_text(facts.get(claim.claim_id) or "; ".join(claim.texts))
         verification = _support(support.get(claim.claim_id), language)
         lines.append(
             f"- [{claim.claim_id}] {fact} （{verification}）"

@@ -30,7 +30,7 @@ from typing import Any
 
 from diagnosis.graph.status import SemanticVerdict
 from diagnosis.release.causes import CAUSAL, ROOT_CAUSE, states_a_cause, without_root_cause
-from diagnosis.release.draft import protected_spans, read_draft, strip_markers
+from diagnosis.release.draft import protected_spans, read_draft, shown_inside, strip_markers
 from diagnosis.release.salient import NEGATION, Evidence
 from tools.knowledge.tokenize import tokenize
 
@@ -143,7 +143,7 @@ def review(task: dict[str, Any]) -> dict[str, Any]:
 
 def _judge(body: str, cited: list[str], everything: list[str], *, alone: bool = False) -> str:
     """Why ``body`` is unsupported, or '' when it is fine; ``alone``: in a paragraph citing no claim."""
-    quotes = [body[low + 1 : high - 1] for low, high in protected_spans(body)]
+    quotes = [shown_inside(body[low:high]) for low, high in protected_spans(body)]
     prose = _prose(body)
     source = Evidence(cited or everything)
     copied = [quote for quote in quotes if quote.strip() and not source.quotes(quote)]

@@ -110,12 +110,9 @@ _WHITESPACE = re.compile(r"\s+")
 _ALPHA_RUN = re.compile(r"[a-z]{3,}")
 # A sentence ends at . ! ? ; (a period not ending an ellipsis "...", a step number "1." or an abbreviation
 # "e.g.", which cut a recommended action in the middle), at a blank line, or before a list item.
+_NOT_AN_ABBREVIATION = "".join(rf"(?<!\b(?i:{re.escape(abbreviation)})\.)" for abbreviation in ABBREVIATIONS)
 _SENTENCE_END = re.compile(
-    r"(?<=[!?;。！？；])\s+"
-    r"|(?<=[^.\d]\.)"
-    + "".join(rf"(?<!\b(?i:{re.escape(abbreviation)})\.)" for abbreviation in ABBREVIATIONS)
-    + r"\s+"
-    r"|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)"
+    rf"(?<=[!?;。！？；])\s+|(?<=[^.\d]\.){_NOT_AN_ABBREVIATION}\s+|\n\s*\n|\n(?=\s*(?:[-*+]|\d+[.)])\s)"
 )
 _LIST_MARKER = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
 

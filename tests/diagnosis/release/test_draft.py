@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from diagnosis.release.draft import RefusedMarkup, markers_in, read_draft, split_sentences, strip_markers, visible
+from diagnosis.release.draft import (
+    RefusedMarkup,
+    markers_in,
+    read_draft,
+    shown_inside,
+    split_sentences,
+    strip_markers,
+    visible,
+)
 from diagnosis.rendering import render_answer
 
 
@@ -390,3 +398,17 @@ def test_a_row_is_read_with_its_escaped_pipes_and_no_more_cells_than_written():
 
     assert draft.refusals == []
     assert [unit.text for unit in draft.units] == ["a | b", "x | q | y", "z | "]
+
+
+@pytest.mark.parametrize(
+    ("span", "shown"),
+    [
+        ('"for \\<redacted> (max 100)"', "for <redacted> (max 100)"),
+        ('"run `a\\<b` then \\*"', "run `a\\<b` then *"),
+        ("`kafka \\<topic>`", "kafka \\<topic>"),
+        ("“10\\:10”", "10:10"),
+    ],
+)
+def test_a_quote_shows_its_escaped_characters_alone_and_a_code_span_its_backslashes(span, shown):
+    """A quote of a log line's "<redacted>" is written "\\<redacted>" (no HTML tag); the page shows "<"."""
+    assert shown_inside(span) == shown

@@ -21,6 +21,17 @@ def test_masking_merges_messages_that_differ_only_in_ids_and_numbers():
     assert template.count == 2 and template.first is records[0]
 
 
+def test_masking_merges_messages_that_differ_only_in_an_address_masked_or_not():
+    """A mailer's routine soft bounce to e***@gmx.de, first seen after the onset, was a "new" warning and
+    named the root cause: its template differed from the same bounce to k***@gmx.de an hour earlier only in
+    the address."""
+    assert mask("deferred (soft bounce) to=e***@gmx.de attempt=1") == mask(
+        "deferred (soft bounce) to=k***@gmx.de attempt=3"
+    )
+    assert mask("login failed for ops.team+oncall@example.co.uk") == "login failed for N"
+    assert mask("failed record shipment-events-3@88412907") == "failed record shipment-events-N@N", "no address"
+
+
 def test_the_burst_onset_ignores_a_lone_early_error():
     records = [_record(5, 0, "mailer", "smtp timeout"), *(_record(30, second, "db", "refused") for second in (1, 2, 3))]
     assert burst_onset(records) == datetime(2025, 6, 1, 8, 30, 1, tzinfo=UTC)

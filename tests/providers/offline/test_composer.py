@@ -311,6 +311,42 @@ def _compose_zh(models, claims: list[dict], verdict: str = "PASS", **lists: list
     return parse_output(models.composer.complete(messages).content, ComposerOutput)
 
 
+def test_angle_brackets_in_evidence_are_shown_as_text_and_a_passage_is_not_cut_inside_its_code(models):
+    """A runbook's `--topic <topic>` cut in the middle of its code span, and a log line's <redacted>, were raw
+    HTML to the release policy: both drafts were refused and the run ended in the fallback."""
+    command = "`kafka-console-consumer --topic <topic> --partition N --offset <offset> --max-messages 1`"
+    passage = (
+        "Take the offset from the error and find the record at the first failure, " * 3 + f"or read it: {command}."
+    )
+    root = _claim(
+        "c2",
+        'ledger-db logged "FATAL: sorry, too many clients already for <redacted> (max_connections=100)"',
+        "query_logs",
+        ("$.records[0].message", "FATAL: sorry, too many clients already for <redacted> (max_connections=100)"),
+        ("$.records[0].service", "ledger-db"),
+        ("$.records[0].ts", "2025-06-01T08:30:05Z"),
+    )
+    runbook = _claim(
+        "c3",
+        "The runbook describes it",
+        "lookup_knowledge",
+        ("$.chunks[1].title", "Runbook: ledger-db too many connections > How to confirm"),
+        ("$.chunks[1].text", passage),
+    )
+    claims = [SYMPTOM, root, runbook]
+
+    answer = _compose(models, claims)
+
+    markdown = answer["answer_markdown"]
+    assert "\\<topic>" not in markdown and "<topic>" not in markdown, "the cut code span is left out whole"
+    assert 'at the first failure, or read it:" [c3]' in markdown
+    assert 'too many clients already for \\<redacted> (max_connections=100)" [c2]' in markdown
+    assert (
+        'ledger-db logged "FATAL: sorry, too many clients already for \\<redacted> (max_connections=100)"' in markdown
+    )
+    assert _released(answer, claims, [])
+
+
 def _released(answer: dict, claims: list[dict], guidance: list[str]) -> bool:
     """The release policy and the offline SemanticGuard both let ``answer`` through."""
     policy = check_draft(answer["answer_markdown"], answer["cited_claim_ids"], claims, guidance=guidance)

@@ -37,7 +37,8 @@ MIN_BURST_RECORDS = 2
 MAX_ROOT_TEMPLATES = 3
 
 _VARIABLE = re.compile(
-    r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"  # uuids
+    r"[\w.+*-]+@[\w-]+(?:\.[\w-]+)+"  # e-mail addresses, masked ones too (j***@example.com)
+    r"|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"  # uuids
     r"|\b0x[0-9a-f]+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{6,}\b"  # hex ids and hashes
     r"|\d+(?:\.\d+)?[a-z]*",  # numbers with their unit (1000ms, 4gb) or suffix
     re.IGNORECASE,

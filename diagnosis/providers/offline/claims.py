@@ -97,9 +97,13 @@ def _record_bindings(record: LogRecord, *, host: str | None) -> list[Binding | N
 def metric_claim(claim_id: str, anomaly: Anomaly) -> Claim | None:
     series = anomaly.series
     verb = "rose" if anomaly.rising else "fell"
+    # Where the new level began, when that is not the extreme itself: when the failure began, to a reader
+    # and to the composer's timeline, which a peak an hour later is not.
+    began = [anomaly.shifted] if anomaly.shifted is not anomaly.extreme else []
+    levels = " and ".join(f"{point.value_text} at {clock(point.ts)}" for point in [*began, anomaly.extreme])
     statement = (
         f"{series.metric} of {series.service} {verb} from {anomaly.baseline.value_text} at {clock(anomaly.baseline.ts)} "
-        f"to {anomaly.extreme.value_text} at {clock(anomaly.extreme.ts)}"
+        f"to {levels}"
     )
     invocation = series.invocation_id
     return _claim(
@@ -108,8 +112,11 @@ def metric_claim(claim_id: str, anomaly: Anomaly) -> Claim | None:
         [
             binding(invocation, ToolName.QUERY_METRICS, child(series.raw_path, "service"), series.service),
             binding(invocation, ToolName.QUERY_METRICS, child(series.raw_path, "metric"), series.metric),
-            *_point_bindings(invocation, anomaly.baseline),
-            *_point_bindings(invocation, anomaly.extreme),
+            *(
+                binding
+                for point in [anomaly.baseline, *began, anomaly.extreme]
+                for binding in _point_bindings(invocation, point)
+            ),
         ],
     )
 

@@ -164,8 +164,10 @@ class Story:
                 if stamps:
                     records.append(_in_order(stamps))
             elif claim.tool == ToolName.QUERY_METRICS and len(claim.points) >= 2:
-                extreme = claim.ordered_points()[-1]
-                event = _event(extreme.get("ts", ""), claim)
+                # A shift is placed where its new level began (the point after the baseline, when the claim
+                # cites one before its extreme), else at its extreme.
+                points = claim.ordered_points()
+                event = _event((points[1] if len(points) > 2 else points[-1]).get("ts", ""), claim)
                 if event is not None:
                     metrics.append(event)
         onset = _onset(_in_order(failures), supported)

@@ -76,7 +76,7 @@ def analyse_results(
     anomalies = [found for series in series_of(exchanges, memo) if (found := anomaly(series, logs.onset)) is not None]
     # A cause precedes the first error it produced (or, with no error at all, the first metric shift).
     first_error = min((template.first.ts for template in logs.root_templates), default=None)
-    first_shift = min((found.shifted_at for found in anomalies), default=None)
+    first_shift = min((found.shifted.ts for found in anomalies), default=None)
     cause_before = first_error or (logs.onset + CLOCK_PRECISION if logs.onset else first_shift)
     change_terms = row_terms - GENERIC_NAME_WORDS
     return Findings(
@@ -164,13 +164,19 @@ def _claims(findings: Findings, focus: list[str], first: int) -> list[Claim]:
         builders.append(
             lambda claim_id: claims.knowledge_claim(claim_id, passage, "The knowledge base explains these errors")
         )
-    builders.extend(_metric_builder(found) for found in _primary_anomalies(findings.anomalies, root))
+    primary = _primary_anomalies(findings.anomalies, root)
+    builders.extend(_metric_builder(found) for found in primary)
     change = findings.change
     if change:
         builders.append(lambda claim_id: claims.change_claim(claim_id, change))
     builders.extend(_row_builder(row, findings.row_terms, findings.change_cutoff) for row in findings.rows)
     builders.extend(_log_builder(template, root=False) for template in logs.symptom_templates)
-    builders.extend(_metric_builder(found) for found in _symptom_anomalies(findings.anomalies, root, focus))
+    # Without a root service the strongest shift of all may be a named service's own: cited once.
+    builders.extend(
+        _metric_builder(found)
+        for found in _symptom_anomalies(findings.anomalies, root, focus)
+        if not any(found is cited for cited in primary)
+    )
     if fix:
         builders.append(
             lambda claim_id: claims.knowledge_claim(claim_id, fix, "The knowledge base gives remediation steps")

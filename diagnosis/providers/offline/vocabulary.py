@@ -319,7 +319,7 @@ CHANGE_ANNOUNCEMENT_STEMS = (
     "ntp",
     "time sync",
 )
-CHANGE_ANNOUNCEMENT_ZH = (
+CHANGE_ANNOUNCEMENT_ZH = (  # patterns, joined as they are
     "部署",
     "发布",
     "上线",
@@ -333,7 +333,8 @@ CHANGE_ANNOUNCEMENT_ZH = (
     "切换",
     "开关",
     "灰度",
-    "升级",
+    # An upgrade, not a ticket or a complaint escalated to the second line, a lead or the on-call ("升级二线").
+    r"升级(?!(?:到|至|给)?\s*(?:[一二三]线|L[1-3]|值班|主管|组长|经理|专家|处理|工单))",
     "回滚",
     "时间同步",
 )

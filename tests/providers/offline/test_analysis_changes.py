@@ -62,6 +62,8 @@ def test_change_announcements_in_english_and_chinese():
         "配置已重新加载：tmp_cleanup.enabled=false",
         "开始灰度发布 v3.2.0",
         "batch import orders-2025-03 scheduled",
+        "openssl 已升级到 3.0.15",
+        "内核升级完成，准备重启",
     ):
         assert announces_change(message), message
     for message in (
@@ -69,5 +71,7 @@ def test_change_announcements_in_english_and_chinese():
         "Renewal due subscription_id=SUB-1",
         "任务完成 job_id=IMG-1",
         "processed batch records=157 in 15.5s, committed offsets",  # routine work, no change
+        "坐席处理工单 TK1068：用户端仍提示订单不存在，已安抚用户并升级二线",  # a ticket escalated, no upgrade
+        "投诉已升级至值班经理",
     ):
         assert not announces_change(message), message

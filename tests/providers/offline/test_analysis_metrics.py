@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from diagnosis.providers.offline.analysis.metrics import Point, Series, anomaly
+from diagnosis.providers.offline.claims import metric_claim
 
 ONSET = datetime(2025, 6, 1, 8, 30, tzinfo=UTC)
 
@@ -24,6 +25,17 @@ def test_a_level_shift_at_the_onset_is_found_with_its_baseline_and_peak():
     assert found is not None and found.rising
     assert found.baseline.value == 10.0
     assert found.extreme.value == 80.0 and found.extreme.raw_path == "$.series[0].points[31]"
+    assert found.shifted.raw_path == "$.series[0].points[30]", "where the new level began"
+
+
+def test_the_claim_of_a_shift_cites_where_it_began_before_its_peak():
+    """The peak of a ramp came long after the failure began: the claim also cites the new level's first point."""
+    found = anomaly(_series([10.0, 11.0, 9.0] * 10 + [40.0 + index for index in range(30)]), ONSET)
+    claim = metric_claim("c1", found)
+    assert claim is not None
+    assert claim["statement"] == "m of svc rose from 10.0 at 08:00:00 to 40.0 at 08:30:00 and 69.0 at 08:59:00"
+    cited = [binding["raw_path"] for binding in claim["bindings"] if binding["raw_path"].endswith(".ts")]
+    assert cited == ["$.series[0].points[0].ts", "$.series[0].points[30].ts", "$.series[0].points[59].ts"]
 
 
 def test_a_drop_cites_the_lowest_point_after_the_onset():

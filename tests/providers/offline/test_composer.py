@@ -198,6 +198,53 @@ def test_without_a_verified_error_a_change_long_before_the_metric_shift_is_not_i
     assert "a change shortly before" not in headline, headline
 
 
+def test_a_metric_shift_is_placed_where_its_new_level_began_and_a_change_after_that_is_no_cause(models):
+    """Placed at its peak (08:40), a shift beginning at 08:10 let a line logged at 08:20, after the failure
+    had begun (an agent escalating a ticket), read as "a change shortly before the failure began"."""
+    shift = _claim(
+        "c9",
+        "the pool's wait rose",
+        "query_metrics",
+        ("$.series[0].metric", "db_pool_pending"),
+        ("$.series[0].service", "ledger-api"),
+        ("$.series[0].points[0].ts", "2025-06-01T08:00:00Z"),
+        ("$.series[0].points[0].value", "0.0"),
+        ("$.series[0].points[2].ts", "2025-06-01T08:10:00Z"),
+        ("$.series[0].points[2].value", "12.0"),
+        ("$.series[0].points[9].ts", "2025-06-01T08:40:00Z"),
+        ("$.series[0].points[9].value", "44.0"),
+    )
+    later = _claim(
+        "c7",
+        "ledger-api logged a restart",
+        "query_logs",
+        ("$.records[5].message", "Restarting ledger-api pods after config reload"),
+        ("$.records[5].service", "ledger-api"),
+        ("$.records[5].ts", "2025-06-01T08:20:00Z"),
+        verification="indirect_support",
+    )
+
+    jump = _claim(
+        "c8",
+        "ledger-db's connections rose",
+        "query_metrics",
+        ("$.series[1].metric", "active_connections"),
+        ("$.series[1].service", "ledger-db"),
+        ("$.series[1].points[0].ts", "2025-06-01T08:00:00Z"),
+        ("$.series[1].points[0].value", "40.0"),
+        ("$.series[1].points[3].ts", "2025-06-01T08:15:00Z"),
+        ("$.series[1].points[3].value", "100.0"),
+    )
+
+    markdown = _compose(models, [shift, later, jump])["answer_markdown"]
+
+    assert "a change shortly before" not in markdown.split("\n\n")[0]
+    assert (
+        "- 08:10:00 db_pool_pending of **ledger-api** rose from 0.0 to 44.0 [c9]\n"
+        "- 08:15:00 active_connections of **ledger-db** rose from 40.0 to 100.0 [c8]"
+    ) in markdown, "a shift cited by its baseline and extreme alone stands at its extreme"
+
+
 def test_a_record_logged_at_info_is_never_the_first_error(models):
     """An INFO line naming a setting ``connect-timeout-ms`` reads like a fault to the analysis: its cited level
     says the service reported no problem, so the failure begins at the first real error."""

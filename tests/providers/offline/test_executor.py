@@ -310,3 +310,16 @@ def test_a_failure_on_one_host_names_the_machine_but_not_a_lone_replica(host, na
     findings = analyse_results(exchanges, question=incident.QUESTION, onset=None, focus=[])
 
     assert findings.confined_host == (host if named else None)
+
+
+def test_without_a_failing_service_the_strongest_shift_of_a_named_service_is_cited_once():
+    """The strongest shift of all, with no root service, was also the named service's own symptom: two
+    claims of one reading ("http_404_per_min rose from 6.0 to 1636.0" twice in the timeline)."""
+    quiet = [
+        (tool, args, logs_payload() if tool == "query_logs" else payload) for tool, args, payload in incident.results()
+    ]
+
+    output = _final(executor_conversation(incident.QUESTION, quiet))
+
+    metric_claims = [claim for claim in output["claims"] if claim["bindings"][0]["tool_name"] == "query_metrics"]
+    assert [claim["statement"].split(" rose ")[0] for claim in metric_claims] == ["p99_latency_ms of ledger-api"]

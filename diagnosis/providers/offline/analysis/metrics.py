@@ -5,7 +5,8 @@ baseline is summarised robustly (median and MAD), so a few spikes before the inc
 change; the score is the shift in baseline deviations, capped, times the relative size of the shift. The
 cap stops a series that was exactly 0 before (pending threads, evictions) from drowning all others, while
 the relative factor keeps a large but proportionally tiny wiggle from counting. The cited evidence is one
-baseline point near the usual level and the extreme point after the onset.
+baseline point near the usual level, the first point of the new level (when the shift began) and the
+extreme point after it.
 """
 
 from __future__ import annotations
@@ -60,8 +61,8 @@ class Anomaly:
     rising: bool
     baseline: Point
     extreme: Point
-    shifted_at: datetime
-    """The first point of the new level: where the series changed."""
+    shifted: Point
+    """The first point of the new level: where the series changed (the extreme itself after a jump)."""
 
 
 def series_of(exchanges: Iterable[ToolExchange], memo: Memo = NO_MEMO) -> list[Series]:
@@ -114,7 +115,7 @@ def anomaly(series: Series, onset: datetime | None) -> Anomaly | None:
     # max and min return the first of equal points, and points are in time order: the earliest extreme.
     extreme = (max if rising else min)(after, key=lambda point: point.value)
     baseline = min(before, key=lambda point: abs(point.value - base))
-    return Anomaly(series, score, rising, baseline, extreme, after[0].ts)
+    return Anomaly(series, score, rising, baseline, extreme, after[0])
 
 
 def _split_index(points: list[Point], onset: datetime | None) -> int | None:

@@ -50,8 +50,9 @@ class _BestEffort:
 
     def write(self, text: str) -> int:
         with suppress(OSError, ValueError, AttributeError):  # full or broken; closed; no stream at all
-            return int(self._stream.write(text))
-        return 0
+            # Not the stream's count: an ``OutputWrapper`` or a codecs writer answers None.
+            self._stream.write(text)
+        return len(text)
 
     def flush(self) -> None:
         with suppress(OSError, ValueError, AttributeError):

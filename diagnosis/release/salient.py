@@ -163,8 +163,9 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
 
 
 def _quote(span: str) -> Token:
-    inner = shown_inside(span)
-    return Token(Kind.QUOTE, inner, normalise(inner) if re.search(r"\w", inner) else "")
+    """A quote as written (where the sentence has it), compared as the page shows it (``shown_inside``)."""
+    shown = shown_inside(span)
+    return Token(Kind.QUOTE, span[1:-1], normalise(shown) if re.search(r"\w", shown) else "")
 
 
 def _classify(word: str, names: set[str], text: str, end: int) -> Token | None:

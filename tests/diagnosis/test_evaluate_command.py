@@ -3,16 +3,17 @@ of packs, bad arguments and the documented JSON."""
 
 from __future__ import annotations
 
+import codecs
 import errno
 import json
 import shutil
 import sys
-from io import StringIO
+from io import BytesIO, StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, OutputWrapper
 
 from diagnosis.management.commands.evaluate import lead
 from diagnosis.models import DiagnosisRun
@@ -336,3 +337,16 @@ def test_a_bad_argument_still_exits_2_when_stderr_cannot_be_written(command, std
         instance.run_from_argv(argv)
 
     assert exit_info.value.code == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("wrap", [OutputWrapper, codecs.getwriter("utf-8")], ids=["wrapper", "codecs"])
+def test_a_stderr_whose_write_answers_no_count_is_written_to(wrap):
+    """A command's own ``self.stderr`` (an ``OutputWrapper``) handed to another, or a codecs writer, answers
+    None from ``write``: the best-effort stream took that for a count and failed after its result."""
+    written = StringIO() if wrap is OutputWrapper else BytesIO()
+
+    call_command("export_feedback", "--wrong", stdout=StringIO(), stderr=wrap(written))
+
+    text = written.getvalue()
+    assert "question stub(s) from runs marked wrong" in (text.decode() if isinstance(text, bytes) else text)

@@ -30,6 +30,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from markdown_it.common.html_re import HTML_TAG_RE
+from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
+
 from diagnosis.graph.status import Verdict
 from diagnosis.language import Language, language_of
 from diagnosis.providers.offline.analysis.changes import LOOKBACK
@@ -37,13 +40,13 @@ from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip
 from diagnosis.providers.offline.timing import clock, parse_ts
 from diagnosis.providers.offline.vocabulary import QUIET_LEVELS, announces_change, fault_score, reads_like_change_record
-from diagnosis.release.draft import CODE_SPAN
+from diagnosis.release.draft import CODE_SPAN, protected_spans
 from tools.names import ToolName
 
 SAME_CHANGE = timedelta(minutes=10)
 _BACKTICKS = re.compile(r"`+")
-# A "<" that opens raw HTML (a tag, a closing tag, a comment, a declaration, an instruction) or an autolink.
-_MARKUP_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
+# What may open markup in a quote: a "<" (raw HTML, an autolink), a backslash before punctuation (an escape).
+_MARKUP_CHARACTER = re.compile(r"<|\\(?=[!-/:-@\[-`{-~])")
 MAX_QUOTE_CHARS = 200
 MAX_PASSAGE_CHARS = 300
 MAX_CELLS_SHOWN = 4
@@ -289,7 +292,7 @@ def _root_cause(story: Story, claims: list[ClaimEvidence], verdict: str, text: d
         title = passage.titles[0] if passage.titles else text["a_runbook"]
         lines.append(
             text["passage"].format(
-                title=title,
+                title=_as_text(title),
                 passage=_as_text(_clip_markdown(passage.passages[0], MAX_PASSAGE_CHARS)),
                 claim_id=passage.claim_id,
             )
@@ -367,23 +370,46 @@ def _timeline(story: Story, language: Language) -> str:
     return text["timeline_heading"] + "\n" + "\n".join(ordered)
 
 
-def _as_text(evidence: str) -> str:
-    """``evidence`` with each "<" outside a code span escaped, for a quote: a log line's ``<topic>`` or
-    ``<redacted>`` is text the page must show, while the release policy refuses raw HTML (and the page's
-    sanitiser would drop it). Inside a code span a backslash would show; none is needed there."""
-    spans = [match.span() for match in CODE_SPAN.finditer(evidence)]
-    return _MARKUP_OPEN.sub(lambda opening: opening.group(0) if _within(spans, opening.start()) else "\\<", evidence)
+def _as_text(evidence: str, *, quoted_only: bool = False) -> str:
+    """``evidence`` written so that the page shows it as it is, for a quote: outside code spans, a "<" that
+    markdown-it reads as raw HTML or an autolink (a log line's ``<redacted>``, a runbook's ``<topic>``) is
+    escaped, which the release policy would refuse and the page's sanitiser drop, and so is a backslash before
+    punctuation (a JSON log's ``https:\\/\\/``), which the page would not show. Inside a code span a backslash
+    would show; none is needed there. ``quoted_only``: only inside the quotes of a text that quotes (a fact),
+    since the release policy refuses an escape outside a quote."""
+    codes = [match.span() for match in CODE_SPAN.finditer(evidence)]
+    quotes = protected_spans(evidence) if quoted_only else [(0, len(evidence))]
+
+    def escaped(match: re.Match[str]) -> str:
+        at, character = match.start(), match.group(0)
+        if _within(codes, at) or not _within(quotes, at):
+            return character
+        if character == "<" and not _opens_markup(evidence, at):
+            return character
+        return "\\" + character
+
+    return _MARKUP_CHARACTER.sub(escaped, evidence)
+
+
+def _opens_markup(text: str, at: int) -> bool:
+    """Whether the "<" at ``at`` opens what markdown-it reads as raw HTML or as an autolink."""
+    if HTML_TAG_RE.match(text, at):
+        return True
+    close = text.find(">", at + 1)
+    inside = text[at + 1 : close] if close != -1 else "<"
+    return "<" not in inside and bool(AUTOLINK_RE.search(inside) or EMAIL_RE.search(inside))
 
 
 def _clip_markdown(text: str, limit: int) -> str:
     """``clip`` that never ends inside a code span: a runbook's `` `--topic <topic> --offset` `` cut in the middle
-    leaves its opening backtick unpaired, and what followed it (``<topic>``) is no longer code."""
+    leaves its opening backtick unpaired, and what followed it (``<topic>``) is no longer code. A passage that
+    opens with a code span longer than ``limit`` is cut as ``clip`` cuts it (its backtick then shows)."""
     cut = clip(text, limit)
     if cut == text:
         return cut
     spans = [match.span() for match in CODE_SPAN.finditer(cut)]
     opened = [run.start() for run in _BACKTICKS.finditer(cut) if not _within(spans, run.start())]
-    return cut[: opened[-1]].rstrip() if opened else cut
+    return (cut[: opened[-1]].rstrip() if opened else cut) or cut
 
 
 def _within(spans: list[tuple[int, int]], index: int) -> bool:
@@ -400,7 +426,7 @@ def _number(value: str) -> float:
 def _evidence(claims: list[ClaimEvidence], facts: dict[str, str], support: dict[str, str], language: Language) -> str:
     lines = []
     for claim in claims:
-        fact = _as_text(facts.get(claim.claim_id) or "; ".join(claim.texts))
+        fact = _as_text(facts.get(claim.claim_id) or "; ".join(claim.texts), quoted_only=True)
         verification = _support(support.get(claim.claim_id), language)
         lines.append(
             f"- [{claim.claim_id}] {fact} （{verification}）"

@@ -333,8 +333,8 @@ CHANGE_ANNOUNCEMENT_ZH = (  # patterns, joined as they are
     "切换",
     "开关",
     "灰度",
-    # An upgrade, not a ticket or a complaint escalated to the second line, a lead or the on-call ("升级二线").
-    r"升级(?!(?:到|至|给)?\s*(?:[一二三]线|L[1-3]|值班|主管|组长|经理|专家|处理|工单))",
+    # An upgrade, not a ticket, an alert or a complaint escalated (to the second line, a priority, a team).
+    r"(?<!工单|事件|告警|投诉|客诉|问题)升级(?!(?:到|至|给|为)?\s*(?:[一二三]线|[LP][0-4]|值班|主管|组长|经理|专家|处理|工单|SRE|运维|研发|团队|[一二三四]级))",
     "回滚",
     "时间同步",
 )

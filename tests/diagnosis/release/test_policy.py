@@ -674,6 +674,13 @@ FORBIDDING = _claim(
 )
 
 
+NEVER_PURGE = _claim(
+    "c8",
+    "The runbook forbids purging the queue",
+    "Never purge the orders queue, even when consumers are not responding.",
+)
+
+
 @pytest.mark.parametrize(
     "markdown",
     ['The runbook says to "raise `connectionTimeout`" [c9].', "运行手册建议「raise `connectionTimeout`」[c9]。"],
@@ -696,3 +703,25 @@ def test_a_quote_that_leaves_out_the_negation_of_its_clause_is_refused(markdown)
 )
 def test_a_quote_said_with_its_negation_is_released(markdown):
     assert check(markdown, ["c9"], claims=[*CLAIMS, FORBIDDING]).released
+
+
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "purge the orders queue\\, even when consumers are not responding",
+        "purge the orders queue, even when consumers are not responding\\.",
+    ],
+)
+def test_an_escape_inside_a_quote_does_not_hide_where_it_stands(quote):
+    """Read as the page shows it, the quote was looked for in the sentence without its backslash: not found,
+    it was taken to stand at the start, and its own "not" to follow it, so the reversal was released."""
+    markdown = f'The runbook says to "{quote}" [c8].'
+
+    assert rules(check(markdown, ["c8"], claims=[*CLAIMS, NEVER_PURGE])) == ["quote_drops_negation"]
+
+
+def test_a_quote_with_an_escape_said_with_its_negation_is_released():
+    markdown = 'The runbook says never to "purge the orders queue\\, even when consumers are not responding" [c8].'
+
+    assert check(markdown, ["c8"], claims=[*CLAIMS, NEVER_PURGE]).released
+

@@ -28,8 +28,10 @@ def test_masking_merges_messages_that_differ_only_in_an_address_masked_or_not():
     assert mask("deferred (soft bounce) to=e***@gmx.de attempt=1") == mask(
         "deferred (soft bounce) to=k***@gmx.de attempt=3"
     )
-    assert mask("login failed for ops.team+oncall@example.co.uk") == "login failed for N"
+    assert mask("login failed for ops.team+oncall@example.co.uk") == "login failed for N@example.co.uk"
+    assert mask("token of fraud-svc@fraud.internal expired") != mask("token of ledger-svc@ledger.internal expired")
     assert mask("failed record shipment-events-3@88412907") == "failed record shipment-events-N@N", "no address"
+    assert mask("loaded lodash@4.17.21") == "loaded lodash@N.N", "a package's version is no address"
 
 
 def test_the_burst_onset_ignores_a_lone_early_error():

@@ -60,3 +60,11 @@ def test_without_an_onset_the_series_own_change_point_splits_it():
 
 def test_too_few_points_on_one_side_give_no_verdict():
     assert anomaly(_series([1.0, 1.0] + [9.0] * 40, metric="short"), datetime(2025, 6, 1, 8, 2, tzinfo=UTC)) is None
+
+
+def test_the_shift_begins_at_the_first_point_past_half_of_it_not_at_the_onset():
+    """The first points after the onset were still at the old level, one of them a dip: placed there, the
+    released timeline said the series rose before the first error."""
+    found = anomaly(_series([400.0] * 30 + [400.0, 100.0, 400.0, 950.0] + [1000.0] * 26), ONSET)
+    assert found is not None and found.rising
+    assert found.shifted.raw_path == "$.series[0].points[33]" and found.shifted.value == 950.0

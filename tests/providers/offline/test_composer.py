@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from diagnosis.contracts import ComposerOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
 from diagnosis.providers.offline import semantic_guard
@@ -390,6 +392,51 @@ def test_angle_brackets_in_evidence_are_shown_as_text_and_a_passage_is_not_cut_i
     assert 'too many clients already for \\<redacted> (max_connections=100)" [c2]' in markdown
     assert (
         'ledger-db logged "FATAL: sorry, too many clients already for \\<redacted> (max_connections=100)"' in markdown
+    )
+    assert _released(answer, claims, [])
+
+
+def _log_claim(claim_id: str, message: str) -> dict:
+    return _claim(
+        claim_id,
+        f'ledger-api logged at 2025-06-01T08:30:20Z: "{message}"',
+        "query_logs",
+        ("$.records[0].message", message),
+        ("$.records[0].service", "ledger-api"),
+        ("$.records[0].ts", "2025-06-01T08:30:20Z"),
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "POST https:\\/\\/pay.example.com\\/v1\\/charge failed: timeout after 2000ms",  # a JSON log's escaped slashes
+        "no handler for route ^/v1/orders/\\d+\\.json$: 404",
+        'JSON parse error: unterminated string at " while reading List<Map<String, Object>>',  # no HTML to the page
+    ],
+)
+def test_evidence_with_backslashes_or_angle_brackets_that_open_nothing_is_quoted_as_it_is_shown(models, message):
+    """Quotes are read as the page shows them: a backslash before punctuation must be doubled to show."""
+    claims = [_log_claim("c1", message), RUNBOOK]
+
+    assert _released(_compose(models, claims), claims, [])
+
+
+def test_a_runbook_title_that_holds_a_tag_and_a_passage_that_opens_with_a_long_code_span(models):
+    command = "`" + "kafka-consumer-groups --reset-offsets --to-offset 88412908 " * 6 + "`"
+    runbook = _claim(
+        "c3",
+        "The runbook describes it",
+        "lookup_knowledge",
+        ("$.chunks[1].title", "Reset offsets for <topic>"),
+        ("$.chunks[1].text", f"{command} skips the record."),
+    )
+    claims = [SYMPTOM, runbook]
+
+    answer = _compose(models, claims)
+
+    assert 'in "Reset offsets for \\<topic>": "`kafka-consumer-groups' in answer["answer_markdown"], (
+        "never an empty quote"
     )
     assert _released(answer, claims, [])
 

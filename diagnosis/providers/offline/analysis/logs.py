@@ -37,7 +37,10 @@ MIN_BURST_RECORDS = 2
 MAX_ROOT_TEMPLATES = 3
 
 _VARIABLE = re.compile(
-    r"[\w.+*-]+@[\w-]+(?:\.[\w-]+)+"  # e-mail addresses, masked ones too (j***@example.com)
+    # The mailbox of an e-mail address, masked ones too (j***@example.com): not its domain, which tells one
+    # recipient's provider or one service's account from another (fraud-svc@fraud.internal), nor a package's
+    # version (lodash@4.17.21).
+    r"[\w.+*-]+(?=@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b)"
     r"|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"  # uuids
     r"|\b0x[0-9a-f]+\b|\b(?=[0-9a-f]*\d)[0-9a-f]{6,}\b"  # hex ids and hashes
     r"|\d+(?:\.\d+)?[a-z]*",  # numbers with their unit (1000ms, 4gb) or suffix

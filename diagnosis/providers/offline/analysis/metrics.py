@@ -62,7 +62,7 @@ class Anomaly:
     baseline: Point
     extreme: Point
     shifted: Point
-    """The first point of the new level: where the series changed (the extreme itself after a jump)."""
+    """The first point past half the shift: where the series changed (the extreme itself after a jump)."""
 
 
 def series_of(exchanges: Iterable[ToolExchange], memo: Memo = NO_MEMO) -> list[Series]:
@@ -115,7 +115,10 @@ def anomaly(series: Series, onset: datetime | None) -> Anomaly | None:
     # max and min return the first of equal points, and points are in time order: the earliest extreme.
     extreme = (max if rising else min)(after, key=lambda point: point.value)
     baseline = min(before, key=lambda point: abs(point.value - base))
-    return Anomaly(series, score, rising, baseline, extreme, after[0])
+    # Where the new level began: the first point past half the shift, in its direction (a point after the
+    # onset still at the old level, or dipping the other way, is not where the series changed).
+    shifted = next(point for point in after if (point.value - base) * (1 if rising else -1) >= abs(shift) / 2)
+    return Anomaly(series, score, rising, baseline, extreme, shifted)
 
 
 def _split_index(points: list[Point], onset: datetime | None) -> int | None:

@@ -275,6 +275,10 @@ CHANGE_WORDS = frozenset(
 )
 
 
+# Words of a change record's column that name what it changed: the service, component or host it applies to.
+SUBJECT_WORDS = frozenset({"service", "component", "target", "app", "application", "system", "host", "node", "cluster"})
+
+
 # Words with which a log line announces a change to the running system: a deploy, a rollout, a migration, a
 # configuration reload, a feature flag, a restart, a scaling action, a certificate, a failover ("starting
 # version v4.2.0", "feature flag X enabled", "scaled to 0 replicas", "配置已重新加载"). Matched as prefixes of
@@ -300,7 +304,6 @@ CHANGE_ANNOUNCEMENT_STEMS = (
     "scaling",
     "scale down",
     "scale up",
-    "replicas",
     "certificat",
     "failover",
     "fail over",
@@ -345,6 +348,8 @@ _CHANGE_ANNOUNCEMENT = re.compile(
     # A job or a batch starting ("job nightly-export started", "starting job reindex", "batch import scheduled")
     # brings new load; a batch processed ("processed batch records=157 in 15.5s") is routine work.
     + r"\b(?:job|batch)\b[^.;]{0,60}\b(?:start|schedul|launch)|\bstart\w*\s+(?:the\s+)?(?:job|batch)\b|"
+    # A replica count ("scaled to 0 replicas"), not a ReplicaSet, whose controller creates a pod for one evicted.
+    + r"\breplicas\b|"
     + "|".join(CHANGE_ANNOUNCEMENT_ZH),
     re.IGNORECASE,
 )

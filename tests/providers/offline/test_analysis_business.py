@@ -101,3 +101,15 @@ def test_the_stamp_that_placed_the_change_is_cited_rather_than_older_ones():
     row = Row("inv", "$.rows[0]", columns, ["ledger-db.internal", *stamps, "2025-06-01 08:29:59"])
     cited = [cell.column for cell in cited_cells(row, EVIDENCE, ONSET)]
     assert cited == ["common_name", "created_at", "not_before", "updated_at", "not_after"]
+
+
+def test_the_service_a_change_record_applies_to_is_cited_though_the_failure_shares_no_word_with_it():
+    """A log level set to DEBUG on a search indexer filled the disks of the nodes a checkout service shared
+    with it: the record's method and reason shared words with the failure, and its service was left out."""
+    columns = ["id", "change_id", "service", "config_key", "old_value", "new_value", "method", "reason", "changed_at"]
+    values = [5, "CFG-20931", "search-indexer", "logging.level.com.tixly.search", "INFO", "DEBUG"]
+    row = Row(
+        "inv", "$.rows[4]", columns, [*values, "POST to every pod", "pods need the payloads", "2025-06-01 08:05:00"]
+    )
+    cited = [cell.column for cell in cited_cells(row, terms("checkout pods evicted 503"), ONSET)]
+    assert "service" in cited and "new_value" in cited and "changed_at" in cited

@@ -73,6 +73,7 @@ def test_change_announcements_in_english_and_chinese():
         "processed batch records=157 in 15.5s, committed offsets",  # routine work, no change
         "坐席处理工单 TK1068：用户端仍提示订单不存在，已安抚用户并升级二线",  # a ticket escalated, no upgrade
         "投诉已升级至值班经理",
+        "Normal SuccessfulCreate replicaset/checkout-api-6b8d9f7c5: Created pod: checkout-api-6b8d9f7c5-w8j3d",
         "工单升级为P1",
         "已将问题升级给SRE团队",
         "告警升级：磁盘使用率 95%",

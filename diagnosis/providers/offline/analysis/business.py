@@ -25,6 +25,7 @@ from diagnosis.providers.offline.vocabulary import (
     CHANGE_WORDS,
     NEW_STATE_WORDS,
     OLD_STATE_WORDS,
+    SUBJECT_WORDS,
     name_words,
     reads_like_change_record,
 )
@@ -123,10 +124,11 @@ def corroborating_rows(rows: list[Row], evidence_terms: set[str], onset: datetim
 
 def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = None) -> list[Cell]:
     """The row's citable cells: those sharing evidence terms first, then the time closest before the onset
-    (when the change took effect: a certificate's ``not_after``, not its ``not_before``), then the cells whose
-    column names the change, however short: what it set (``new_value``), what it replaced (``old_value``),
-    the rest of it (``version``, ``job_id``); then its other timestamps, then the rest. A row's own number
-    (its ``id`` column) is not cited: it says nothing about what happened."""
+        (when the change took effect: a certificate's ``not_after``, not its ``not_before``) and the cell that names
+    what changed (its ``service``: a record of a log level set to DEBUG is read by the service it names), then the cells whose
+        column names the change, however short: what it set (``new_value``), what it replaced (``old_value``),
+        the rest of it (``version``, ``job_id``); then its other timestamps, then the rest. A row's own number
+        (its ``id`` column) is not cited: it says nothing about what happened."""
     cells = []
     for index, value in enumerate(row.values):
         excerpt = clip(normalise(value) if isinstance(value, str) else json.dumps(value), MAX_CELL_CHARS)
@@ -141,9 +143,9 @@ def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = Non
     def priority(cell: Cell) -> tuple[int, int]:
         if terms(cell.excerpt) & evidence_terms:
             return 0, cell.index
-        if cell.index == latest:
-            return 1, cell.index
         words = name_words(cell.column)
+        if cell.index == latest or (words & SUBJECT_WORDS and cell.index not in stamps):
+            return 1, cell.index
         if words & CHANGE_WORDS and cell.index not in stamps:
             return (2 if words & NEW_STATE_WORDS else 3 if words & OLD_STATE_WORDS else 4), cell.index
         return (5 if cell.index in stamps else 6), cell.index

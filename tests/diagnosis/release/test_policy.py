@@ -724,4 +724,3 @@ def test_a_quote_with_an_escape_said_with_its_negation_is_released():
     markdown = 'The runbook says never to "purge the orders queue\\, even when consumers are not responding" [c8].'
 
     assert check(markdown, ["c8"], claims=[*CLAIMS, NEVER_PURGE]).released
-

@@ -305,8 +305,10 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
     for match in _NUMBER.finditer(plain):
         before = plain[match.start() - 1] if match.start() else " "
         sign = "-" if _signed(plain, match.start()) else ""
-        if not sign and (before.isalnum() or before in "_.-/:"):
-            continue  # part of an identifier (HikariPool-1, 10/10's second half) or of a version
+        # Part of an identifier (HikariPool-1, 10/10's second half) or of a version; not a number written
+        # straight after a Chinese word ("调整为5分钟"), which Chinese does without a space.
+        if not sign and ((before.isascii() and before.isalnum()) or before in "_.-/:"):
+            continue
         numbers.add(sign + _number_form(match.group(1), match.group(2)))
         if match.group(2) is None or UNITS[match.group(2)] not in MULTIPLIERS:  # 44k is no bare 44
             values.add(sign + _number_form(match.group(1), None))

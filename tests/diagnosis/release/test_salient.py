@@ -369,6 +369,20 @@ def test_a_unit_the_evidence_never_gave_is_not_grounded_by_a_bare_count():
     assert [evidence.contains(token) for token in salient_tokens("waiting 36 s, waiting 36")] == [False, True]
 
 
+def test_a_number_written_straight_after_a_chinese_word_is_the_evidences_number():
+    """"调整为5分钟" states 5 minutes: read as part of a word (为 is a letter to ``isalnum``), it grounded
+    nothing, and a fact quoting the record was replaced by its first excerpt; "HikariPool-1" stays a name."""
+    evidence = Evidence(["菜单缓存过期时间调整为5分钟，商家改价更快生效", "连接池已满（超过80%）", "HikariPool-1"])
+
+    sentence = "缓存过期时间为 5 分钟，超过 80%，HikariPool 1"
+    assert [(token.norm, evidence.contains(token)) for token in salient_tokens(sentence)] == [
+        ("5 min", True),
+        ("80 %", True),
+        ("hikaripool", True),
+        ("1", False),
+    ]
+
+
 def test_an_underscore_binds_like_a_letter():
     evidence = Evidence(["db_pool_pending_max 44.0 on payment-service-66b9c8d7f-5fx9s"])
 

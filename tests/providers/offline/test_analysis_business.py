@@ -113,3 +113,12 @@ def test_the_service_a_change_record_applies_to_is_cited_though_the_failure_shar
     )
     cited = [cell.column for cell in cited_cells(row, terms("checkout pods evicted 503"), ONSET)]
     assert "service" in cited and "new_value" in cited and "changed_at" in cited
+
+
+def test_the_value_beside_a_previous_one_is_what_the_change_set():
+    """``count_value`` beside ``previous_count`` is the rule's new threshold: cited before the old one."""
+    columns = ["id", "app", "env", "resource", "count_value", "previous_count", "operator", "note", "pushed_at"]
+    values = [14, "pricing-service", "prod", "/api/trip/estimate", 50.0, 5000.0, "zhou.peng", "staging 压测 单机限流"]
+    row = Row("inv", "$.rows[13]", columns, [*values, "2025-06-01 08:19:52"])
+    cited = [cell.column for cell in cited_cells(row, terms("pricing service estimate trip"), ONSET)]
+    assert "count_value" in cited

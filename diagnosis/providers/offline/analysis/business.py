@@ -124,11 +124,12 @@ def corroborating_rows(rows: list[Row], evidence_terms: set[str], onset: datetim
 
 def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = None) -> list[Cell]:
     """The row's citable cells: those sharing evidence terms first, then the time closest before the onset
-        (when the change took effect: a certificate's ``not_after``, not its ``not_before``) and the cell that names
-    what changed (its ``service``: a record of a log level set to DEBUG is read by the service it names), then the cells whose
-        column names the change, however short: what it set (``new_value``), what it replaced (``old_value``),
-        the rest of it (``version``, ``job_id``); then its other timestamps, then the rest. A row's own number
-        (its ``id`` column) is not cited: it says nothing about what happened."""
+    (when the change took effect: a certificate's ``not_after``, not its ``not_before``) and the cell that names
+    what changed (its ``service``: a log level set to DEBUG is read by the service its record names), then the
+    cells whose column names the change, however short: what it set (``new_value``, or ``count_value`` beside a
+    ``previous_count``), what it replaced (``old_value``), the rest of it (``version``, ``job_id``); then its
+    other timestamps, then the rest. A row's own number (its ``id`` column) is not cited: it says nothing about
+    what happened."""
     cells = []
     for index, value in enumerate(row.values):
         excerpt = clip(normalise(value) if isinstance(value, str) else json.dumps(value), MAX_CELL_CHARS)
@@ -140,15 +141,22 @@ def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = Non
     before = [index for index, stamp in stamps.items() if onset is None or stamp <= onset]
     latest = max(before, key=lambda index: stamps[index], default=None)
 
+    # What a column holding the old state replaced: ``count_value`` is the new state beside ``previous_count``.
+    replaced = [name_words(column) - OLD_STATE_WORDS for column in row.columns if name_words(column) & OLD_STATE_WORDS]
+
     def priority(cell: Cell) -> tuple[int, int]:
         if terms(cell.excerpt) & evidence_terms:
             return 0, cell.index
         words = name_words(cell.column)
         if cell.index == latest or (words & SUBJECT_WORDS and cell.index not in stamps):
             return 1, cell.index
-        if words & CHANGE_WORDS and cell.index not in stamps:
-            return (2 if words & NEW_STATE_WORDS else 3 if words & OLD_STATE_WORDS else 4), cell.index
-        return (5 if cell.index in stamps else 6), cell.index
+        if cell.index in stamps:
+            return 5, cell.index
+        if words & NEW_STATE_WORDS or any(old and old <= words for old in replaced):
+            return 2, cell.index
+        if words & CHANGE_WORDS:
+            return (3 if words & OLD_STATE_WORDS else 4), cell.index
+        return 6, cell.index
 
     chosen = sorted(cells, key=priority)[:MAX_CELLS]
     return sorted(chosen, key=lambda cell: cell.index)

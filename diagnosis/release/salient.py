@@ -133,6 +133,10 @@ def normalise(text: str) -> str:
 
 # A date written the Chinese way: "2026年11月12日", "11月12日" (or 号).
 _CHINESE_DATE = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
+# A clock time written the Chinese way: "14点30分", "14时30分05秒", "9点半".
+_CHINESE_CLOCK = re.compile(r"\d{1,2}\s*[点时]\s*(?:\d{1,2}\s*分(?:\s*\d{1,2}\s*秒)?|半|整)?")
+# The rest of a spoken number after its multiplier: the 5 of "1万5".
+_SPOKEN_REST = re.compile(r"\d[万千百亿]\d")
 
 
 def _iso_date(match: re.Match[str]) -> str:
@@ -193,7 +197,13 @@ def _signed(text: str, start: int) -> bool:
     if start == 0 or text[start - 1] not in _MINUS_CHARACTERS:
         return False
     before = text[start - 2] if start >= 2 else " "
-    return not (before.isalnum() or before in "_./:-")
+    return not (_joins(before) or before in "_./:-")
+
+
+def _joins(character: str) -> bool:
+    """Whether a number or a dash right after ``character`` is part of its word (``HikariPool-1``, ``café5``);
+    not after a Chinese ideograph: Chinese writes a number straight after a word ("调整为5分钟", "变为-3")."""
+    return character.isalnum() and not ("\u4e00" <= character <= "\u9fff" or "\u3400" <= character <= "\u4dbf")
 
 
 def _unit_after(text: str, end: int) -> str | None:
@@ -301,13 +311,15 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The numbers of one normalised evidence text: with their units, and as bare values."""
     numbers: set[str] = set()
     values: set[str] = set()
-    plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(" ", text))
+    # Times and dates are no numbers: "14:30", and the Chinese "14点30分", "14时30分05秒", "11月12日".
+    timeless = _CHINESE_CLOCK.sub(" ", _CHINESE_DATE.sub(" ", _TIME_ANYWHERE.sub(" ", text)))
+    plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", timeless)
     for match in _NUMBER.finditer(plain):
         before = plain[match.start() - 1] if match.start() else " "
         sign = "-" if _signed(plain, match.start()) else ""
-        # Part of an identifier (HikariPool-1, 10/10's second half) or of a version; not a number written
-        # straight after a Chinese word ("调整为5分钟"), which Chinese does without a space.
-        if not sign and ((before.isascii() and before.isalnum()) or before in "_.-/:"):
+        # Part of an identifier (HikariPool-1, 10/10's second half) or of a version, or the rest of a spoken
+        # number ("1万5" is 15 000, not 1 and 5).
+        if not sign and (_joins(before) or before in "_.-/:" or _SPOKEN_REST.match(plain, max(0, match.start() - 2))):
             continue
         numbers.add(sign + _number_form(match.group(1), match.group(2)))
         if match.group(2) is None or UNITS[match.group(2)] not in MULTIPLIERS:  # 44k is no bare 44

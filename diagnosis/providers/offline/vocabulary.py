@@ -337,7 +337,10 @@ CHANGE_ANNOUNCEMENT_ZH = (  # patterns, joined as they are
     "开关",
     "灰度",
     # An upgrade, not a ticket, an alert or a complaint escalated (to the second line, a priority, a team).
-    r"(?<!工单|事件|告警|投诉|客诉|问题)升级(?!(?:到|至|给|为)?\s*(?:[一二三]线|[LP][0-4]|值班|主管|组长|经理|专家|处理|工单|SRE|运维|研发|团队|[一二三四]级))",
+    r"(?<!工单|事件|告警|投诉|客诉|问题|等级|级别)(?<!工单已|事件已|告警已|投诉已|问题已|客服已)"
+    r"(?<!工单已经|事件已经|告警已经|投诉已经|问题已经)升级"
+    r"(?!(?:到|至|给|为)?\s*(?:[一二三]线|[LPS][0-4]|SEV\s*\d|P\d|值班|主管|组长|经理|专家|技术支持|DBA|SRE|on-?call"
+    r"|重大|故障|团队|处理(?!器)|工单|运维(?!平台)|研发(?!平台)|[一二三四]级))",
     "回滚",
     "时间同步",
 )
@@ -348,8 +351,9 @@ _CHANGE_ANNOUNCEMENT = re.compile(
     # A job or a batch starting ("job nightly-export started", "starting job reindex", "batch import scheduled")
     # brings new load; a batch processed ("processed batch records=157 in 15.5s") is routine work.
     + r"\b(?:job|batch)\b[^.;]{0,60}\b(?:start|schedul|launch)|\bstart\w*\s+(?:the\s+)?(?:job|batch)\b|"
-    # A replica count ("scaled to 0 replicas"), not a ReplicaSet, whose controller creates a pod for one evicted.
-    + r"\breplicas\b|"
+    # A replica count ("scaled to 0 replicas", "max_replicas 10 -> 2"), not a ReplicaSet, whose controller
+    # creates a pod for one evicted.
+    + r"(?<![a-z])replicas(?!et)|"
     + "|".join(CHANGE_ANNOUNCEMENT_ZH),
     re.IGNORECASE,
 )

@@ -724,3 +724,36 @@ def test_a_quote_with_an_escape_said_with_its_negation_is_released():
     markdown = 'The runbook says never to "purge the orders queue\\, even when consumers are not responding" [c8].'
 
     assert check(markdown, ["c8"], claims=[*CLAIMS, NEVER_PURGE]).released
+
+
+def _said(text: str) -> dict:
+    return _claim("c1", text, text)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "draft"),
+    [
+        ("订单服务在14点30分开始超时", "订单服务的连接池上限为30 [c1]。"),  # a Chinese clock time's minute
+        ("2026年11月12日订单服务开始超时", "订单服务重试了12次 [c1]。"),  # a Chinese date's day
+        ("订单服务于14时30分05秒开始超时", "订单服务的超时时间为5秒 [c1]。"),
+        ("扣减后库存变为3", "扣减后库存变为-3，出现超卖 [c1]。"),  # a sign the evidence does not have
+        ("pod réplica5 redémarré", "Le pod a redémarré 5 fois [c1]."),  # a digit inside an accented word
+        ("QPS达到1万5", "QPS 达到 5 [c1]。"),  # the rest of a spoken 15 000
+    ],
+)
+def test_a_number_chinese_evidence_does_not_state_is_refused(evidence, draft):
+    """Numbers written straight after a Chinese word are read, and nothing else: a review found a clock time's
+    minutes, a date's day, a flipped sign and the 5 of "1万5" grounding a draft's number."""
+    assert rules(check(draft, ["c1"], claims=[_said(evidence)])) == ["ungrounded_token"]
+
+
+@pytest.mark.parametrize(
+    ("evidence", "draft"),
+    [
+        ("菜单缓存过期时间调整为5分钟", "菜单缓存过期时间调整为 5 分钟 [c1]。"),
+        ("扣减后库存变为-3", "扣减后库存变为-3 [c1]。"),
+        ("连接池使用率超过80%", "连接池使用率超过 80% [c1]。"),
+    ],
+)
+def test_a_number_written_straight_after_a_chinese_word_is_the_evidences(evidence, draft):
+    assert check(draft, ["c1"], claims=[_said(evidence)]).released

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from diagnosis.providers.offline.analysis.business import Row, cited_cells, corroborating_rows
 from diagnosis.providers.offline.text import terms
 
@@ -122,3 +124,28 @@ def test_the_value_beside_a_previous_one_is_what_the_change_set():
     row = Row("inv", "$.rows[13]", columns, [*values, "2025-06-01 08:19:52"])
     cited = [cell.column for cell in cited_cells(row, terms("pricing service estimate trip"), ONSET)]
     assert "count_value" in cited
+
+
+@pytest.mark.parametrize(
+    ("columns", "values", "evidence", "expected"),
+    [
+        (
+            ["id", "change_id", "service", "host", "summary", "config_key", "old_value", "new_value", "changed_at"],
+            [7, "CHG-1042", "checkout-api", "node-7", "checkout-api log level change", "logging.level.root", "INFO"],
+            "checkout-api disk full log level pods evicted",
+            ["service", "summary", "config_key", "new_value", "changed_at"],
+        ),
+        (
+            ["id", "change_id", "service", "cluster", "node_pool", "param", "old_value", "new_value", "applied_at"],
+            [3, "CHG-88", "payments-worker", "prod-eu-1", "pool-b", "replicas", "6"],
+            "payments-worker queue backlog consumers replicas",
+            ["service", "param", "old_value", "new_value", "applied_at"],
+        ),
+    ],
+)
+def test_what_a_change_applies_to_never_pushes_out_what_it_set_or_replaced(columns, values, evidence, expected):
+    """A review found a ``cluster`` column pushing out ``old_value`` and ``new_value`` of a scale record, and
+    ``old_value`` taken for the new state beside itself."""
+    new_value = "DEBUG" if "summary" in columns else "0"
+    row = Row("inv", "$.rows[0]", columns, [*values, new_value, "2025-06-01 08:20:00"])
+    assert [cell.column for cell in cited_cells(row, terms(evidence), ONSET)] == expected

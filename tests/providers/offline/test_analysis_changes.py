@@ -64,6 +64,11 @@ def test_change_announcements_in_english_and_chinese():
         "batch import orders-2025-03 scheduled",
         "openssl 已升级到 3.0.15",
         "内核升级完成，准备重启",
+        "升级处理器固件",
+        "升级运维平台到 v3",
+        "HPA checkout-api max_replicas 10 -> 2",
+        "desired_replicas 6 -> 0",
+        "replicas: 3 -> 6",
     ):
         assert announces_change(message), message
     for message in (
@@ -77,5 +82,12 @@ def test_change_announcements_in_english_and_chinese():
         "工单升级为P1",
         "已将问题升级给SRE团队",
         "告警升级：磁盘使用率 95%",
+        "告警已升级",
+        "事件已升级为重大故障",
+        "问题已升级到技术支持",
+        "已升级至 SEV1",
+        "故障等级升级为S1",
+        "已升级给DBA",
+        "客户投诉已经升级",
     ):
         assert not announces_change(message), message

@@ -124,11 +124,11 @@ def corroborating_rows(rows: list[Row], evidence_terms: set[str], onset: datetim
 
 def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = None) -> list[Cell]:
     """The row's citable cells: those sharing evidence terms first, then the time closest before the onset
-    (when the change took effect: a certificate's ``not_after``, not its ``not_before``) and the cell that names
-    what changed (its ``service``: a log level set to DEBUG is read by the service its record names), then the
-    cells whose column names the change, however short: what it set (``new_value``, or ``count_value`` beside a
-    ``previous_count``), what it replaced (``old_value``), the rest of it (``version``, ``job_id``); then its
-    other timestamps, then the rest. A row's own number (its ``id`` column) is not cited: it says nothing about
+    (when the change took effect: a certificate's ``not_after``, not its ``not_before``), then the cells whose
+    column names the change, however short: what it set (``new_value``, or ``count_value`` beside a
+    ``previous_count``), what it replaced (``old_value``), what it applies to (a column named ``service``,
+    ``app_id``, ``host``: a log level set to DEBUG is read by the service its record names), the rest of it
+    (``version``, ``job_id``); then its other timestamps, then the rest. A row's own number (its ``id`` column) is not cited: it says nothing about
     what happened."""
     cells = []
     for index, value in enumerate(row.values):
@@ -147,16 +147,20 @@ def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = Non
     def priority(cell: Cell) -> tuple[int, int]:
         if terms(cell.excerpt) & evidence_terms:
             return 0, cell.index
-        words = name_words(cell.column)
-        if cell.index == latest or (words & SUBJECT_WORDS and cell.index not in stamps):
+        if cell.index == latest:
             return 1, cell.index
         if cell.index in stamps:
-            return 5, cell.index
-        if words & NEW_STATE_WORDS or any(old and old <= words for old in replaced):
+            return 6, cell.index
+        words = name_words(cell.column)
+        if words & NEW_STATE_WORDS or (not words & OLD_STATE_WORDS and any(old and old <= words for old in replaced)):
             return 2, cell.index
+        if words & OLD_STATE_WORDS and words & CHANGE_WORDS:
+            return 3, cell.index
+        if words & SUBJECT_WORDS and words <= SUBJECT_WORDS | {"name", "id"}:
+            return 4, cell.index
         if words & CHANGE_WORDS:
-            return (3 if words & OLD_STATE_WORDS else 4), cell.index
-        return 6, cell.index
+            return 5, cell.index
+        return 7, cell.index
 
     chosen = sorted(cells, key=priority)[:MAX_CELLS]
     return sorted(chosen, key=lambda cell: cell.index)

@@ -133,10 +133,12 @@ def normalise(text: str) -> str:
 
 # A date written the Chinese way: "2026年11月12日", "11月12日" (or 号).
 _CHINESE_DATE = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
-# A clock time written the Chinese way: "14点30分", "14时30分05秒", "9点半".
-_CHINESE_CLOCK = re.compile(r"\d{1,2}\s*[点时]\s*(?:\d{1,2}\s*分(?:\s*\d{1,2}\s*秒)?|半|整)?")
-# The rest of a spoken number after its multiplier: the 5 of "1万5".
-_SPOKEN_REST = re.compile(r"\d[万千百亿]\d")
+# What may follow a number after a Chinese word for the number to be one: a unit ("5分钟", "80%"), a
+# counting word ("5次", "3个"), or the end of the phrase (a space, punctuation) but not a range's dash; and
+# what may not precede it: an ordinal's 第, a date's or a clock's part ("11月12", "14点30"), a multiplier
+# after digits (the 5 of "1万5").
+_PHRASE_END = re.compile(r"\s|$|[次个条台项笔家位名人例行张份]|[^\w\-~～]")
+_NOT_AFTER = re.compile(r"[第年月日号点時时點分]|\d[万千百亿成]")
 
 
 def _iso_date(match: re.Match[str]) -> str:
@@ -191,19 +193,19 @@ def _classify(word: str, names: set[str], text: str, end: int) -> Token | None:
     return None
 
 
-def _signed(text: str, start: int) -> bool:
+def _signed(text: str, start: int, *, ideograph_joins: bool = False) -> bool:
     """Whether the number at ``start`` carries a minus sign: a ``-`` (or a dash a reader takes for one) that
-    does not join two words (``-98.5`` and ``to -98.5``, not ``HikariPool-1`` or ``2-3``)."""
+    does not join two words (``-98.5`` and ``to -98.5``, not ``HikariPool-1`` or ``2-3``). After a Chinese
+    ideograph a sentence's dash is a sign ("变为-3" states -3, never 3); the evidence's is not read either way
+    (``ideograph_joins``): "节点-3" names a node, and no sign can be told from it."""
     if start == 0 or text[start - 1] not in _MINUS_CHARACTERS:
         return False
     before = text[start - 2] if start >= 2 else " "
-    return not (_joins(before) or before in "_./:-")
+    return not ((before.isalnum() and (ideograph_joins or not _ideograph(before))) or before in "_./:-")
 
 
-def _joins(character: str) -> bool:
-    """Whether a number or a dash right after ``character`` is part of its word (``HikariPool-1``, ``café5``);
-    not after a Chinese ideograph: Chinese writes a number straight after a word ("调整为5分钟", "变为-3")."""
-    return character.isalnum() and not ("\u4e00" <= character <= "\u9fff" or "\u3400" <= character <= "\u4dbf")
+def _ideograph(character: str) -> bool:
+    return "\u4e00" <= character <= "\u9fff" or "\u3400" <= character <= "\u4dbf"
 
 
 def _unit_after(text: str, end: int) -> str | None:
@@ -311,20 +313,38 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The numbers of one normalised evidence text: with their units, and as bare values."""
     numbers: set[str] = set()
     values: set[str] = set()
-    # Times and dates are no numbers: "14:30", and the Chinese "14点30分", "14时30分05秒", "11月12日".
-    timeless = _CHINESE_CLOCK.sub(" ", _CHINESE_DATE.sub(" ", _TIME_ANYWHERE.sub(" ", text)))
-    plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", timeless)
+    plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(" ", text))
     for match in _NUMBER.finditer(plain):
-        before = plain[match.start() - 1] if match.start() else " "
-        sign = "-" if _signed(plain, match.start()) else ""
-        # Part of an identifier (HikariPool-1, 10/10's second half) or of a version, or the rest of a spoken
-        # number ("1万5" is 15 000, not 1 and 5).
-        if not sign and (_joins(before) or before in "_.-/:" or _SPOKEN_REST.match(plain, max(0, match.start() - 2))):
+        sign = "-" if _signed(plain, match.start(), ideograph_joins=True) else ""
+        if not sign and _part_of_a_word(plain, match):
             continue
         numbers.add(sign + _number_form(match.group(1), match.group(2)))
         if match.group(2) is None or UNITS[match.group(2)] not in MULTIPLIERS:  # 44k is no bare 44
             values.add(sign + _number_form(match.group(1), None))
     return frozenset(numbers), frozenset(values)
+
+
+def _part_of_a_word(text: str, match: re.Match[str]) -> bool:
+    """Whether the evidence's digits at ``match`` are part of something else: an identifier (HikariPool-1,
+    10/10's second half), a version, or a Chinese phrase they do not state as a number."""
+    before = text[match.start() - 1] if match.start() else " "
+    if _ideograph(before):
+        return not _stated_after_ideograph(text, match)
+    return before.isalnum() or before in "_.-/:"
+
+
+def _stated_after_ideograph(text: str, match: re.Match[str]) -> bool:
+    """Whether a number written straight after a Chinese word states that number: Chinese writes "调整为5分钟"
+    and "超过80%" without a space, but "14点30分", "11月12", "1000时", "第3次", "1万5" and "3千万" hold digits
+    that are parts of something else. Read only with a unit (not followed by a further multiplier) or at the
+    end of a phrase, and never after a date's, a clock's or a spoken number's part: a false refusal costs a
+    retry, a false grounding releases a number no evidence states."""
+    start, end = match.span()
+    if _NOT_AFTER.match(text, max(0, start - 1)) or _NOT_AFTER.match(text, max(0, start - 2)):
+        return False
+    if match.group(2):
+        return not (end < len(text) and text[end] in "万千百亿")
+    return bool(_PHRASE_END.match(text, end))
 
 
 # Words that turn a statement round; a cited part of a clause they govern states its opposite.

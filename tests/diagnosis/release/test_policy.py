@@ -739,6 +739,21 @@ def _said(text: str) -> dict:
         ("扣减后库存变为3", "扣减后库存变为-3，出现超卖 [c1]。"),  # a sign the evidence does not have
         ("pod réplica5 redémarré", "Le pod a redémarré 5 fois [c1]."),  # a digit inside an accented word
         ("QPS达到1万5", "QPS 达到 5 [c1]。"),  # the rest of a spoken 15 000
+        ("QPS超过1000时触发限流", "重试了10次 [c1]。"),
+        ("下午2点30开始超时", "连接池上限为30 [c1]。"),
+        ("两点30分开始超时", "重试了30次 [c1]。"),
+        ("訂單服務在14點30分開始逾時", "重试了30次 [c1]。"),
+        ("流量为3万5", "流量为3 [c1]。"),
+        ("请求量为3千万", "请求量为3千 [c1]。"),
+        ("有5百个请求", "有5个请求 [c1]。"),
+        ("故障发生在11月12开始", "重试了12次 [c1]。"),
+        ("2026年11月的发布", "重试了11次 [c1]。"),
+        ("节点-3宕机", "余额为-3 [c1]。"),  # a node's name
+        ("部署在华东-1", "余额为-1 [c1]。"),
+        ("重试三-5次", "重试了-5次 [c1]。"),
+        ("重试3-5次", "重试了3次 [c1]。"),  # a range
+        # No sign can be told from a dash after a Chinese word in evidence: an honest copy is refused too.
+        ("扣减后库存变为-3", "扣减后库存变为-3 [c1]。"),
     ],
 )
 def test_a_number_chinese_evidence_does_not_state_is_refused(evidence, draft):
@@ -751,8 +766,8 @@ def test_a_number_chinese_evidence_does_not_state_is_refused(evidence, draft):
     ("evidence", "draft"),
     [
         ("菜单缓存过期时间调整为5分钟", "菜单缓存过期时间调整为 5 分钟 [c1]。"),
-        ("扣减后库存变为-3", "扣减后库存变为-3 [c1]。"),
         ("连接池使用率超过80%", "连接池使用率超过 80% [c1]。"),
+        ("重试5次后放弃", "重试 5 次后放弃 [c1]。"),
     ],
 )
 def test_a_number_written_straight_after_a_chinese_word_is_the_evidences(evidence, draft):

@@ -370,7 +370,7 @@ def test_a_unit_the_evidence_never_gave_is_not_grounded_by_a_bare_count():
 
 
 def test_a_number_written_straight_after_a_chinese_word_is_the_evidences_number():
-    """"调整为5分钟" states 5 minutes: read as part of a word (为 is a letter to ``isalnum``), it grounded
+    """ "调整为5分钟" states 5 minutes: read as part of a word (为 is a letter to ``isalnum``), it grounded
     nothing, and a fact quoting the record was replaced by its first excerpt; "HikariPool-1" stays a name."""
     evidence = Evidence(["菜单缓存过期时间调整为5分钟，商家改价更快生效", "连接池已满（超过80%）", "HikariPool-1"])
 

@@ -104,6 +104,8 @@ def _plain(text: str) -> str:
     if text.isascii():
         return text
     text = _GROUP_SEPARATOR.sub(",", text)
+    # Chinese separates a list with "，" and writes no space after it: "3，100" is 3 and 100, not 3,100.
+    text = text.replace("\uff0c", "\uff0c ")
     text = unicodedata.normalize("NFKC", text.translate(_RAISED_DIGITS)).translate(_DASHES)
     if text.isascii():
         return text
@@ -133,12 +135,13 @@ def normalise(text: str) -> str:
 
 # A date written the Chinese way: "2026年11月12日", "11月12日" (or 号).
 _CHINESE_DATE = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]")
-# What may follow a number after a Chinese word for the number to be one: a unit ("5分钟", "80%"), a
-# counting word ("5次", "3个"), or the end of the phrase (a space, punctuation) but not a range's dash; and
-# what may not precede it: an ordinal's 第, a date's or a clock's part ("11月12", "14点30"), a multiplier
-# after digits (the 5 of "1万5").
-_PHRASE_END = re.compile(r"\s|$|[次个条台项笔家位名人例行张份]|[^\w\-~～]")
-_NOT_AFTER = re.compile(r"[第年月日号点時时點分]|\d[万千百亿成]")
+# A number written straight after a Chinese word is read only after a word that introduces an amount
+# ("为5分钟", "超过80%", "重试了5次", "剩余3个"), not after one it is part of or that turns it (负3, 第3,
+# 11月12, 14点30, 1万5, 周3, 千米); and only followed by a unit, a counting word or the end of the phrase, but
+# not a range's mark ("3-5次", "3〜5次") or a label's (3#).
+_INTRODUCES_AMOUNT = frozenset("为為是达達到过過约約共了有用至于於在剩余餘仅僅只近超高低增减減降升涨漲跌加多少内內等")
+_PHRASE_END = re.compile(r"\s|$|[次个個条條台项項笔筆家位名人例行张張份]|[^\w\-~～〜∼⁓#]")
+_MULTIPLIER_CHARACTERS = "万萬千百亿億兆"
 
 
 def _iso_date(match: re.Match[str]) -> str:
@@ -193,15 +196,24 @@ def _classify(word: str, names: set[str], text: str, end: int) -> Token | None:
     return None
 
 
-def _signed(text: str, start: int, *, ideograph_joins: bool = False) -> bool:
+def _signed(text: str, start: int, *, in_evidence: bool = False) -> bool:
     """Whether the number at ``start`` carries a minus sign: a ``-`` (or a dash a reader takes for one) that
-    does not join two words (``-98.5`` and ``to -98.5``, not ``HikariPool-1`` or ``2-3``). After a Chinese
-    ideograph a sentence's dash is a sign ("变为-3" states -3, never 3); the evidence's is not read either way
-    (``ideograph_joins``): "节点-3" names a node, and no sign can be told from it."""
-    if start == 0 or text[start - 1] not in _MINUS_CHARACTERS:
+    does not join two words (``-98.5`` and ``to -98.5``, not ``HikariPool-1`` or ``2-3``).
+
+    A sentence's dash after a Chinese word, a colon or a slash is a sign ("变为-3", "温度：-3"), and so is 负 or
+    零下 ("负3%"): read as signs, such numbers must be grounded as negative ones. In evidence (``in_evidence``)
+    such a dash is not read as one, and the number after it is not read at all: it may join a name
+    ("节点-3")."""
+    if start == 0:
+        return False
+    if not in_evidence and (text[start - 1] in "负負" or text[max(0, start - 2) : start] == "零下"):
+        return True
+    if text[start - 1] not in _MINUS_CHARACTERS:
         return False
     before = text[start - 2] if start >= 2 else " "
-    return not ((before.isalnum() and (ideograph_joins or not _ideograph(before))) or before in "_./:-")
+    if in_evidence:
+        return not (before.isalnum() or before in "_./:-")
+    return not ((before.isascii() and before.isalnum()) or before in "_.-")
 
 
 def _ideograph(character: str) -> bool:
@@ -315,7 +327,7 @@ def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
     values: set[str] = set()
     plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(" ", text))
     for match in _NUMBER.finditer(plain):
-        sign = "-" if _signed(plain, match.start(), ideograph_joins=True) else ""
+        sign = "-" if _signed(plain, match.start(), in_evidence=True) else ""
         if not sign and _part_of_a_word(plain, match):
             continue
         numbers.add(sign + _number_form(match.group(1), match.group(2)))
@@ -334,16 +346,13 @@ def _part_of_a_word(text: str, match: re.Match[str]) -> bool:
 
 
 def _stated_after_ideograph(text: str, match: re.Match[str]) -> bool:
-    """Whether a number written straight after a Chinese word states that number: Chinese writes "调整为5分钟"
-    and "超过80%" without a space, but "14点30分", "11月12", "1000时", "第3次", "1万5" and "3千万" hold digits
-    that are parts of something else. Read only with a unit (not followed by a further multiplier) or at the
-    end of a phrase, and never after a date's, a clock's or a spoken number's part: a false refusal costs a
-    retry, a false grounding releases a number no evidence states."""
+    """Whether a number written straight after a Chinese word states that number (``_INTRODUCES_AMOUNT``): a
+    false refusal costs a retry, a false grounding releases a number no evidence states."""
     start, end = match.span()
-    if _NOT_AFTER.match(text, max(0, start - 1)) or _NOT_AFTER.match(text, max(0, start - 2)):
+    if text[start - 1] not in _INTRODUCES_AMOUNT:
         return False
-    if match.group(2):
-        return not (end < len(text) and text[end] in "万千百亿")
+    if match.group(2):  # a unit, not followed by a further multiplier ("3千万" is no 3k)
+        return not (end < len(text) and text[end] in _MULTIPLIER_CHARACTERS)
     return bool(_PHRASE_END.match(text, end))
 
 
@@ -520,5 +529,5 @@ def _cuts_number(text: str, at: int, *, edge: str, before: bool = False) -> bool
     if not 0 <= near < len(text):
         return False
     if before and text[near] in _MINUS_CHARACTERS:
-        return _signed(text, at)
+        return _signed(text, at, in_evidence=True)
     return text[near].isdigit() or (text[near] in ".," and 0 <= far < len(text) and text[far].isdigit())

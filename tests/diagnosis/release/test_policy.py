@@ -752,6 +752,17 @@ def _said(text: str) -> dict:
         ("部署在华东-1", "余额为-1 [c1]。"),
         ("重试三-5次", "重试了-5次 [c1]。"),
         ("重试3-5次", "重试了3次 [c1]。"),  # a range
+        ("增长率为负3%", "增长率为3% [c1]。"),  # a negative said in words
+        ("气温零下3", "气温为3 [c1]。"),
+        ("温度为3", "温度：-3 [c1]。"),  # a sentence's dash after a colon is a sign
+        ("库存变为3", "库存变为负3 [c1]。"),
+        ("流量为一万5千", "流量为5千 [c1]。"),  # a spoken number headed by a Chinese numeral
+        ("请求量为3千萬", "请求量为3千 [c1]。"),  # a traditional multiplier after the unit
+        ("重试了1万零5次", "重试了5次 [c1]。"),
+        ("重试次数为3，100个请求超时", "有3100个请求超时 [c1]。"),  # a Chinese comma is no thousands separator
+        ("重试3〜5次", "重试了3次 [c1]。"),
+        ("定于周3。", "重试了3次 [c1]。"),
+        ("耗时2秒500毫秒", "耗时500毫秒 [c1]。"),  # part of a compound duration
         # No sign can be told from a dash after a Chinese word in evidence: an honest copy is refused too.
         ("扣减后库存变为-3", "扣减后库存变为-3 [c1]。"),
     ],
@@ -767,7 +778,7 @@ def test_a_number_chinese_evidence_does_not_state_is_refused(evidence, draft):
     [
         ("菜单缓存过期时间调整为5分钟", "菜单缓存过期时间调整为 5 分钟 [c1]。"),
         ("连接池使用率超过80%", "连接池使用率超过 80% [c1]。"),
-        ("重试5次后放弃", "重试 5 次后放弃 [c1]。"),
+        ("重试了5次后放弃", "重试了 5 次后放弃 [c1]。"),
     ],
 )
 def test_a_number_written_straight_after_a_chinese_word_is_the_evidences(evidence, draft):

@@ -779,6 +779,7 @@ def test_a_number_chinese_evidence_does_not_state_is_refused(evidence, draft):
         ("菜单缓存过期时间调整为5分钟", "菜单缓存过期时间调整为 5 分钟 [c1]。"),
         ("连接池使用率超过80%", "连接池使用率超过 80% [c1]。"),
         ("重试了5次后放弃", "重试了 5 次后放弃 [c1]。"),
+        ("查询耗时5秒", "查询耗时 5 秒 [c1]。"),
     ],
 )
 def test_a_number_written_straight_after_a_chinese_word_is_the_evidences(evidence, draft):

@@ -139,7 +139,9 @@ _CHINESE_DATE = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*
 # ("为5分钟", "超过80%", "重试了5次", "剩余3个", "耗时5秒"), not after one it is part of or that turns it (负3, 第3,
 # 11月12, 14点30, 1万5, 周3, 千米); and only followed by a unit, a counting word or the end of the phrase, but
 # not a range's mark ("3-5次", "3〜5次") or a label's (3#).
-_INTRODUCES_AMOUNT = frozenset("为為是达達到过過约約共了有用至于於在剩余餘仅僅只近超高低增减減降升涨漲跌加多少内內等时時")
+_INTRODUCES_AMOUNT = frozenset(
+    "为為是达達到过過约約共了有用至于於在剩余餘仅僅只近超高低增减減降升涨漲跌加多少内內等时時"
+)
 _PHRASE_END = re.compile(r"\s|$|[次个個条條台项項笔筆家位名人例行张張份]|[^\w\-~～〜∼⁓#]")
 _MULTIPLIER_CHARACTERS = "万萬千百亿億兆"
 

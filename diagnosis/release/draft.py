@@ -331,15 +331,20 @@ def _unit(block: int, kind: str, text: str, claim_ids: Collection[str]) -> Unit:
 
 def shown_inside(span: str) -> str:
     """What a protected span (``protected_spans``, with its delimiters) shows between them: a code span its
-    content as written; a quote its text with each backslash escape outside a code span read as the page
-    shows it, the character alone (a log line's ``<topic>`` is quoted as ``\\<topic>`` so it is no HTML tag)."""
-    inner = span[1:-1]
-    if span.startswith("`") or "\\" not in inner:
-        return inner
-    codes = [match.span() for match in CODE_SPAN.finditer(inner)]
+    content as written; a quote its text as the page shows it (``shown``: a log line's ``<topic>`` is quoted
+    as ``\\<topic>`` so it is no HTML tag)."""
+    return span[1:-1] if span.startswith("`") else shown(span[1:-1])
+
+
+def shown(text: str) -> str:
+    """``text`` with each backslash escape outside a code span read as the page shows it, the character alone:
+    ``not\\_ready`` shows ``not_ready``, which says no "not"."""
+    if "\\" not in text:
+        return text
+    codes = [match.span() for match in CODE_SPAN.finditer(text)]
     return _BACKSLASH_ESCAPE.sub(
         lambda escape: escape.group(0) if any(low <= escape.start() < high for low, high in codes) else escape.group(1),
-        inner,
+        text,
     )
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from diagnosis.release.causes import states_a_cause
-from diagnosis.release.draft import read_draft, strip_markers
+from diagnosis.release.draft import read_draft, shown, strip_markers
 from diagnosis.release.salient import NEGATION, Evidence, Kind, Token, normalise, salient_tokens
 
 POLICY_VERSION = "release-policy-v1"
@@ -153,4 +153,5 @@ def _quote_drops_negation(token: Token, body: str, evidence: Evidence) -> bool:
     at = max(body.find(token.text), 0)
     # Before the quote, or in its own clause after it ("`X` should not be raised", "`X` 不要调大").
     after = _CLAUSE_END.split(body[at + len(token.text) :], maxsplit=1)[0]
-    return not NEGATION.search(body[:at]) and not NEGATION.search(after)
+    # Read as the page shows them: "not\\_ready" is "not_ready", no negation.
+    return not NEGATION.search(shown(body[:at])) and not NEGATION.search(shown(after))

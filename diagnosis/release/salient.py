@@ -95,6 +95,7 @@ _HYPHENS = dict.fromkeys("\u2010\u2011\u2043\u02d7\ufe63", "-")
 _DASHES = str.maketrans({**_MINUS_SIGNS, **_HYPHENS})
 # A thin, narrow or no-break space (or a typographic apostrophe) between digit groups: "1 500 ms" is 1500 ms
 # to a reader, not the numbers 1 and 500 ms that NFKC's plain space would make of it.
+_LIST_COMMA = re.compile(r"(?<=[0-9])\uff0c(?=[0-9])")
 _GROUP_SEPARATOR = re.compile(r"(?<=\d)[\u00a0\u2007\u2009\u202f\u2019](?=\d{3}(?!\d))")
 # Numbers no NFKC decomposes ("❺⓿⓿" is 500 to a reader): other numbers and letter numbers outside Chinese.
 _NUMBER_CHARACTER = re.compile(r"[^\x00-\x7f\u3000-\u9fff]")
@@ -104,8 +105,9 @@ def _plain(text: str) -> str:
     if text.isascii():
         return text
     text = _GROUP_SEPARATOR.sub(",", text)
-    # Chinese separates a list with "，" and writes no space after it: "3，100" is 3 and 100, not 3,100.
-    text = text.replace("\uff0c", "\uff0c ")
+    # Chinese separates a list with "，" and writes no space after it: "3，100" is 3 and 100, not 3,100 (between
+    # full-width digits, "３，１００", it is the full-width form of 3,100).
+    text = _LIST_COMMA.sub("\uff0c ", text)
     text = unicodedata.normalize("NFKC", text.translate(_RAISED_DIGITS)).translate(_DASHES)
     if text.isascii():
         return text
@@ -167,6 +169,9 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
         # The unit is read after the number in the same text as the number (NFKC changes lengths).
         token = _classify(match.group(0).strip(_TRAILING).lstrip("."), names, plain, match.end())
         if token is not None and token.kind == Kind.NUMBER and _signed(plain, match.start()):
+            if plain[match.start() - 1] in _MINUS_CHARACTERS and _ideograph(plain[max(0, match.start() - 2)]):
+                # "变为-3" states -3, "从库-2" names replica 2: either way, both must be grounded.
+                tokens.append(token)
             token = Token(Kind.NUMBER, "-" + token.text, "-" + token.norm)
         if token is not None:
             tokens.append(token)
@@ -208,7 +213,9 @@ def _signed(text: str, start: int, *, in_evidence: bool = False) -> bool:
     ("节点-3")."""
     if start == 0:
         return False
-    if not in_evidence and (text[start - 1] in "负負" or text[max(0, start - 2) : start] == "零下"):
+    if not in_evidence and (
+        (text[start - 1] in "负負" and text[max(0, start - 2)] not in "正") or text[max(0, start - 2) : start] == "零下"
+    ):
         return True
     if text[start - 1] not in _MINUS_CHARACTERS:
         return False
@@ -351,7 +358,8 @@ def _stated_after_ideograph(text: str, match: re.Match[str]) -> bool:
     """Whether a number written straight after a Chinese word states that number (``_INTRODUCES_AMOUNT``): a
     false refusal costs a retry, a false grounding releases a number no evidence states."""
     start, end = match.span()
-    if text[start - 1] not in _INTRODUCES_AMOUNT:
+    # Not the 时 of 小时: the 30 of "1小时30分钟" is part of 90 minutes.
+    if text[start - 1] not in _INTRODUCES_AMOUNT or text[max(0, start - 2) : start] in ("小时", "小時"):
         return False
     if match.group(2):  # a unit, not followed by a further multiplier ("3千万" is no 3k)
         return not (end < len(text) and text[end] in _MULTIPLIER_CHARACTERS)

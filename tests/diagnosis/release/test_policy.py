@@ -763,6 +763,10 @@ def _said(text: str) -> dict:
         ("重试3〜5次", "重试了3次 [c1]。"),
         ("定于周3。", "重试了3次 [c1]。"),
         ("耗时2秒500毫秒", "耗时500毫秒 [c1]。"),  # part of a compound duration
+        ("耗时1小时30分钟", "耗时30分钟 [c1]。"),  # the 时 of 小时 introduces no amount
+        ("Failed requests: ３，１００", "100 requests failed [c1]."),  # a full-width 3,100
+        ("失败请求共3次，超时请求共100次", "失败请求共３，１００次 [c1]。"),
+        ("从库延迟升高，时钟偏差 -2 s", "从库-2 延迟升高 [c1]。"),  # a name's dash: 2 and -2 must both be grounded
         # No sign can be told from a dash after a Chinese word in evidence: an honest copy is refused too.
         ("扣减后库存变为-3", "扣减后库存变为-3 [c1]。"),
     ],
@@ -784,3 +788,17 @@ def test_a_number_chinese_evidence_does_not_state_is_refused(evidence, draft):
 )
 def test_a_number_written_straight_after_a_chinese_word_is_the_evidences(evidence, draft):
     assert check(draft, ["c1"], claims=[_said(evidence)]).released
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        'With the pod "not\\_ready", the runbook says to "purge the orders queue" [c8].',
+        'The runbook says to "purge the orders queue" on "no\\_data" alerts [c8].',
+    ],
+)
+def test_an_escaped_underscore_makes_no_negation(draft):
+    """Read as written, "not\\_ready" held a "not" before the quote, which then seemed to keep its negation:
+    the page shows "not_ready", and the reversal of "Never purge" was released."""
+    evidence = _said("Pod state not_ready; on no_data alerts too. Never purge the orders queue.")
+    assert "quote_drops_negation" in rules(check(draft.replace("[c8]", "[c1]"), ["c1"], claims=[evidence]))

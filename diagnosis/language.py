@@ -16,6 +16,11 @@ Language = Literal["zh", "en"]
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
+def is_han(character: str) -> bool:
+    """Whether ``character`` is a Han (CJK ideograph) character."""
+    return _HAN.fullmatch(character) is not None
+
+
 def language_of(text: str | None) -> Language:
     """``zh`` if ``text`` contains a Han (CJK ideograph) character, else ``en``."""
     return "zh" if text and _HAN.search(text) else "en"

@@ -329,6 +329,11 @@ def _unit(block: int, kind: str, text: str, claim_ids: Collection[str]) -> Unit:
     return Unit(block=block, kind=kind, text=text, markers=markers_in(text, claim_ids))
 
 
+def within(spans: list[tuple[int, int]], index: int) -> bool:
+    """Whether ``index`` falls in one of ``spans`` (``(start, end)`` pairs, end excluded)."""
+    return any(low <= index < high for low, high in spans)
+
+
 def shown_inside(span: str) -> str:
     """What a protected span (``protected_spans``, with its delimiters) shows between them: a code span its
     content as written; a quote its text as the page shows it (``shown``: a log line's ``<topic>`` is quoted
@@ -343,8 +348,7 @@ def shown(text: str) -> str:
         return text
     codes = [match.span() for match in CODE_SPAN.finditer(text)]
     return _BACKSLASH_ESCAPE.sub(
-        lambda escape: escape.group(0) if any(low <= escape.start() < high for low, high in codes) else escape.group(1),
-        text,
+        lambda escape: escape.group(0) if within(codes, escape.start()) else escape.group(1), text
     )
 
 
@@ -356,7 +360,7 @@ def _hidden_splits(text: str) -> list[Refusal]:
     return [
         Refusal(RefusedMarkup.ESCAPE, _clip(text[max(0, match.start() - 20) : match.end() + 20]))
         for match in _ESCAPE.finditer(text)
-        if not any(low <= match.start() < high for low, high in spans)
+        if not within(spans, match.start())
     ]
 
 

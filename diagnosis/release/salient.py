@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property, lru_cache
 
+from diagnosis.language import is_han
 from diagnosis.release.draft import LINE_BREAK, protected_spans, shown_inside, visible
 
 UNITS = {
@@ -169,7 +170,7 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
         # The unit is read after the number in the same text as the number (NFKC changes lengths).
         token = _classify(match.group(0).strip(_TRAILING).lstrip("."), names, plain, match.end())
         if token is not None and token.kind == Kind.NUMBER and _signed(plain, match.start()):
-            if plain[match.start() - 1] in _MINUS_CHARACTERS and _ideograph(plain[max(0, match.start() - 2)]):
+            if plain[match.start() - 1] in _MINUS_CHARACTERS and is_han(plain[max(0, match.start() - 2)]):
                 # "变为-3" states -3, "从库-2" names replica 2: either way, both must be grounded.
                 tokens.append(token)
             token = Token(Kind.NUMBER, "-" + token.text, "-" + token.norm)
@@ -223,10 +224,6 @@ def _signed(text: str, start: int, *, in_evidence: bool = False) -> bool:
     if in_evidence:
         return not (before.isalnum() or before in "_./:-")
     return not ((before.isascii() and before.isalnum()) or before in "_.-")
-
-
-def _ideograph(character: str) -> bool:
-    return "\u4e00" <= character <= "\u9fff" or "\u3400" <= character <= "\u4dbf"
 
 
 def _unit_after(text: str, end: int) -> str | None:
@@ -349,7 +346,7 @@ def _part_of_a_word(text: str, match: re.Match[str]) -> bool:
     """Whether the evidence's digits at ``match`` are part of something else: an identifier (HikariPool-1,
     10/10's second half), a version, or a Chinese phrase they do not state as a number."""
     before = text[match.start() - 1] if match.start() else " "
-    if _ideograph(before):
+    if is_han(before):
         return not _stated_after_ideograph(text, match)
     return before.isalnum() or before in "_.-/:"
 

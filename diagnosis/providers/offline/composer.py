@@ -40,7 +40,7 @@ from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip
 from diagnosis.providers.offline.timing import clock, parse_ts
 from diagnosis.providers.offline.vocabulary import QUIET_LEVELS, announces_change, fault_score, reads_like_change_record
-from diagnosis.release.draft import CODE_SPAN, protected_spans
+from diagnosis.release.draft import CODE_SPAN, protected_spans, within
 from tools.names import ToolName
 
 SAME_CHANGE = timedelta(minutes=10)
@@ -382,7 +382,7 @@ def _as_text(evidence: str, *, quoted_only: bool = False) -> str:
 
     def escaped(match: re.Match[str]) -> str:
         at, character = match.start(), match.group(0)
-        if _within(codes, at) or not _within(quotes, at):
+        if within(codes, at) or not within(quotes, at):
             return character
         if character == "<" and not _opens_markup(evidence, at):
             return character
@@ -408,12 +408,8 @@ def _clip_markdown(text: str, limit: int) -> str:
     if cut == text:
         return cut
     spans = [match.span() for match in CODE_SPAN.finditer(cut)]
-    opened = [run.start() for run in _BACKTICKS.finditer(cut) if not _within(spans, run.start())]
+    opened = [run.start() for run in _BACKTICKS.finditer(cut) if not within(spans, run.start())]
     return (cut[: opened[-1]].rstrip() if opened else cut) or cut
-
-
-def _within(spans: list[tuple[int, int]], index: int) -> bool:
-    return any(low <= index < high for low, high in spans)
 
 
 def _number(value: str) -> float:

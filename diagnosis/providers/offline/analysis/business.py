@@ -128,8 +128,8 @@ def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = Non
     column names the change, however short: what it set (``new_value``, or ``count_value`` beside a
     ``previous_count``), what it replaced (``old_value``), what it applies to (a column named ``service``,
     ``app_id``, ``host``: a log level set to DEBUG is read by the service its record names), the rest of it
-    (``version``, ``job_id``); then its other timestamps, then the rest. A row's own number (its ``id`` column) is not cited: it says nothing about
-    what happened."""
+    (``version``, ``job_id``); then its other timestamps, then the rest. A row's own number (its ``id``
+    column) is not cited: it says nothing about what happened."""
     cells = []
     for index, value in enumerate(row.values):
         excerpt = clip(normalise(value) if isinstance(value, str) else json.dumps(value), MAX_CELL_CHARS)
@@ -142,7 +142,7 @@ def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = Non
     latest = max(before, key=lambda index: stamps[index], default=None)
 
     # What a column holding the old state replaced: ``count_value`` is the new state beside ``previous_count``.
-    replaced = [name_words(column) - OLD_STATE_WORDS for column in row.columns if name_words(column) & OLD_STATE_WORDS]
+    replaced = [words - OLD_STATE_WORDS for words in map(name_words, row.columns) if words & OLD_STATE_WORDS]
 
     def priority(cell: Cell) -> tuple[int, int]:
         if terms(cell.excerpt) & evidence_terms:

@@ -43,12 +43,17 @@ UNITS = {
 MULTIPLIERS = frozenset({"k", "万", "million", "亿", "billion", "x"})
 _UNIT_PATTERN = "|".join(sorted((re.escape(unit) for unit in UNITS), key=len, reverse=True))
 _NUMBER_BODY = r"\d+(?:,\d{3})*(?:\.\d+)?"
-_NUMBER = re.compile(rf"({_NUMBER_BODY})(?:\s?({_UNIT_PATTERN}))?(?![a-z0-9_])")
+# Not the head of a dotted identifier: "10.0.3.7" and "1.5.3" state no 10.0 or 1.5.
+_NUMBER = re.compile(rf"({_NUMBER_BODY})(?:\s?({_UNIT_PATTERN})(?![a-z0-9_])|(?![a-z0-9_]|\.\d))")
+# A sentence's numbers are read where they stand, in the sentence's own case.
+_NUMBER_ANY_CASE = re.compile(_NUMBER.pattern, re.IGNORECASE)
 _NUMBER_TOKEN = re.compile(rf"({_NUMBER_BODY})({_UNIT_PATTERN})?")
 _DATE = r"\d{4}-\d{2}-\d{2}"
 _CLOCK = r"\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
 _TIME_TOKEN = re.compile(rf"(?:{_DATE}(?:[t ]{_CLOCK})?|{_CLOCK})(?:z|[+-]\d{{2}}:?\d{{2}})?")
-_TIME_ANYWHERE = re.compile(rf"{_DATE}(?:[t ]{_CLOCK})?(?:z|[+-]\d{{2}}:?\d{{2}})?|{_CLOCK}z?")
+# In evidence, a clock's milliseconds may follow a comma (Python's and log4j's "14:02:37,123"): part of the time.
+_EVIDENCE_CLOCK = r"\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?"
+_TIME_ANYWHERE = re.compile(rf"{_DATE}(?:[t ]{_EVIDENCE_CLOCK})?(?:z|[+-]\d{{2}}:?\d{{2}})?|{_EVIDENCE_CLOCK}z?")
 # A number with thousands separators first, so that "1,234" is one token and not "1" and "234".
 _WORD = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?(?!\d|,\d)|[a-z0-9_%][a-z0-9_./:@%\-]*", re.IGNORECASE)
 _CAMEL = re.compile(r"[a-z][A-Z]")
@@ -77,6 +82,10 @@ class Token:
     """As written in the sentence."""
     norm: str
     """The normal form compared with the evidence."""
+    attached: str = ""
+    """A number written straight after a letter of a script other than Latin, with the words around it
+    (``_attached_form``): where the evidence does not state such a number, the same words around it still
+    ground it."""
 
 
 # Dashes a reader takes for a minus sign (NFKC leaves them): "−36" states a negative number as "-36" does.
@@ -145,27 +154,36 @@ _CHINESE_DATE = re.compile(r"(?:(\d{4})\s*年\s*)?(\d{1,2})\s*月\s*(\d{1,2})\s*
 _INTRODUCES_AMOUNT = frozenset(
     "为為是达達到过過约約共了有用至于於在剩余餘仅僅只近超高低增减減降升涨漲跌加多少内內等时時"
 )
-_PHRASE_END = re.compile(r"\s|$|[次个個条條台项項笔筆家位名人例行张張份]|[^\w\-~～〜∼⁓#]")
+_COUNTING_WORDS = "次个個条條台项項笔筆家位名人例行张張份"
+_PHRASE_END = re.compile(rf"\s|$|[{_COUNTING_WORDS}]|[^\w\-~～〜∼⁓#]")
 _MULTIPLIER_CHARACTERS = "万萬千百亿億兆"
 
 
 def _iso_date(match: re.Match[str]) -> str:
-    """A Chinese date as the evidence writes it: "2026-11-12", or "11-12" (part of one) without its year."""
+    """A Chinese date in ISO's form: "2026-11-12", or ISO's "--11-12" for a month and day of no year."""
     year, month, day = match.groups()
     month_day = f"{int(month):02d}-{int(day):02d}"
-    return f" {int(year)}-{month_day} " if year else f" {month_day} "
+    return f"{int(year)}-{month_day}" if year else f"--{month_day}"
+
+
+def _blank(text: str, spans: Iterable[tuple[int, int]]) -> str:
+    """``text`` with each span blanked out, the positions of the rest kept."""
+    for low, high in spans:
+        text = text[:low] + " " * (high - low) + text[high:]
+    return text
 
 
 def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
-    """The salient tokens of ``text`` (markers already removed), quoted strings first."""
+    """The salient tokens of ``text`` (markers already removed), quoted strings and Chinese dates first."""
     spans = protected_spans(text)
     tokens = [_quote(text[low:high]) for low, high in spans]
-    outside = text
-    for low, high in spans:  # each quoted span blanked out, the positions of the rest kept
-        outside = outside[:low] + " " * (high - low) + outside[high:]
+    outside = _blank(text, spans)
+    # "11月12日" is the date of the evidence's "2026-11-12" to a reader: not the numbers 11 and 12, nor the
+    # range "11-12秒".
+    dates = list(_CHINESE_DATE.finditer(outside))
+    tokens += [Token(Kind.TIME, date.group(0), _iso_date(date)) for date in dates]
+    plain = _plain(_blank(outside, (date.span() for date in dates)))
     names = {normalise(name) for name in known_names}
-    # "11月12日" is the date 11-12 of the evidence's "2026-11-12" to a reader, not the numbers 11 and 12.
-    plain = _plain(_CHINESE_DATE.sub(_iso_date, outside))
     for match in _WORD.finditer(plain):
         # The unit is read after the number in the same text as the number (NFKC changes lengths).
         token = _classify(match.group(0).strip(_TRAILING).lstrip("."), names, plain, match.end())
@@ -174,6 +192,11 @@ def salient_tokens(text: str, known_names: Collection[str] = ()) -> list[Token]:
                 # "变为-3" states -3, "从库-2" names replica 2: either way, both must be grounded.
                 tokens.append(token)
             token = Token(Kind.NUMBER, "-" + token.text, "-" + token.norm)
+        elif token is not None and token.kind == Kind.NUMBER:
+            number = _NUMBER_ANY_CASE.match(plain, match.start())
+            attached = _attached_form(plain, number, spaced=True) if number else ""
+            if attached.split("|")[1:2] == [token.norm]:
+                token = Token(Kind.NUMBER, token.text, token.norm, attached)
         if token is not None:
             tokens.append(token)
     return [token for token in tokens if token.norm]
@@ -270,6 +293,11 @@ class Evidence:
         )
 
     @cached_property
+    def _dated(self) -> list[str]:
+        """The texts with their Chinese dates in ISO's form, as a sentence's are read."""
+        return [_CHINESE_DATE.sub(lambda date: f" {_iso_date(date)} ", text) for text in self.texts]
+
+    @cached_property
     def _numbers(self) -> set[str]:
         """Every number of the evidence with its unit."""
         return {number for text in self.texts for number in _numbers_in(text)[0]}
@@ -279,17 +307,32 @@ class Evidence:
         """Every number of the evidence, unit left out."""
         return {value for text in self.texts for value in _numbers_in(text)[1]}
 
+    @cached_property
+    def _attached(self) -> set[str]:
+        """The numbers the evidence writes straight after a word it does not state them after, each with the
+        words around it (``_attached_form``)."""
+        return {number for text in self.texts for number in _numbers_in(text)[2]}
+
     def contains(self, token: Token) -> bool:
         if token.kind == Kind.QUOTE:
             return any(occurs_whole(token.norm, text) for text in self.texts)
         if token.kind == Kind.NUMBER:
             # A unit is part of the claim ("36 s" is not the count "waiting=36"); no unit claims none.
-            return token.norm in (self._numbers if " " in token.norm else self._values)
+            return token.norm in (self._numbers if " " in token.norm else self._values) or (
+                bool(token.attached) and token.attached in self._attached
+            )
         if token.kind == Kind.TIME:
-            fraction = "." in token.norm.rsplit(":", 1)[-1]
-            after = r"" if fraction else r"(?!\d)"
-            pattern = re.compile(rf"(?<![\d:]){re.escape(token.norm)}{after}")
-            return any(pattern.search(text) for text in self.texts)
+            if token.norm.startswith("--"):  # a month and day: of any year, not a range ("11-12秒")
+                month_day = re.escape(token.norm[2:])
+                # A log's "11-12 02:58:20" is a date too.
+                pattern = re.compile(
+                    rf"(?:(?<!\d)\d{{4}}-|(?<![\d-])--){month_day}(?!\d)|(?<![\d-]){month_day}(?=[ t]\d{{1,2}}:\d{{2}})"
+                )
+            else:
+                fraction = "." in token.norm.rsplit(":", 1)[-1]
+                after = r"" if fraction else r"(?!\d)"
+                pattern = re.compile(rf"(?<![\d:]){re.escape(token.norm)}{after}")
+            return any(pattern.search(text) for text in self._dated)
         # "_" binds like a letter: db_pool is not db_pool_pending; "-" does not (payment-service's hosts).
         pattern = re.compile(rf"(?<![a-z0-9_]){re.escape(token.norm)}(?![a-z0-9_])")
         return any(pattern.search(text) for text in self.texts)
@@ -327,19 +370,29 @@ class Evidence:
 
 # Pure, and asked about the same evidence texts for every sentence of every draft of a run.
 @lru_cache(maxsize=4096)
-def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The numbers of one normalised evidence text: with their units, and as bare values."""
+def _numbers_in(text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The numbers of one normalised evidence text: with their units, as bare values, and those attached to
+    the word before them (``Evidence._attached``)."""
     numbers: set[str] = set()
     values: set[str] = set()
-    plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(" ", text))
+    attached: set[str] = set()
+    # A date states no number: not the 11 of "11月12日", nor the 3 written after it ("11月12日3点", kept after 日).
+    undated = _CHINESE_DATE.sub(lambda date: " " + date.group(0)[-1], text)
+    # A time is blanked by a mark, not a space: the ":37" left of "3:14:02:37" is no port standing alone.
+    plain = _NUMBER_UNIT_SPACE.sub(r"\1\2", _TIME_ANYWHERE.sub(_TIME_MARK, undated))
     for match in _NUMBER.finditer(plain):
         sign = "-" if _signed(plain, match.start(), in_evidence=True) else ""
         if not sign and _part_of_a_word(plain, match):
+            if form := _attached_form(plain, match):
+                attached.add(form)
             continue
         numbers.add(sign + _number_form(match.group(1), match.group(2)))
         if match.group(2) is None or UNITS[match.group(2)] not in MULTIPLIERS:  # 44k is no bare 44
             values.add(sign + _number_form(match.group(1), None))
-    return frozenset(numbers), frozenset(values)
+    return frozenset(numbers), frozenset(values), frozenset(attached)
+
+
+_TIME_MARK = "\u2063"  # INVISIBLE SEPARATOR: neither a letter, a digit nor a space
 
 
 def _part_of_a_word(text: str, match: re.Match[str]) -> bool:
@@ -348,6 +401,8 @@ def _part_of_a_word(text: str, match: re.Match[str]) -> bool:
     before = text[match.start() - 1] if match.start() else " "
     if is_han(before):
         return not _stated_after_ideograph(text, match)
+    if before == ":" and (match.start() == 1 or text[match.start() - 2].isspace()):
+        return False  # a port standing alone ("listener :443"), as a sentence reads it; not IPv6's "::1"
     return before.isalnum() or before in "_.-/:"
 
 
@@ -361,6 +416,50 @@ def _stated_after_ideograph(text: str, match: re.Match[str]) -> bool:
     if match.group(2):  # a unit, not followed by a further multiplier ("3千万" is no 3k)
         return not (end < len(text) and text[end] in _MULTIPLIER_CHARACTERS)
     return bool(_PHRASE_END.match(text, end))
+
+
+# Units written in Chinese, and the characters of spoken numbers: a number right after one is the rest of a
+# compound ("1小时30分钟", "一万5", "2万零5"), not an amount of its own.
+_COMPOUND_BEFORE = (*(unit for unit in UNITS if not unit.isascii()), *_MULTIPLIER_CHARACTERS, "零")
+# What turns a counted number into a span or a rate after its counting word ("5个月", "5个小时", "5次/秒").
+_COUNTED_BEFORE_UNIT = (*(unit for unit in UNITS if not unit.isascii()), "月", "年", "周", "星期", "钟", "/", "每")
+# Where a clause ends after a number: not a list's, a range's, an alternative's or a fraction's mark
+# ("3、5次", "3～5次", "3/5", "5+").
+_AMOUNT_END = re.compile(r"$|[，。；：！？,;:!?)）」』”\"']")
+_WINDOW = 2
+
+
+def _attached_form(text: str, match: re.Match[str], *, spaced: bool = False) -> str:
+    """The number at ``match`` with the words around it: the (at most two) letters written straight before
+    it, its value and unit, and the counting word after it ("重试|5|次", "等待|5 s|"), which a sentence that
+    copies it writes the same way; "" where no letter of a script other than Latin comes before it, or it is
+    the rest of a compound, a range's or a list's bound, a label followed by more ("节点3宕机"), or followed by
+    a further multiplier or unit. ``spaced``, a sentence's: the spaces a draft writes around a number in
+    Chinese ("重试 5 次") are not read (the evidence's "重试 5 次" states its 5 outright)."""
+    start, end = match.span()
+    left = text[:start].rstrip() if spaced else text[:start]
+    window = ""
+    for char in reversed(left[-_WINDOW:]):  # the letters before it, up to a clause's or a word's edge
+        if not (char.isalpha() and not char.isascii()):
+            break
+        window = char + window
+    if not window or left.endswith(_COMPOUND_BEFORE) or any(char.isdigit() for char in left[-_WINDOW:]):
+        return ""
+    unit = match.group(2)
+    rest = text[end:].lstrip()
+    if unit:
+        if rest[:1] and rest[0] in _MULTIPLIER_CHARACTERS:
+            return ""
+        ending = ""
+    elif rest[:1] and rest[0] in _COUNTING_WORDS:
+        if rest[1:].lstrip().startswith(_COUNTED_BEFORE_UNIT):
+            return ""
+        ending = rest[0]
+    elif _AMOUNT_END.match(rest):
+        ending = ""
+    else:
+        return ""
+    return f"{window.casefold()}|{_number_form(match.group(1), unit and unit.casefold())}|{ending}"
 
 
 # Words that turn a statement round; a cited part of a clause they govern states its opposite.

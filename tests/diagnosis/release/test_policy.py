@@ -784,6 +784,8 @@ def test_a_number_chinese_evidence_does_not_state_is_refused(evidence, draft):
         ("连接池使用率超过80%", "连接池使用率超过 80% [c1]。"),
         ("重试了5次后放弃", "重试了 5 次后放弃 [c1]。"),
         ("查询耗时5秒", "查询耗时 5 秒 [c1]。"),
+        ("订单服务重试5次后放弃", "订单服务重试5次后放弃 [c1]。"),  # the same words before it
+        ("变更时间 2026年11月12日 02:58", "变更发生在 2026-11-12 02:58 [c1]。"),
     ],
 )
 def test_a_number_written_straight_after_a_chinese_word_is_the_evidences(evidence, draft):

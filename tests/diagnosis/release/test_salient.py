@@ -224,6 +224,9 @@ def test_a_number_is_not_found_inside_a_timestamp(sentence, evidence):
     [
         ("pool 1", "HikariPool-1 - Connection is not available"),
         ("pool 7", "host 10.0.3.7 refused"),
+        ("pool 10", "host 10.0.3.7 refused"),  # a dotted identifier's head
+        ("version 1.5", "release 1.5.3 deployed"),
+        ("pool 10", "host 10.0.3.7."),
         ("pool 3", "release v1.2.3 deployed"),
         ("pool 99", "p99 tripled"),
         ("pool 20", "ORA-00020 raised"),
@@ -232,6 +235,21 @@ def test_a_number_is_not_found_inside_a_timestamp(sentence, evidence):
 )
 def test_a_number_is_not_found_inside_an_identifier(sentence, evidence):
     assert found(sentence, evidence) == [False]
+
+
+def test_a_number_that_ends_a_sentence_is_found():
+    assert found("took 3.5 s", "The query took 3.5 s.") == [True]
+    assert found("pool 80%", "CPU 80%.5 pods") == [True]  # no space after the full stop
+
+
+def test_a_port_standing_alone_is_a_number_as_a_sentence_reads_it():
+    """A change record's "listener :443 ssl policy" read as a verifier's fact states 443: its cell, cited, must
+    ground it, or the fact is replaced and every draft quoting the record is refused."""
+    assert found("component=listener :443 ssl policy", "listener :443 ssl policy") == [True]
+    assert found("pool 443", "host:443") == [False]  # a host's port
+    assert found("重试1次", "listen on fe80::1") == [False]  # IPv6's
+    assert found("重试37次", "uptime 3:14:02:37") == [False]  # what a time leaves
+    assert found("retried 123 times", "2026-04-22 14:02:37,123 ERROR") == [False]  # a log's milliseconds
 
 
 @pytest.mark.parametrize(
@@ -454,3 +472,72 @@ def test_a_date_written_the_chinese_way_is_the_evidences_date(sentence, grounded
     """ "11月12日" is the evidence's 2026-11-12 to a reader: not the numbers 11 and 12, which it never states."""
     evidence = Evidence(["service=image-worker; changed_at=2026-11-12 02:58:20"])
     assert all(evidence.contains(token) for token in salient_tokens(sentence)) is grounded
+
+
+@pytest.mark.parametrize(
+    ("sentence", "evidence", "grounded"),
+    [
+        ("变更发生在 11月12日", "重试耗时11-12秒", False),  # a range, not a date
+        ("变更发生在 11月12日", "release 2025-11-12", True),  # a month and day, of any year
+        ("变更发生在 11月12日", "变更时间 2026年11月12日 02:58", True),
+        ("变更发生在 11月12日", "变更时间 11月12日 02:58", True),
+        ("变更发生在 11月12日", "build 12026-11-12", False),
+        ("change at 2026-11-12", "变更时间 2026年11月12日", True),  # evidence's Chinese date in ISO's form
+        ("change at 2026-11-12", "变更时间 11月12日", False),  # no year stated
+        ("11月12日的索引", "index logs-2026-11-12", True),
+        ("重试了11次", "发布于 11月12日", False),  # a date's month is no number
+        ("重试了12次", "发布于 11月12日", False),
+        ("重启后有3个节点异常", "发布于11月12日3点重启", False),  # nor the hour written after it
+        ("有10个请求失败", "2026年12月1日10时发布", False),
+        ("变更于02:58", "变更时间 2026年11月12日02:58", True),  # a clock time written straight after it
+        ("11月12日 02:58 出现错误", "11-12 02:58:20.123 ERROR HikariPool-1", True),  # a log's month and day
+    ],
+)
+def test_a_chinese_date_is_compared_as_a_date(sentence, evidence, grounded):
+    assert all(found(sentence, evidence)) is grounded
+
+
+@pytest.mark.parametrize(
+    ("sentence", "evidence", "grounded"),
+    [
+        ("订单服务重试5次后放弃", "订单服务重试5次后放弃", True),  # an honest copy
+        ("重试5次", "ジョブ重试5次", True),
+        ("等待5秒后重试", "等待5秒后重试", True),
+        ("QPS达到1万5", "QPS达到1万5", False),  # its 1 of "1万5" is stated nowhere on its own
+        ("重试了5次", "重试5次后放弃", False),  # other words before it
+        ("重试3次", "重试3-5次", False),  # a range's first bound
+        ("耗时30分钟", "耗时1小时30分钟", False),  # part of 90 minutes
+        ("轮询5秒", "重试5秒", False),
+        ("重试5分钟", "重试5次", False),  # another unit
+        ("重试5万次", "重试5次", False),
+        ("重试5次", "重试5秒", False),
+        ("重试5次", "订单服务重试5万次", False),  # a multiplier the sentence leaves out
+        ("扩容5台", "扩容5倍", False),
+        ("每小时30次请求超时", "耗时1小时30分钟", False),  # the rest of a compound
+        ("流量为十一万5", "流量为一万5", False),
+        ("从库2台延迟升高", "延迟升高的是从库2", False),  # a label, then a count
+        ("每周3次发布", "发布窗口为每周3", False),
+        ("延迟升高的是从库2。", "延迟升高的是从库2", True),
+        ("重试3～5次", "重试3次后放弃", False),  # a range's bound in the sentence
+        ("重试1万5次", "重试1次后放弃", False),
+        ("重试3次", "重试3、5次", False),  # a list's, a fraction's, an open amount's mark
+        ("重试3次", "重试3/5次", False),
+        ("重试5次", "重试5+次", False),
+        ("ΣΑ5次", "σα5次", True),  # compared case folded
+        # A second review's cases: a digit of the number before it in the words before it
+        ("凌晨4点30，连接池耗尽", "14点30，连接池耗尽，共4个实例", False),
+        ("第11批5台", "第1批5台，共11个", False),
+        ("共2万零5次", "共2万次，另1万零5次", False),
+        ("服务持续5个小时不可用", "服务持续5个月不可用", False),  # a counted span, another unit
+        ("触发限流5次/秒", "触发限流5次", False),  # a count, then a rate
+        ("重试5 百次", "重试5 次", False),  # spaces are no clause's end
+        ("从库2 台延迟", "延迟升高的是从库2", False),
+        ("第5次重试失败", "第5次重试失败", True),  # at the start of both
+        ("原因：第5次重试失败", "第5次重试失败", True),  # the words before it end at a clause's edge
+        ("重试 5 次", "节点宕机，重试5次", True),  # a draft's spaces around a number in Chinese
+    ],
+)
+def test_a_number_after_a_chinese_word_is_grounded_by_the_same_words_before_it(sentence, evidence, grounded):
+    """A number written straight after a word that introduces no amount ("重试5次") is not read from the
+    evidence, but a sentence that copies it with the words before it states what the evidence states."""
+    assert all(found(sentence, evidence)) is grounded

@@ -80,6 +80,27 @@ def test_cited_cells_keep_related_ones_the_change_and_timestamps_first_then_the_
     ]
 
 
+def test_a_change_record_keeps_its_time_however_many_cells_share_the_evidences_words():
+    """A WAF rule pushed to the edge: its type, target, summary, key and new value all shared the failure's
+    words, so its time was left out, and the answer, unable to place the change, named an older deploy."""
+    columns = ["id", "change_type", "target", "summary", "config_key", "new_value", "changed_at"]
+    values = [4, "waf-rule", "edge-gateway", "waf rule 1009021 blocks /api/v1/user", "waf.rule.1009021"]
+    row = Row("inv", "$.rows[1]", columns, [*values, "uri /api/v1/user deny", "2025-06-01 08:24:07"])
+    cited = [cell.column for cell in cited_cells(row, terms("edge-gateway waf rule 1009021 user deny"), ONSET)]
+    assert len(cited) == 5 and "changed_at" in cited
+
+
+def test_what_a_change_applies_to_and_what_it_set_come_before_cells_that_only_share_words():
+    """A log level set to DEBUG on a search indexer: with the disk-pressure runbook found, its scope, method and
+    reason all shared the failure's words ("pods", "actuator") and left out the service it was set on."""
+    columns = ["id", "change_id", "service", "scope", "config_key", "old_value", "new_value", "method", "reason"]
+    values = [5, "CFG-20931", "search-indexer", "all pods (4)", "logging.level.com.tixly.search", "INFO", "DEBUG"]
+    more = ["actuator POST /actuator/loggers (loop over pods)", "need the bulk payloads of the pods"]
+    row = Row("inv", "$.rows[4]", [*columns, "changed_at"], [*values, *more, "2025-06-01 08:11:26"])
+    cited = [cell.column for cell in cited_cells(row, terms("pods evicted actuator loggers payloads"), ONSET)]
+    assert {"service", "new_value", "changed_at"} <= set(cited)
+
+
 def test_what_changed_is_cited_before_other_cells_however_short():
     """A timeout pushed from 2000 to 20: the new value is the cause, two characters long (the gatekeeper takes
     it as the whole cell); what it set and what it replaced come before the release, the operator, the ticket

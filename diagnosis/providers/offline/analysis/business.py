@@ -123,13 +123,13 @@ def corroborating_rows(rows: list[Row], evidence_terms: set[str], onset: datetim
 
 
 def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = None) -> list[Cell]:
-    """The row's citable cells: those sharing evidence terms first, then the time closest before the onset
-    (when the change took effect: a certificate's ``not_after``, not its ``not_before``), then the cells whose
-    column names the change, however short: what it set (``new_value``, or ``count_value`` beside a
-    ``previous_count``), what it replaced (``old_value``), what it applies to (a column named ``service``,
-    ``app_id``, ``host``: a log level set to DEBUG is read by the service its record names), the rest of it
-    (``version``, ``job_id``); then its other timestamps, then the rest. A row's own number (its ``id``
-    column) is not cited: it says nothing about what happened."""
+    """The row's citable cells: the time closest before the onset (when the change took effect: a
+    certificate's ``not_after``, not its ``not_before``; without it the answer cannot place the change), what
+    it applies to (its first column named ``service``, ``target``, ``app``...: a log level set to DEBUG is read
+    by the service its record names), what it set (``new_value``, or ``count_value`` beside a
+    ``previous_count``), however short; then the cells sharing evidence terms, what it replaced (``old_value``),
+    its other subjects (``host``, ``cluster``), the rest of it (``version``, ``job_id``), its other timestamps,
+    then the rest. A row's own number (its ``id`` column) is not cited: it says nothing about what happened."""
     cells = []
     for index, value in enumerate(row.values):
         excerpt = clip(normalise(value) if isinstance(value, str) else json.dumps(value), MAX_CELL_CHARS)
@@ -144,23 +144,33 @@ def cited_cells(row: Row, evidence_terms: set[str], onset: datetime | None = Non
     # What a column holding the old state replaced: ``count_value`` is the new state beside ``previous_count``.
     replaced = [words - OLD_STATE_WORDS for words in map(name_words, row.columns) if words & OLD_STATE_WORDS]
 
+    def subject(cell: Cell) -> bool:
+        words = name_words(cell.column)
+        return bool(words & SUBJECT_WORDS) and words <= SUBJECT_WORDS | {"name", "id"}
+
+    # What the change applies to, named once (its first such column): a log level set to DEBUG is read by the
+    # service its record names, however many other cells share the failure's words.
+    applies_to = next((cell.index for cell in cells if subject(cell)), None)
+
     def priority(cell: Cell) -> tuple[int, int]:
-        if terms(cell.excerpt) & evidence_terms:
-            return 0, cell.index
         if cell.index == latest:
+            return 0, cell.index
+        if cell.index == applies_to:
             return 1, cell.index
         if cell.index in stamps:
-            return 6, cell.index
+            return 7, cell.index
         words = name_words(cell.column)
         if words & NEW_STATE_WORDS or (not words & OLD_STATE_WORDS and any(old and old <= words for old in replaced)):
             return 2, cell.index
-        if words & OLD_STATE_WORDS and words & CHANGE_WORDS:
+        if terms(cell.excerpt) & evidence_terms:
             return 3, cell.index
-        if words & SUBJECT_WORDS and words <= SUBJECT_WORDS | {"name", "id"}:
+        if words & OLD_STATE_WORDS and words & CHANGE_WORDS:
             return 4, cell.index
-        if words & CHANGE_WORDS:
+        if subject(cell):
             return 5, cell.index
-        return 7, cell.index
+        if words & CHANGE_WORDS:
+            return 6, cell.index
+        return 8, cell.index
 
     chosen = sorted(cells, key=priority)[:MAX_CELLS]
     return sorted(chosen, key=lambda cell: cell.index)

@@ -22,6 +22,7 @@ import numpy as np
 
 from tools.knowledge import revision
 from tools.knowledge.dense import EMBED_BATCH_SIZE, Embedder, EmbeddingCut
+from tools.knowledge.glossary import Gloss
 from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, is_han_character, tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
 
@@ -43,6 +44,16 @@ class IndexedChunk:
     @property
     def indexed_text(self) -> str:
         return indexed_text(self.title, self.text)
+
+
+@dataclass(frozen=True)
+class _Word:
+    """A word of a query: the terms a document may hold it by, and whether it weighs in the coverage."""
+
+    forms: tuple[str, ...]
+    weighs: bool = True
+    unknown: bool = False
+    """A word the base cannot hold that still weighs as one it never saw (``Snapshot._words``)."""
 
 
 @dataclass(frozen=True)
@@ -101,29 +112,43 @@ class Snapshot:
         self._holds_han = any(is_han_character(char) for term in self._columns for char in term)
         self._unseen_idf = _idf(self._count, 0)
 
-    def lexical(self, terms: list[str]) -> LexicalMatch:
-        """BM25 scores for distinct query ``terms``, and how much of the query each chunk's document holds."""
-        known = [term for term in terms if term in self._columns]
+    def lexical(self, terms: list[str], glossed: Gloss | None = None) -> LexicalMatch:
+        """BM25 scores for distinct query ``terms``, and how much of the query each chunk's document holds;
+        ``glossed``, the query as the glossary reads it (``glossary.gloss``)."""
+        words = self._words(terms, glossed)
+        known = list(dict.fromkeys(form for word in words for form in word.forms if form in self._columns))
         # Unseen terms weigh most, except those with a digit (incident specifics no runbook repeats) and a lone
         # Chinese character the corpus holds inside a word: jieba keeps "写满" whole in a runbook, so the "满"
         # of "磁盘满了" is a term no chunk holds, and weighed it kept the disk runbook below the coverage it
         # matches. A character the corpus never holds at all ("狗" of "狗的告警") still weighs: off topic. In a
         # knowledge base with no Chinese at all, Chinese words weigh nothing either: they could never match, and
-        # "如何处理 payment-service 连接池耗尽" is about the payment-service runbook whatever language asks it.
-        weighed = [term for term in terms if term in self._columns or not self._unmatchable(term)]
+        # "如何处理 payment-service 连接池耗尽" is about the payment-service runbook whatever language asks it;
+        # there the glossary's words count as their English terms (``_words``).
         chunks_with = {term: self._chunks_with(term) for term in known}
         # Lucene's BM25 idf over chunks, the one bm25s scores with; a term the corpus never saw weighs as df 0.
         idf = {term: _idf(self._count, len(found)) for term, found in chunks_with.items()}
-        total = sum(idf.get(term, self._unseen_idf) for term in weighed)
+        total = 0.0
+        covered = np.zeros(self._document_count)
+        matched = np.zeros(self._document_count, dtype=np.int64)
+        for word in words:
+            present = [form for form in word.forms if form in self._columns]
+            if not word.weighs:
+                continue
+            if not present:
+                total += self._unseen_idf if word.unknown or not self._unmatchable(word.forms[0]) else 0.0
+                continue
+            # A word read as several English terms is one word of the query: it weighs, and counts as matched,
+            # once, by the best of its terms that a document holds.
+            total += max(idf[form] for form in present)
+            best = np.zeros(self._document_count)
+            for form in present:
+                documents = np.unique(self._document_of_chunk[chunks_with[form]])
+                best[documents] = np.maximum(best[documents], idf[form])
+            covered += best
+            matched += best > 0
         if not known or not total:
             count = len(self.chunks)
             return LexicalMatch(np.zeros(count), np.zeros(count), np.zeros(count, dtype=np.int64))
-        covered = np.zeros(self._document_count)
-        matched = np.zeros(self._document_count, dtype=np.int64)
-        for term in known:
-            documents = np.unique(self._document_of_chunk[chunks_with[term]])
-            covered[documents] += idf[term]
-            matched[documents] += 1
         return LexicalMatch(
             scores=np.asarray(self._bm25.get_scores(known), dtype=np.float64),
             coverage=covered[self._document_of_chunk] / total,
@@ -134,6 +159,29 @@ class Snapshot:
         """The positions of the chunks that hold ``term`` (a known one)."""
         column = self._columns[term]
         return self._rows[self._starts[column] : self._starts[column + 1]]
+
+    def _words(self, terms: list[str], glossed: Gloss | None) -> list[_Word]:
+        """The query's words as this base matches them (``glossary``). In a base holding no Chinese, the
+        glossary's words are read as their English terms that the base holds, each term counted once (an
+        English word of the question first, then words of what an incident is about, then common ones), and
+        jieba's parts of such a word go with it. Once a word of what an incident is about is read, the
+        question's other Chinese words (``Gloss.unread``, and the table's words read into nothing the base
+        holds) each weigh as a word the base never saw; common words weigh only when there is none.
+        A base holding Chinese matches Chinese words as they are."""
+        if self._holds_han or glossed is None or not glossed.readings:
+            return [_Word((term,)) for term in terms]
+        english = [(reading, [form for form in reading.terms if form in self._columns]) for reading in glossed.readings]
+        unknown = [*glossed.unread, *(reading.word for reading, forms in english if not forms and not reading.common)]
+        words = [_Word((term,)) for term in terms if not is_han_character(term[0])]
+        claimed = {term for word in words for term in word.forms}
+        for reading, forms in sorted(english, key=lambda pair: pair[0].common):
+            unclaimed = tuple(form for form in forms if form not in claimed)
+            if unclaimed:
+                words.append(_Word(unclaimed, weighs=not reading.common or not unknown))
+                claimed.update(unclaimed)
+        if any(forms and not reading.common for reading, forms in english):
+            words += [_Word((word,), unknown=True) for word in dict.fromkeys(unknown)]
+        return words
 
     def _unmatchable(self, term: str) -> bool:
         """An unseen term no runbook could be expected to hold: a number, a Chinese character that the corpus

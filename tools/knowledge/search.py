@@ -29,6 +29,7 @@ import numpy as np
 
 from config.run_scope import read_once
 from tools.knowledge import dense
+from tools.knowledge.glossary import gloss
 from tools.knowledge.index import INDEX, Snapshot
 from tools.knowledge.tokenize import query_terms
 
@@ -84,7 +85,7 @@ def _ranked(
     """Positions of the chunks that clear the threshold with their scores, best first."""
     if not snapshot.chunks:
         return []
-    match = snapshot.lexical(query_terms(query))
+    match = snapshot.lexical(query_terms(query), gloss(query))
     clears = (match.scores > 0) & (
         (match.coverage >= MIN_QUERY_COVERAGE)
         | ((match.matched_terms >= MANY_MATCHED_TERMS) & (match.coverage >= MIN_COVERAGE_WITH_MANY_MATCHES))

@@ -25,7 +25,8 @@ from tools.knowledge.search import search_knowledge
 from tools.models import InvocationStatus, ToolInvocation
 
 OUTAGE_RUNBOOK = "# Checkout outage\n\nWhen the checkout API is down, fail over to the standby region.\n"
-CHINESE_OUTAGE_QUERY = "结算服务宕机"  # "the checkout service is down": no word in common with the runbook
+# "the checkout service is down": no word in common with the runbook, nor one the glossary reads in English.
+CHINESE_OUTAGE_QUERY = "结账服务挂了"
 
 
 class ConceptEmbedder:
@@ -33,8 +34,8 @@ class ConceptEmbedder:
 
     name = "concepts"
     CONCEPTS = (
-        ("down", "outage", "宕机", "不可用"),
-        ("checkout", "结算"),
+        ("down", "outage", "宕机", "不可用", "挂了"),
+        ("checkout", "结算", "结账"),
         ("evict", "maxmemory", "驱逐"),
         ("disk", "磁盘"),
     )

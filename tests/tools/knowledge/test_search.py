@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
+from tools.knowledge.glossary import gloss
 from tools.knowledge.index import INDEX
 from tools.knowledge.ingest import delete_document
 from tools.knowledge.search import (
@@ -172,9 +173,93 @@ def test_a_chinese_question_naming_a_service_finds_its_runbook_in_an_english_bas
     assert _documents(payload)[0] == str(english_corpus["db_pool"].id)
 
 
-@pytest.mark.parametrize("query", ["如何处理 kafka 磁盘满？", "支付服务连接池耗尽怎么办"])
-def test_a_chinese_question_without_a_word_of_an_english_base_still_finds_nothing(english_corpus, query):
+@pytest.mark.parametrize(
+    ("query", "document"),
+    [
+        ("支付服务连接池耗尽怎么办", "db_pool"),  # no word of the base: each read in English
+        ("连接池耗尽怎么处理？", "db_pool"),
+        ("缓存命中率下降怎么处理", "cache"),
+        ("发布失败怎么办", "db_pool"),  # words of every incident, and nothing else: they decide
+    ],
+)
+def test_a_chinese_question_finds_an_english_runbook_through_the_glossary(english_corpus, query, document):
+    """Without embeddings, a Chinese how-to question shared no word with an English runbook: the demo's first
+    users, asking in Chinese, were told the knowledge base had nothing."""
+    payload = search_knowledge(query, top_k=3)
+
+    assert payload["evidence_status"] == "ok"
+    assert _documents(payload)[0] == str(english_corpus[document].id)
+
+
+def test_a_how_to_question_in_chinese_puts_the_mitigation_first(english_corpus):
+    assert search_knowledge("连接池耗尽怎么处理？", top_k=1)["chunks"][0]["title"].endswith("Mitigation")
+
+
+def _lexical(query: str):
+    return INDEX.snapshot(None).lexical(query_terms(query), gloss(query))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "连接池",  # connection and pool: one word
+        "报错 错误 异常 连接池",  # three words for "error", common ones: they weigh nothing
+        "连接池 connection pool",  # the English words first, the Chinese one adds nothing
+    ],
+)
+def test_each_english_term_counts_once_whatever_reads_as_it(english_corpus, query):
+    assert _lexical(query).matched_terms.max() == (2 if "connection" in query else 1)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "烤面包的做法",
+        "员工报销流程是什么",
+        # Words of every incident question, and nothing a runbook is about (a review's cases)
+        "我家猫咪生病了怎么处理",
+        "员工报销失败怎么处理",
+        "打印机故障怎么处理",
+        "高铁延迟了怎么办",
+        "年终奖发布时间",
+        "考试成绩下降怎么办",
+        # One word of what an incident is about, and others the glossary does not read: those weigh as unseen
+        "牛奶过期了还能喝吗",
+        "我的手机内存不够怎么办",
+        "证书过期了怎么处理",  # read into nothing the base holds: an unseen word too
+    ],
+)
+def test_a_chinese_question_about_nothing_the_base_covers_still_finds_nothing(english_corpus, query):
     assert search_knowledge(query, top_k=3) == {"evidence_status": "no_evidence", "chunks": []}
+
+
+def test_a_word_jieba_cuts_apart_is_read_whole(english_corpus):
+    """jieba cuts "不可用" into "不可" and "用": the glossary's words are found in the question's text."""
+    assert [reading.word for reading in gloss("数据库不可用").readings] == ["数据库", "不可用"]
+    # "从库存" is "from the stock", not a replica (从库)
+    assert [reading.word for reading in gloss("下单时从库存服务扣减失败").readings] == ["库存", "失败"]
+
+
+@pytest.mark.parametrize(
+    ("query", "unread"),
+    [
+        ("牛奶过期了还能喝吗", ("牛奶",)),
+        ("越来越慢的连接池", ()),  # filler, and jieba's parts of it ("越来")
+        ("线程池满了", ()),  # no part across a word the glossary reads ("池满")
+    ],
+)
+def test_the_words_the_glossary_does_not_read_are_the_longest_cuts_filler_aside(query, unread):
+    assert gloss(query).unread == unread
+
+
+def test_a_base_holding_chinese_reads_no_word_in_english(corpus):
+    """A Chinese word the base lacks is one it could have said: it weighs as unseen, as before the glossary."""
+    query = "令牌过期怎么处理"
+    snapshot = INDEX.snapshot(None)
+    with_glossary, without = _lexical(query), snapshot.lexical(query_terms(query))
+
+    assert (with_glossary.coverage == without.coverage).all()
+    assert (with_glossary.scores == without.scores).all()
 
 
 def test_in_a_base_holding_chinese_an_unseen_chinese_word_still_weighs(corpus):

@@ -22,7 +22,7 @@ import numpy as np
 
 from tools.knowledge import revision
 from tools.knowledge.dense import EMBED_BATCH_SIZE, Embedder, EmbeddingCut
-from tools.knowledge.glossary import Gloss
+from tools.knowledge.glossary import FILLER, Gloss
 from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, is_han_character, tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
 
@@ -110,6 +110,16 @@ class Snapshot:
             char for term in self._columns if len(term) > 1 for char in term if is_han_character(char)
         }
         self._holds_han = any(is_han_character(char) for term in self._columns for char in term)
+        # Whether the base is mostly English (fewer than half of its documents are Chinese, a third of their terms
+        # or more: an English runbook's Chinese quick reference does not make it one): a Chinese question is then
+        # read in English too (``_words``), beside the Chinese words the base holds.
+        han: dict[str, list[int]] = {}
+        for chunk, found in zip(chunks, chunk_terms, strict=True):
+            counts = han.setdefault(chunk.document_id, [0, 0])
+            counts[0] += sum(map(_has_han, found))
+            counts[1] += len(found)
+        chinese = sum(1 for held, total in han.values() if total and 3 * held >= total)
+        self._reads_english = 2 * chinese < self._document_count
         self._unseen_idf = _idf(self._count, 0)
 
     def lexical(self, terms: list[str], glossed: Gloss | None = None) -> LexicalMatch:
@@ -161,42 +171,64 @@ class Snapshot:
         return self._rows[self._starts[column] : self._starts[column + 1]]
 
     def _words(self, terms: list[str], glossed: Gloss | None) -> list[_Word]:
-        """The query's words as this base matches them (``glossary``). In a base holding no Chinese, the
-        glossary's words are read as their English terms that the base holds, each term counted once (an
-        English word of the question first, then words of what an incident is about, then common ones), and
-        jieba's parts of such a word go with it. Once a word of what an incident is about is read, the
-        question's other Chinese words (``Gloss.unread``, and the table's words read into nothing the base
-        holds) each weigh as a word the base never saw; common words weigh only when there is none.
-        A base holding Chinese matches Chinese words as they are."""
-        if self._holds_han or glossed is None or not glossed.readings:
+        """The query's words as this base matches them (``glossary``).
+
+        In a base that is mostly English, each of the glossary's words is one word of the question, matched by
+        its English terms that the base holds (each term counted once: an English word of the question first,
+        then words of what an incident is about, then common ones) or by the word itself or its jieba parts
+        where a Chinese document holds them; a word read into nothing weighs as one the base never saw. In a
+        base holding no Chinese, once a word of what an incident is about is read, the question's other
+        Chinese words (``Gloss.unread``) weigh as unseen too, and common words weigh only when there is none;
+        in a base holding a few Chinese documents, the question's other Chinese words are matched as they are.
+        A base that is mostly Chinese matches every Chinese word as it is: a word it lacks is one it could
+        have said."""
+        if not self._reads_english or glossed is None or not glossed.readings:
             return [_Word((term,)) for term in terms]
-        english = [(reading, [form for form in reading.terms if form in self._columns]) for reading in glossed.readings]
-        unknown = [*glossed.unread, *(reading.word for reading, forms in english if not forms and not reading.common)]
+        chinese = [term for term in terms if is_han_character(term[0]) and len(term) > 1]
         words = [_Word((term,)) for term in terms if not is_han_character(term[0])]
+        english = [
+            (reading, [*(term for term in chinese if term in reading.word), *reading.terms])
+            for reading in glossed.readings
+        ]
+        english = [(reading, [form for form in forms if form in self._columns]) for reading, forms in english]
+        unknown = [reading.word for reading, forms in english if not forms and not reading.common]
+        if self._holds_han:  # a lone character it lacks, as a Chinese base weighs one ("狗" of "狗的告警")
+            unknown += [
+                term
+                for term in terms
+                if len(term) == 1 and is_han_character(term)
+                and not (term in self._columns or term in self._han_in_words or term in FILLER)
+            ]  # fmt: skip
+        for word in glossed.unread:  # the question's other words, matched by their jieba parts a document holds
+            forms = [form for form in (word, *(term for term in chinese if term in word)) if form in self._columns]
+            if forms:
+                words.append(_Word(tuple(dict.fromkeys(forms))))
+            else:
+                unknown.append(word)
         claimed = {term for word in words for term in word.forms}
         for reading, forms in sorted(english, key=lambda pair: pair[0].common):
-            unclaimed = tuple(form for form in forms if form not in claimed)
+            unclaimed = tuple(dict.fromkeys(form for form in forms if form not in claimed))
             if unclaimed:
                 words.append(_Word(unclaimed, weighs=not reading.common or not unknown))
                 claimed.update(unclaimed)
-        if any(forms and not reading.common for reading, forms in english):
+        if self._holds_han or any(forms and not reading.common for reading, forms in english):
             words += [_Word((word,), unknown=True) for word in dict.fromkeys(unknown)]
         return words
 
     def _unmatchable(self, term: str) -> bool:
         """An unseen term no runbook could be expected to hold: a number, a Chinese character that the corpus
         holds inside its words, a Chinese word when the corpus holds no Chinese."""
-        return (
-            _has_digit(term)
-            or term in self._han_in_words
-            or (not self._holds_han and any(is_han_character(char) for char in term))
-        )
+        return _has_digit(term) or term in self._han_in_words or (not self._holds_han and _has_han(term))
 
     def similarities(self, query_vector: np.ndarray) -> np.ndarray:
         """Cosine similarity of every chunk to the query (both unit length)."""
         if self.vectors is None or not self.chunks:
             return np.zeros(len(self.chunks), dtype=np.float64)
         return self.vectors @ query_vector
+
+
+def _has_han(term: str) -> bool:
+    return any(is_han_character(char) for char in term)
 
 
 def _has_digit(term: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tools.knowledge.conftest import CACHE_RUNBOOK, DB_POOL_RUNBOOK
+from tests.tools.knowledge.conftest import CACHE_RUNBOOK, CHINESE_RUNBOOK, DB_POOL_RUNBOOK
 from tools.knowledge.glossary import gloss
 from tools.knowledge.index import INDEX
 from tools.knowledge.ingest import delete_document
@@ -252,8 +252,17 @@ def test_the_words_the_glossary_does_not_read_are_the_longest_cuts_filler_aside(
     assert gloss(query).unread == unread
 
 
-def test_a_base_holding_chinese_reads_no_word_in_english(corpus):
+@pytest.mark.parametrize(("query", "document"), [("连接池耗尽怎么处理？", "db_pool"), ("磁盘写满怎么处理", "chinese")])
+def test_a_mostly_english_base_with_a_chinese_runbook_reads_both_ways(corpus, query, document):
+    """Three English runbooks and a Chinese one: a Chinese question finds an English runbook by the glossary,
+    and the Chinese one by its own words."""
+    assert _documents(search_knowledge(query, top_k=1)) == [str(corpus[document].id)]
+
+
+def test_a_mostly_chinese_base_reads_no_word_in_english(ingest):
     """A Chinese word the base lacks is one it could have said: it weighs as unseen, as before the glossary."""
+    ingest(CHINESE_RUNBOOK, filename="mq-disk-zh.md")
+    ingest(CACHE_RUNBOOK, filename="cache.md")
     query = "令牌过期怎么处理"
     snapshot = INDEX.snapshot(None)
     with_glossary, without = _lexical(query), snapshot.lexical(query_terms(query))

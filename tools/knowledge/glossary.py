@@ -4,8 +4,8 @@ Lexical retrieval matches words, and a Chinese question shares none with an Engl
 found nothing in the demo's English knowledge base, which its first users (Chinese-speaking on-call teams)
 ask in their own language. Dense scores bridge languages, but only where an embedding model is configured.
 
-So in a knowledge base that holds no Chinese, the words of this table found in a question are read as their
-English equivalents (``Snapshot.lexical``): "连接池" as ``connection`` and ``pool``, "处理" as ``mitigation``
+So in a knowledge base that is mostly English (``Snapshot._words``), the words of this table found in a
+question are read as their English equivalents: "连接池" as ``connection`` and ``pool``, "处理" as ``mitigation``
 and ``fix``. The table is hand-kept and short, like the stopword lists, and its English words are single
 words, so that no stray part ("out" of "timed out") matches. Its keys are found in the question's text, longest
 first, not among jieba's terms: jieba cuts "不可用" and "重平衡" apart.

@@ -175,13 +175,13 @@ class Snapshot:
 
         In a base that is mostly English, each of the glossary's words is one word of the question, matched by
         its English terms that the base holds (each term counted once: an English word of the question first,
-        then words of what an incident is about, then common ones) or by the word itself or its jieba parts
-        where a Chinese document holds them; a word read into nothing weighs as one the base never saw. In a
-        base holding no Chinese, once a word of what an incident is about is read, the question's other
-        Chinese words (``Gloss.unread``) weigh as unseen too, and common words weigh only when there is none;
-        in a base holding a few Chinese documents, the question's other Chinese words are matched as they are.
-        A base that is mostly Chinese matches every Chinese word as it is: a word it lacks is one it could
-        have said."""
+        then words of what an incident is about, then common ones) or by the word itself or its jieba parts of
+        two characters or more where a Chinese document holds them; a word read into nothing weighs as one the
+        base never saw. The question's other Chinese words (``Gloss.unread``) match by their jieba parts a
+        document holds, or weigh as unseen: in a base holding no Chinese, only once a word of what an incident
+        is about is read; in one holding a few Chinese documents, always, and a lone character too, as a
+        Chinese base weighs one. Common words weigh only when no word weighs as unseen. A base that is mostly
+        Chinese matches every Chinese word as it is: a word it lacks is one it could have said."""
         if not self._reads_english or glossed is None or not glossed.readings:
             return [_Word((term,)) for term in terms]
         chinese = [term for term in terms if is_han_character(term[0]) and len(term) > 1]

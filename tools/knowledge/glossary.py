@@ -17,6 +17,9 @@ the words any question is made of (``FILLER``: "开始", "大量", "一直"). Th
 (``COMMON``: why, fix, failed, slow, deployed) decide nothing unless the question says nothing else: they rank
 the runbooks that other words found, so "我家猫咪生病了怎么处理" (my cat is sick, how do I fix it) finds nothing,
 while "发布失败怎么办" (a deploy failed, what now) finds the deploy procedure.
+
+A base that is mostly Chinese reads the table the other way round (``chinese_words``): an alert's English
+"message queue disk full" is matched by its runbook's 消息队列, 磁盘 and 写满.
 """
 
 from __future__ import annotations
@@ -134,3 +137,10 @@ def _reading(word: str) -> Reading:
     common = word in COMMON
     english = COMMON[word] if common else SUBJECTS[word]
     return Reading(word, tuple(dict.fromkeys(tokenize(english))), common)
+
+
+@cache
+def chinese_words(term: str) -> tuple[str, ...]:
+    """The table's Chinese words that read as the English ``term`` (as the tokeniser makes it), longest first:
+    an English question read against a Chinese base ("connection pool exhausted": 连接池, 耗尽)."""
+    return tuple(key for key in _KEYS if term in _reading(key).terms)

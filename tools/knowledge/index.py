@@ -22,7 +22,7 @@ import numpy as np
 
 from tools.knowledge import revision
 from tools.knowledge.dense import EMBED_BATCH_SIZE, Embedder, EmbeddingCut
-from tools.knowledge.glossary import FILLER, Gloss
+from tools.knowledge.glossary import FILLER, Gloss, chinese_words
 from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, is_han_character, tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
 
@@ -182,7 +182,13 @@ class Snapshot:
         is about is read; in one holding a few Chinese documents, always, and a lone character too, as a
         Chinese base weighs one. Common words weigh only when no word weighs as unseen. A base that is mostly
         Chinese matches every Chinese word as it is: a word it lacks is one it could have said."""
-        if not self._reads_english or glossed is None or not glossed.readings:
+        if not self._reads_english:
+            return (
+                self._read_in_chinese(terms)
+                if self._holds_han and glossed is not None
+                else [_Word((t,)) for t in terms]
+            )
+        if glossed is None or not glossed.readings:
             return [_Word((term,)) for term in terms]
         chinese = [term for term in terms if is_han_character(term[0]) and len(term) > 1]
         words = [_Word((term,)) for term in terms if not is_han_character(term[0])]
@@ -213,6 +219,23 @@ class Snapshot:
                 claimed.update(unclaimed)
         if self._holds_han or any(forms and not reading.common for reading, forms in english):
             words += [_Word((word,), unknown=True) for word in dict.fromkeys(unknown)]
+        return words
+
+    def _read_in_chinese(self, terms: list[str]) -> list[_Word]:
+        """A mostly Chinese base's reading of a question's English words: an English word the base does not hold
+        is matched by the glossary's Chinese words for it that the base holds ("pool" by 连接池, 线程池), each
+        Chinese word counted once; one with none weighs as unseen, as before (an alert's English text against
+        Chinese runbooks)."""
+        words = [_Word((term,)) for term in terms if term in self._columns or is_han_character(term[0])]
+        claimed = {term for word in words for term in word.forms}
+        for term in terms:
+            if term in self._columns or is_han_character(term[0]):
+                continue
+            held = [form for form in chinese_words(term) if form in self._columns]
+            forms = tuple(form for form in held if form not in claimed)
+            if forms or not held:  # a word whose Chinese words an earlier one took is that word again
+                words.append(_Word(forms or (term,)))
+                claimed.update(forms)
         return words
 
     def _unmatchable(self, term: str) -> bool:

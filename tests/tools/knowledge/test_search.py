@@ -259,7 +259,21 @@ def test_a_mostly_english_base_with_a_chinese_runbook_reads_both_ways(corpus, qu
     assert _documents(search_knowledge(query, top_k=1)) == [str(corpus[document].id)]
 
 
-def test_a_mostly_chinese_base_reads_no_word_in_english(ingest):
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("message queue disk full", True),  # an alert's English words, read as the runbook's Chinese ones
+        ("disk full how to fix", True),
+        ("fridge temperature too high", False),  # no word the glossary reads: unseen, as before
+    ],
+)
+def test_a_chinese_base_reads_an_english_question_through_the_glossary(ingest, query, found):
+    ingest(CHINESE_RUNBOOK, filename="mq-disk-zh.md")
+
+    assert (search_knowledge(query, top_k=1)["evidence_status"] == "ok") is found
+
+
+def test_a_mostly_chinese_base_matches_a_chinese_question_as_it_is(ingest):
     """A Chinese word the base lacks is one it could have said: it weighs as unseen, as before the glossary."""
     ingest(CHINESE_RUNBOOK, filename="mq-disk-zh.md")
     ingest(CACHE_RUNBOOK, filename="cache.md")

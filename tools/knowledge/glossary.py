@@ -19,7 +19,8 @@ the runbooks that other words found, so "我家猫咪生病了怎么处理" (my 
 while "发布失败怎么办" (a deploy failed, what now) finds the deploy procedure.
 
 A base that is mostly Chinese reads the table the other way round (``chinese_words``): an alert's English
-"message queue disk full" is matched by its runbook's 消息队列, 磁盘 and 写满.
+"message queue disk full" is matched by its runbook's 消息, 队列, 磁盘 and 写满, and an English word only
+common words read ("fix", "error") decides nothing beside a word the base never saw.
 """
 
 from __future__ import annotations
@@ -144,3 +145,8 @@ def chinese_words(term: str) -> tuple[str, ...]:
     """The table's Chinese words that read as the English ``term`` (as the tokeniser makes it), longest first:
     an English question read against a Chinese base ("connection pool exhausted": 连接池, 耗尽)."""
     return tuple(key for key in _KEYS if term in _reading(key).terms)
+
+
+def is_common(word: str) -> bool:
+    """Whether ``word`` is one every incident question says (``COMMON``)."""
+    return word in COMMON

@@ -22,7 +22,7 @@ import numpy as np
 
 from tools.knowledge import revision
 from tools.knowledge.dense import EMBED_BATCH_SIZE, Embedder, EmbeddingCut
-from tools.knowledge.glossary import FILLER, Gloss, chinese_words
+from tools.knowledge.glossary import FILLER, Gloss, chinese_words, is_common
 from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, is_han_character, tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
 
@@ -225,18 +225,21 @@ class Snapshot:
         """A mostly Chinese base's reading of a question's English words: an English word the base does not hold
         is matched by the glossary's Chinese words for it that the base holds ("pool" by 连接池, 线程池), each
         Chinese word counted once; one with none weighs as unseen, as before (an alert's English text against
-        Chinese runbooks)."""
+        Chinese runbooks). A word only common words read ("fix", "error") weighs only when no other does as
+        unseen, as in an English base ("printer failure fix" finds nothing)."""
         words = [_Word((term,)) for term in terms if term in self._columns or is_han_character(term[0])]
         claimed = {term for word in words for term in word.forms}
+        read: list[tuple[str, tuple[str, ...], bool]] = []
         for term in terms:
             if term in self._columns or is_han_character(term[0]):
                 continue
             held = [form for form in chinese_words(term) if form in self._columns]
             forms = tuple(form for form in held if form not in claimed)
             if forms or not held:  # a word whose Chinese words an earlier one took is that word again
-                words.append(_Word(forms or (term,)))
+                read.append((term, forms, bool(forms) and all(map(is_common, chinese_words(term)))))
                 claimed.update(forms)
-        return words
+        unseen = any(not forms and not self._unmatchable(term) for term, forms, _ in read)
+        return words + [_Word(forms or (term,), weighs=not common or not unseen) for term, forms, common in read]
 
     def _unmatchable(self, term: str) -> bool:
         """An unseen term no runbook could be expected to hold: a number, a Chinese character that the corpus

@@ -265,10 +265,13 @@ def test_a_mostly_english_base_with_a_chinese_runbook_reads_both_ways(corpus, qu
         ("message queue disk full", True),  # an alert's English words, read as the runbook's Chinese ones
         ("disk full how to fix", True),
         ("fridge temperature too high", False),  # no word the glossary reads: unseen, as before
+        ("printer failure fix", False),  # common words decide nothing beside an unseen one
+        ("coffee machine error how to fix", False),
     ],
 )
 def test_a_chinese_base_reads_an_english_question_through_the_glossary(ingest, query, found):
     ingest(CHINESE_RUNBOOK, filename="mq-disk-zh.md")
+    ingest("# 发布失败处理\n\n发布失败时先看错误日志，修复配置后重新发布。\n", filename="deploy-zh.md")
 
     assert (search_knowledge(query, top_k=1)["evidence_status"] == "ok") is found
 

@@ -105,18 +105,20 @@ class Snapshot:
             self._starts = np.asarray(self._bm25.scores["indptr"])
         else:
             self._columns = {}
+        # The vocabulary's Chinese terms, read once: every chunk's terms are counted against them below.
+        chinese_terms = {term for term in self._columns if _has_han(term)}
         # The Chinese characters the corpus holds inside its words ("满" of "写满"): see ``lexical``.
         self._han_in_words = {
-            char for term in self._columns if len(term) > 1 for char in term if is_han_character(char)
+            char for term in chinese_terms if len(term) > 1 for char in term if is_han_character(char)
         }
-        self._holds_han = any(is_han_character(char) for term in self._columns for char in term)
+        self._holds_han = bool(chinese_terms)
         # Whether the base is mostly English (fewer than half of its documents are Chinese, a third of their terms
         # or more: an English runbook's Chinese quick reference does not make it one): a Chinese question is then
         # read in English too (``_words``), beside the Chinese words the base holds.
         han: dict[str, list[int]] = {}
         for chunk, found in zip(chunks, chunk_terms, strict=True):
             counts = han.setdefault(chunk.document_id, [0, 0])
-            counts[0] += sum(map(_has_han, found))
+            counts[0] += sum(map(chinese_terms.__contains__, found))
             counts[1] += len(found)
         chinese = sum(1 for held, total in han.values() if total and 3 * held >= total)
         self._reads_english = 2 * chinese < self._document_count

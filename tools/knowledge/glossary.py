@@ -141,12 +141,7 @@ def _reading(word: str) -> Reading:
 
 
 @cache
-def chinese_words(term: str) -> tuple[str, ...]:
+def chinese_words(term: str) -> tuple[Reading, ...]:
     """The table's Chinese words that read as the English ``term`` (as the tokeniser makes it), longest first:
     an English question read against a Chinese base ("connection pool exhausted": 连接池, 耗尽)."""
-    return tuple(key for key in _KEYS if term in _reading(key).terms)
-
-
-def is_common(word: str) -> bool:
-    """Whether ``word`` is one every incident question says (``COMMON``)."""
-    return word in COMMON
+    return tuple(reading for key in _KEYS if term in (reading := _reading(key)).terms)

@@ -22,7 +22,7 @@ import numpy as np
 
 from tools.knowledge import revision
 from tools.knowledge.dense import EMBED_BATCH_SIZE, Embedder, EmbeddingCut
-from tools.knowledge.glossary import FILLER, Gloss, chinese_words, is_common
+from tools.knowledge.glossary import FILLER, Gloss, chinese_words
 from tools.knowledge.tokenize import TERMS_VERSION, indexed_text, is_han_character, tokenize
 from tools.models import DocumentStatus, KnowledgeChunk
 
@@ -143,9 +143,9 @@ class Snapshot:
         covered = np.zeros(self._document_count)
         matched = np.zeros(self._document_count, dtype=np.int64)
         for word in words:
-            present = [form for form in word.forms if form in self._columns]
             if not word.weighs:
                 continue
+            present = [form for form in word.forms if form in self._columns]
             if not present:
                 total += self._unseen_idf if word.unknown or not self._unmatchable(word.forms[0]) else 0.0
                 continue
@@ -235,10 +235,11 @@ class Snapshot:
         for term in terms:
             if term in self._columns or is_han_character(term[0]):
                 continue
-            held = [form for form in chinese_words(term) if form in self._columns]
+            readings = chinese_words(term)
+            held = [reading.word for reading in readings if reading.word in self._columns]
             forms = tuple(form for form in held if form not in claimed)
             if forms or not held:  # a word whose Chinese words an earlier one took is that word again
-                read.append((term, forms, bool(forms) and all(map(is_common, chinese_words(term)))))
+                read.append((term, forms, bool(forms) and all(reading.common for reading in readings)))
                 claimed.update(forms)
         unseen = any(not forms and not self._unmatchable(term) for term, forms, _ in read)
         return words + [_Word(forms or (term,), weighs=not common or not unseen) for term, forms, common in read]

@@ -410,19 +410,22 @@ def _stated_after_ideograph(text: str, match: re.Match[str]) -> bool:
     """Whether a number written straight after a Chinese word states that number (``_INTRODUCES_AMOUNT``): a
     false refusal costs a retry, a false grounding releases a number no evidence states."""
     start, end = match.span()
-    # Not the 时 of 小时: the 30 of "1小时30分钟" is part of 90 minutes.
-    if text[start - 1] not in _INTRODUCES_AMOUNT or text[max(0, start - 2) : start] in ("小时", "小時"):
+    # Nor after a unit it is the rest of (the 时 of 小时, or of its traditional 小時: the 30 of "1小时30分钟" is
+    # part of 90 minutes).
+    if text[start - 1] not in _INTRODUCES_AMOUNT or text.endswith((*_COMPOUND_BEFORE, "小時"), 0, start):
         return False
     if match.group(2):  # a unit, not followed by a further multiplier ("3千万" is no 3k)
         return not (end < len(text) and text[end] in _MULTIPLIER_CHARACTERS)
     return bool(_PHRASE_END.match(text, end))
 
 
+# The units not written in ASCII (the Chinese ones, "μs", "×").
+_CHINESE_UNITS = tuple(unit for unit in UNITS if not unit.isascii())
 # Units written in Chinese, and the characters of spoken numbers: a number right after one is the rest of a
 # compound ("1小时30分钟", "一万5", "2万零5"), not an amount of its own.
-_COMPOUND_BEFORE = (*(unit for unit in UNITS if not unit.isascii()), *_MULTIPLIER_CHARACTERS, "零")
+_COMPOUND_BEFORE = (*_CHINESE_UNITS, *_MULTIPLIER_CHARACTERS, "零")
 # What turns a counted number into a span or a rate after its counting word ("5个月", "5个小时", "5次/秒").
-_COUNTED_BEFORE_UNIT = (*(unit for unit in UNITS if not unit.isascii()), "月", "年", "周", "星期", "钟", "/", "每")
+_COUNTED_BEFORE_UNIT = (*_CHINESE_UNITS, "月", "年", "周", "星期", "钟", "/", "每")
 # Where a clause ends after a number: not a list's, a range's, an alternative's or a fraction's mark
 # ("3、5次", "3～5次", "3/5", "5+").
 _AMOUNT_END = re.compile(r"$|[，。；：！？,;:!?)）」』”\"']")

@@ -35,6 +35,11 @@ class AlertGroup(models.Model):
     # ended before it is a stale one. Alertmanager in HA mode, and its retries, deliver notifications late
     # and twice.
     latest_alert_start = models.DateTimeField(verbose_name=_("latest alert start"), null=True, blank=True)
+    # The identities (``Alert.identity``: labels and start) of the alert occurrences the group's incident was
+    # told about, from the notification that started its run and every one since: after a resolution, a firing
+    # alert not among them is a new incident however early it started (an alert silenced or inhibited keeps
+    # its ``startsAt``).
+    incident_alerts = models.JSONField(verbose_name=_("incident alerts"), default=list, blank=True)
     run = models.ForeignKey(
         "diagnosis.DiagnosisRun",
         verbose_name=_("run"),

@@ -7,6 +7,8 @@ may add fields within version 4.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import re
 from datetime import UTC, datetime
@@ -91,6 +93,16 @@ class Alert(_Model):
     @property
     def firing(self) -> bool:
         return self.status == AlertStatus.FIRING.value
+
+    @property
+    def identity(self) -> str:
+        """One occurrence of the alert across notifications: a digest of its label set (what Alertmanager's
+        own ``fingerprint`` digests, computed here since another sender may leave that field empty) and of its
+        ``startsAt`` (an alert that fires again starts anew; HA peers and retries repeat the same start)."""
+        occurrence = json.dumps(
+            [sorted(self.labels.items()), self.starts_at.astimezone(UTC).isoformat()], ensure_ascii=False
+        )
+        return hashlib.sha256(occurrence.encode()).hexdigest()[:16]
 
 
 class AlertmanagerPayload(_Model):

@@ -4,7 +4,9 @@ A firing group starts a run per incident (and a long incident one more every win
 repeats a firing group's notification (every ``repeat_interval``, and whenever an alert joins or leaves
 it), and a repeat within ``ALERT_DEDUP_WINDOW_SECONDS`` of the group's run starts nothing; once the group
 has resolved, its next firing notification is a new incident and starts a run however soon
-(Alertmanager's ``group_interval`` spaces them). Concurrent duplicate POSTs start one run too: the group row is upserted under a unique
+(Alertmanager's ``group_interval`` spaces them), unless it is a late copy about the resolved incident's alerts
+within the window after the resolution (``AlertGroup.incident_alerts``: every firing alert an occurrence, its
+labels and start, told of before). Concurrent duplicate POSTs start one run too: the group row is upserted under a unique
 constraint (``INSERT ... ON DUPLICATE KEY UPDATE``), which holds the row's exclusive lock until this
 transaction commits, and then read with ``SELECT ... FOR UPDATE``, a locking read that sees the latest
 committed row even under MariaDB's REPEATABLE READ. Every other notification of the group waits for the
@@ -35,7 +37,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from alerts.models import AlertGroup, AlertNotification, AlertStatus, IntakeAction
-from alerts.payload import Alert, AlertmanagerPayload
+from alerts.payload import MAX_ALERTS, Alert, AlertmanagerPayload
 from alerts.questions import LABEL_CHARS, alert_question, incident_alert, one_line
 from diagnosis.models import DiagnosisRun
 from diagnosis.submission import TOO_MANY_RUNS, SubmissionError, chat_submit, never_started, unavailable
@@ -43,6 +45,8 @@ from diagnosis.submission import TOO_MANY_RUNS, SubmissionError, chat_submit, ne
 logger = logging.getLogger(__name__)
 #: A notification's row keeps at most this many of the group's common labels (a summary, not the payload).
 STORED_LABELS = 50
+#: A group's row keeps at most this many of its incident's alert identities (16 characters each).
+INCIDENT_ALERTS = 4 * MAX_ALERTS
 SERVICE_ACCOUNT_TAKEN = "service_account_taken"
 
 
@@ -92,15 +96,32 @@ def _within_window(group: AlertGroup, payload: AlertmanagerPayload) -> bool:
     """Whether a firing notification repeats the incident the group's run is about."""
     if group.run_started_at is None or (group.run is not None and never_started(group.run)):
         return False
+    window = timedelta(seconds=settings.ALERT_DEDUP_WINDOW_SECONDS)
     if group.resolved_at is not None:
         # It resolved since its run started (a run's start clears it): the next incident, unless this is a
-        # late copy of a notification about the alerts that resolved (none of them started since).
-        return group.latest_alert_start is not None and _latest_start(payload.firing_alerts) <= group.latest_alert_start
-    return timezone.now() - group.run_started_at < timedelta(seconds=settings.ALERT_DEDUP_WINDOW_SECONDS)
+        # late copy of a notification about the alerts that resolved, soon after: each of its firing alerts an
+        # occurrence told of before. An alert silenced or inhibited until now keeps its early start, but was
+        # never told of; one that fired again since has a start of its own.
+        known = set(group.incident_alerts)
+        return timezone.now() - group.resolved_at < window and all(
+            alert.identity in known for alert in payload.firing_alerts
+        )
+    return timezone.now() - group.run_started_at < window
 
 
 def _latest_start(alerts: list[Alert]) -> datetime:
     return max(alert.starts_at for alert in alerts)
+
+
+def _told_of(known: list[str], payload: AlertmanagerPayload) -> list[str]:
+    """``known`` with the payload's alerts added, up to ``INCIDENT_ALERTS``: past it, an alert no notification
+    of the incident was allowed to add starts a run after the resolution (a diagnosis too many, not one less)."""
+    told_of = dict.fromkeys(known)
+    for alert in payload.alerts:
+        if len(told_of) >= INCIDENT_ALERTS:
+            break
+        told_of.setdefault(alert.identity)
+    return list(told_of)
 
 
 def _stale(group: AlertGroup, payload: AlertmanagerPayload) -> bool:
@@ -158,9 +179,14 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
             # The newest start the group knows: a late copy of a firing notification of any of these alerts
             # is a repeat, and only an alert that started later is a new incident.
             group.latest_alert_start = max(filter(None, (group.latest_alert_start, _latest_start(payload.alerts))))
-            group.save(update_fields=["resolved_at", "latest_alert_start"])
+            group.incident_alerts = _told_of(group.incident_alerts, payload)
+            group.save(update_fields=["resolved_at", "latest_alert_start", "incident_alerts"])
     elif _within_window(group, payload):
         action = IntakeAction.DUPLICATE
+        told_of = _told_of(group.incident_alerts, payload)
+        if len(told_of) > len(group.incident_alerts):  # an alert joined the incident
+            group.incident_alerts = told_of
+            group.save(update_fields=["incident_alerts"])
     else:
         action = IntakeAction.STARTED
         run = _submit(user, payload)
@@ -168,7 +194,8 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         # web processes that took them: a run's start clears the resolution the next incident waits for.
         group.run, group.run_started_at, group.resolved_at = run, timezone.now(), None
         group.latest_alert_start = _latest_start(payload.firing_alerts)
-        group.save(update_fields=["run", "run_started_at", "resolved_at", "latest_alert_start"])
+        group.incident_alerts = _told_of([], payload)
+        group.save(update_fields=["run", "run_started_at", "resolved_at", "latest_alert_start", "incident_alerts"])
     return AlertNotification.objects.create(
         group=group,
         status=payload.status,

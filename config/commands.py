@@ -3,6 +3,7 @@ what it is doing."""
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -34,6 +35,21 @@ def database_failures(left: str) -> Iterator[None]:
         yield
     except DatabaseError as error:
         raise CommandError(f"the database failed: {error}; {left}") from None
+
+
+@contextmanager
+def terminated_as_interrupted() -> Iterator[None]:
+    """SIGTERM (a process manager's stop, ``timeout``) raised as Ctrl-C is, ``KeyboardInterrupt``, while the
+    block runs: its transaction rolls back and its ``finally`` runs (a load's staging file was left behind)."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class _BestEffort:

@@ -446,11 +446,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    # DRF's three parsers, JSON behind a nesting limit (config/api_parsers.py).
+    # DRF's three parsers, refusing an unreadable charset, JSON behind a nesting limit (config/api_parsers.py).
     "DEFAULT_PARSER_CLASSES": [
         "config.api_parsers.DepthLimitedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.api_parsers.FormParser",
+        "config.api_parsers.MultiPartParser",
     ],
     "EXCEPTION_HANDLER": "config.api_errors.exception_handler",
 }

@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from config.readonly_admin import AuditRowsAdmin, NodeFilter, ReadOnlyModelAdmin
@@ -37,6 +37,13 @@ if TYPE_CHECKING:
 
 QUERY_EXCERPT_CHARS = 60
 SHORT_ID_CHARS = 8
+
+
+# A release decision in the reader's language, as the chat page's progress line says it (static/js/chat.js).
+_DECISIONS = {
+    "released": pgettext_lazy("release decision", "released"),
+    "blocked": pgettext_lazy("release decision", "blocked"),
+}
 
 
 class RunTotal(TypedDict):
@@ -189,8 +196,9 @@ class DiagnosisRunAdmin(ReadOnlyModelAdmin):
             gettext("attempt %(attempt)s: %(decision)s (%(rule)s)")
             % {
                 "attempt": item.get("attempt"),
-                "decision": item.get("decision") or gettext("checked"),
-                "rule": item.get("rule"),
+                "decision": _DECISIONS.get(item.get("decision") or "", item.get("decision")) or gettext("checked"),
+                # A rule is an identifier, named in docs/node-contracts.md; "passed" is no rule but a word.
+                "rule": pgettext("release rule", "passed") if item.get("rule") == "passed" else item.get("rule"),
             }
             for item in release.get("decisions") or []
         ]

@@ -171,7 +171,8 @@ class DiagnosisRun(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.id} {self.status}"
+        # The admin's heading and breadcrumb: the status in the reader's language.
+        return f"{self.id} {self.get_status_display()}"
 
     @property
     def outcome(self) -> str:

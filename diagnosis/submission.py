@@ -13,6 +13,7 @@ so that no run is left RUNNING for the reaper. docs/decisions.md, "Redis down", 
 from __future__ import annotations
 
 import logging
+import unicodedata
 import uuid
 
 from django.contrib.auth.models import User
@@ -25,6 +26,7 @@ from diagnosis.dispatch import BrokerUnavailable, dispatch_run, redis_reachable
 from diagnosis.failures import FailureCode
 from diagnosis.intent import route_intent
 from diagnosis.models import ChatSession, DiagnosisRun, RunStatus
+from diagnosis.release.draft import visible
 from diagnosis.selectors import session_owned_by
 from diagnosis.services import run_fail
 from tracing.events import TimelineEvent
@@ -54,9 +56,10 @@ class SubmissionError(ValueError):
 
 
 def checked_message(message: str) -> str:
-    """The message as a run's query (stripped); ``SubmissionError`` when it is empty or too long."""
+    """The message as a run's query (stripped); ``SubmissionError`` when it is empty (nothing a reader would
+    see: a zero-width space alone started a run with an invisible title) or too long."""
     text = (message or "").strip()
-    if not text:
+    if not _shows_something(text):
         raise SubmissionError("empty_message", gettext("message must not be empty"))
     if len(text) > MAX_MESSAGE_CHARS:
         message = gettext("message must be at most %(count)d characters") % {"count": MAX_MESSAGE_CHARS}
@@ -80,11 +83,27 @@ def run_create(*, user: User, message: str, session_id: str | None = None) -> Di
                 raise SubmissionError("session_not_found", gettext("no such chat session"), status=404)
             session.save(update_fields=["updated_at"])
         else:
-            session = ChatSession.objects.create(owner=user, title=text[:TITLE_CHARS])
+            session = ChatSession.objects.create(owner=user, title=_title(text))
         run = DiagnosisRun.objects.create(id=run_id, session=session, query=text, intent=route_intent(text))
         append_event(run.id, TraceEventKind.ROUTING, TimelineEvent.INTENT_ROUTED, {"intent": run.intent})
         sse.publish_on_commit(run.id, "metadata", {"session_id": str(session.id), "run_id": str(run.id)})
     return run
+
+
+def _shows_something(text: str) -> bool:
+    """Whether ``text`` has a character a reader sees: not only spaces, control characters and what shows
+    nothing (``visible``: zero-width spaces, byte-order marks, bidirectional overrides, variation selectors,
+    Hangul fillers), which ``str.strip`` keeps, nor the blank braille pattern."""
+    return any(unicodedata.category(character) not in _BLANK and character != "\u2800" for character in visible(text))
+
+
+_BLANK = frozenset({"Cc", "Zs", "Zl", "Zp"})
+
+
+def _title(text: str) -> str:
+    """The session's name in the lists: the first question as it shows, on one line, cut with an ellipsis."""
+    line = " ".join(visible(text).split())
+    return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
 
 
 UNAVAILABLE_CODE = "service_unavailable"

@@ -12,11 +12,16 @@ import os
 import shutil
 import socket
 import sys
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
-MARIADB_ADDRESS = ("127.0.0.1", 3306)
-REDIS_ADDRESS = ("127.0.0.1", 6379)
+# The servers of the production-style pass (``scripts/test.sh``: ``TEST_MARIADB_URL``, ``TEST_REDIS_URL``), so
+# that the check deciding on that pass asks the servers it will use.
+_MARIADB_URL = urlsplit(os.environ.get("TEST_MARIADB_URL") or "mysql://root@127.0.0.1:3306/superbiz")
+_REDIS_URL = urlsplit(os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/14")
+MARIADB_ADDRESS = (_MARIADB_URL.hostname or "127.0.0.1", _MARIADB_URL.port or 3306)
+REDIS_ADDRESS = (_REDIS_URL.hostname or "127.0.0.1", _REDIS_URL.port or 6379)
 #: The Redis of tests that start their own Celery worker (whether or not this pass runs on Redis).
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 #: The MariaDB database the business-data tests load packs into as root and read as ``superbiz_ro``
@@ -33,7 +38,13 @@ def _mariadb_up() -> bool:
     try:
         import MySQLdb
 
-        MySQLdb.connect(host=MARIADB_ADDRESS[0], port=MARIADB_ADDRESS[1], user="root", connect_timeout=2).close()
+        MySQLdb.connect(
+            host=MARIADB_ADDRESS[0],
+            port=MARIADB_ADDRESS[1],
+            user=unquote(_MARIADB_URL.username or "root"),
+            password=unquote(_MARIADB_URL.password or ""),
+            connect_timeout=2,
+        ).close()
     except Exception:
         return False
     return True

@@ -21,12 +21,12 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import ErrorSerializer, error_response
+from config.api_parsers import MultiPartParser
 from tools.knowledge.errors import DocumentGone, DocumentRejected
 from tools.knowledge.ingest import delete_document, ingest_document, ingest_documents, update_document
 from tools.knowledge.selectors import can_manage_document, document_get, document_list
@@ -285,7 +285,10 @@ class DocumentDetailApi(APIView):
         document = _manageable_document(
             request, document_id, gettext("only the uploader or staff may delete this document")
         )
-        delete_document(document=document)
+        try:
+            delete_document(document=document)
+        except DocumentGone:  # deleted by another request since it was read
+            raise NotFound(gettext("no such document")) from None
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(

@@ -21,6 +21,7 @@ from diagnosis.paths.options import ExecutionOptions
 from diagnosis.progress import RunProgress
 from diagnosis.release.draft import visible
 from diagnosis.release.policy import POLICY_VERSION, check_draft
+from diagnosis.release.quoting import as_text, in_quotation_marks
 from diagnosis.release.salient import occurs_whole
 from diagnosis.services import RunResult
 from tools.catalog import environment
@@ -36,12 +37,17 @@ TEXTS: dict[Language, dict[str, str]] = {
     "en": {
         "none": NO_KNOWLEDGE,
         "none_conclusion": "No knowledge found.",
+        "withheld": "The knowledge base holds passages that match this question, but they could not be shown as "
+        "verified text. Search for them on the knowledge page.",
+        "withheld_conclusion": "Matching knowledge withheld.",
         "see": "See: {title}",
         "intro": "Here is what the knowledge base says:",
     },
     "zh": {
         "none": NO_KNOWLEDGE_ZH,
         "none_conclusion": "未找到相关知识。",
+        "withheld": "知识库中有与这个问题相关的段落，但无法作为已核实的文本显示。请在知识库页面中搜索查看。",
+        "withheld_conclusion": "相关知识未能显示。",
         "see": "参见：{title}",
         "intro": "知识库中的相关内容如下：",
     },
@@ -129,10 +135,11 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
         "decisions": [{"attempt": 1, "decision": decision, "rule": policy.rule, "rules": rules}],
     }
     if not policy.released:
-        # The answer was withheld: a safe fallback, as a blocked draft of the graph is (FALLBACK, degraded).
+        # The answer was withheld: a safe fallback, as a blocked draft of the graph is (FALLBACK, degraded), which
+        # does not say the base has nothing: it has, and the reader may look for it there.
         return RunResult(
-            final_answer=text["none"],
-            conclusion=text["none_conclusion"],
+            final_answer=text["withheld"],
+            conclusion=text["withheld_conclusion"],
             degraded=True,
             self_evaluation={"path": "knowledge_query", "released_claim_ids": [], "release": release},
         )
@@ -163,11 +170,16 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
 
 
 def _quoted_answer(verified: list[dict[str, Any]], intro: str) -> str:
-    """Each verified chunk as its title and a block quote; the marker closes the quote it vouches for."""
+    """Each verified chunk as its title and a block quote; the marker closes the quote it vouches for. A
+    passage holding markup (a runbook's link, a ``<topic>``) is shown as text: escaped, inside quotation
+    marks, where the release policy accepts an escape."""
     lines = [intro, ""]
     for claim in verified:
         excerpt = claim["bindings"][0]["evidence_excerpt"]
-        lines += [f"**{claim['statement']}** [{claim['claim_id']}]", "", f"> {excerpt} [{claim['claim_id']}]", ""]
+        shown = as_text(excerpt)
+        if shown != excerpt:
+            shown = in_quotation_marks(shown)
+        lines += [f"**{claim['statement']}** [{claim['claim_id']}]", "", f"> {shown} [{claim['claim_id']}]", ""]
     return "\n".join(lines).strip()
 
 

@@ -15,7 +15,6 @@ the guard fails closed). Each R is a string (content) or an object with ``conten
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +61,8 @@ class Script:
 # A script is a test's or a demo's few replies; a file past this (or /dev/zero) is no script, and reading it
 # whole would hold the memory it is.
 MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+#: A day: longer than any test waits, shorter than what the clock can add to now.
+MAX_DELAY_SECONDS = 86_400
 
 
 def load_script(path: str | Path) -> Script:
@@ -170,6 +171,7 @@ def _error(raw: Any, where: str) -> ErrorCode | None:
 
 
 def _delay(raw: Any, where: str) -> float:
-    if isinstance(raw, bool) or not isinstance(raw, int | float) or not math.isfinite(raw) or raw < 0:
-        raise ScriptError(f"{where}.delay_seconds: must be a number of seconds >= 0")
+    # Bounded: a sleep of 1e10 s raised OverflowError inside the run (a failed run with a traceback), not here.
+    if isinstance(raw, bool) or not isinstance(raw, int | float) or not 0 <= raw <= MAX_DELAY_SECONDS:
+        raise ScriptError(f"{where}.delay_seconds: must be a number of seconds from 0 to {MAX_DELAY_SECONDS}")
     return float(raw)

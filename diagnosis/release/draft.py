@@ -160,6 +160,29 @@ def _written_cells(line: str) -> int:
     return len(cells) - (cells[0] == "") - (len(cells) > 1 and cells[-1] == "")
 
 
+# An inline link or image as a runbook writes it: [text](destination) or ![alt](source), a title allowed.
+_INLINE_LINK = re.compile(
+    r"!?\[(?P<text>[^\[\]\n]*)\]\(\s*(?:<(?P<angled>[^<>\n]*)>|(?P<bare>[^()\s<>]*))"
+    r"(?:\s+(?P<title>\"[^\"]*\"|'[^']*'))?\s*\)"
+)
+
+
+def link_text(text: str) -> str:
+    """``text`` with each inline link or image written out as text, its words then where it points: a
+    released answer holds no link (``RefusedMarkup.LINK``), and a recommended action copied from a runbook
+    ("see the [rollback procedure](https://wiki/rollback)") is shown, and compared, as "see the rollback
+    procedure (https://wiki/rollback)". Nothing is left out: a title can say what the words do not ("only
+    after failing over")."""
+    if "](" not in text:
+        return text
+
+    def written(link: re.Match[str]) -> str:
+        target = " ".join(filter(None, (link["angled"] or link["bare"], link["title"])))
+        return f"{link['text']} ({target})" if target else link["text"]
+
+    return _INLINE_LINK.sub(written, text)
+
+
 def visible(text: str) -> str:
     """``text`` as a reader sees it: invisible characters (zero-width spaces, bidi marks, the combining
     grapheme joiner...) removed, so that ``db\u200b-host`` is checked as the ``db-host`` the page shows and

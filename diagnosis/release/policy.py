@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from diagnosis.release.causes import states_a_cause
-from diagnosis.release.draft import read_draft, shown, strip_markers
+from diagnosis.release.draft import link_text, read_draft, shown, strip_markers
 from diagnosis.release.salient import NEGATION, Evidence, Kind, Token, normalise, salient_tokens
 
 POLICY_VERSION = "release-policy-v1"
@@ -114,7 +114,7 @@ def check_draft(
     if used != cited:
         detail = f"markers {sorted(used)} but cited_claim_ids {sorted(cited)}"
         findings.append(Finding("citations_mismatch", detail, detail))
-    verbatim_guidance = {normalise(item) for item in guidance}
+    verbatim_guidance = {normalise(link_text(item)) for item in guidance}
     everything = Evidence(text for claim in allowed_claims for text in claim_texts(claim))
     for unit in draft.units:
         body = strip_markers(unit.text, texts)

@@ -23,7 +23,7 @@ from decimal import Decimal
 from functools import cached_property, lru_cache
 
 from diagnosis.language import is_han
-from diagnosis.release.draft import LINE_BREAK, protected_spans, shown_inside, visible
+from diagnosis.release.draft import LINE_BREAK, link_text, protected_spans, shown_inside, visible
 
 UNITS = {
     "ns": "ns", "nanosecond": "ns", "nanoseconds": "ns", "纳秒": "ns",
@@ -273,11 +273,21 @@ class Evidence:
         self.texts = [normalise(text) for text in self._raw]
 
     @cached_property
+    def _as_read(self) -> list[str]:
+        """The raw texts, and those holding links as a reader reads them (``link_text``): a copy of a runbook's
+        "see the [procedure](https://wiki/p)" is written as "see the procedure" (an answer holds no link)."""
+        return self._raw + [read for text in self._raw if (read := link_text(text)) != text]
+
+    @cached_property
+    def _read_texts(self) -> list[str]:
+        return self.texts + [normalise(text) for text in self._as_read[len(self._raw) :]]
+
+    @cached_property
     def _after_headings(self) -> list[str]:
         """The lines that follow a markdown heading, normalised: a heading is a title, not a sentence, so
         the line after it begins one ("## Mitigation", then "Restart the pool.")."""
         after = []
-        for text in self._raw:
+        for text in self._as_read:
             lines = LINE_BREAK.split(text)
             after += [normalise(line) for before, line in itertools.pairwise(lines) if _HEADING.match(before)]
         return [line for line in after if line]
@@ -287,7 +297,7 @@ class Evidence:
         """The evidence's list items, each whole and normalised, without its marker and final full stop."""
         return frozenset(
             item
-            for text in self._raw
+            for text in self._as_read
             for line in LINE_BREAK.split(text)
             if (marker := _ITEM_MARKER.match(line)) and (item := normalise(line[marker.end() :]).rstrip(".。"))
         )
@@ -353,7 +363,7 @@ class Evidence:
         ("No errors on order-db since 10:05")."""
         norm = normalise(text)
         return bool(norm) and (
-            any(occurs_whole(norm, evidence, from_sentence_start=True) for evidence in self.texts)
+            any(occurs_whole(norm, evidence, from_sentence_start=True) for evidence in self._read_texts)
             or any(occurs_whole(norm, line, from_sentence_start=True) for line in self._after_headings)
         )
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_safe
 from django_eventstream.utils import add_default_headers, get_storage, sse_error_response
 from django_eventstream.views import events as eventstream_events
 
@@ -72,6 +73,8 @@ def _stream_error(request: HttpRequest, condition: str, text: str, extra: dict[s
     return response
 
 
+# A stream is read, never written: an OPTIONS or a PUT replayed the run's events as a GET does.
+@require_safe
 async def run_events(request: HttpRequest, run_id: uuid.UUID, **kwargs: Any) -> HttpResponse:
     """The SSE stream of one run for its owner or an auditor, exactly-once from the client's last id.
 

@@ -1,7 +1,7 @@
 // How the pages' scripts call this server's JSON API (chat.js, feedback.js, knowledge.js): one place for the
 // CSRF token Django wants on every unsafe request and for reading the API's error shape,
 // `{"error": {"code", "message"}}`, into an error a page can show. Load it before them, deferred like them
-// (deferred scripts run in document order). It shows no text of its own, so it needs no catalogue.
+// (deferred scripts run in document order). Its one text of its own (`reason`) is in the pages' catalogue.
 (function () {
   "use strict";
 
@@ -10,12 +10,14 @@
   const csrfToken = window.superbizCsrfToken;
 
   // A refusal by the server: `message` is the API's own (already in the reader's language), else the
-  // caller's fallback, else the HTTP status; `status` lets a caller take one as expected (Cancel's 409).
+  // caller's fallback, else the HTTP status; `status` lets a caller take one as expected (Cancel's 409), and
+  // `code` is the API's error code when it gave one (`not_authenticated`: signed out in another tab).
   class ApiError extends Error {
-    constructor(message, status) {
+    constructor(message, status, code) {
       super(message);
       this.name = "ApiError";
       this.status = status;
+      this.code = code || "";
     }
   }
 
@@ -51,10 +53,16 @@
         if (response.ok) return json;
         const error = json && json.error;
         const message = (error && error.message) || settings.refused || response.statusText || "HTTP " + response.status;
-        throw new ApiError(message, response.status);
+        throw new ApiError(message, response.status, error && error.code);
       });
     });
   }
 
-  window.superbizApi = Object.freeze({ fetchJson: fetchJson, ApiError: ApiError });
+  // What to tell the reader of a failed call: the server's refusal, or that it could not be reached (fetch's
+  // own TypeError says so in the browser's language and words: "Failed to fetch").
+  function reason(error) {
+    return error instanceof ApiError ? error.message : gettext("The server could not be reached.");
+  }
+
+  window.superbizApi = Object.freeze({ fetchJson: fetchJson, ApiError: ApiError, reason: reason });
 })();

@@ -246,7 +246,7 @@
           }
           button.disabled = false;
           button.textContent = gettext("Cancel");
-          const reason = error instanceof api.ApiError ? error.message : gettext("The server could not be reached.");
+          const reason = api.reason(error);
           errorBox.textContent = interpolate(gettext("The run could not be cancelled: %s"), [reason]);
         });
     });
@@ -475,7 +475,14 @@
         announce("run-started", started);
       })
       .catch(function (error) {
-        errorBox.textContent = error instanceof api.ApiError ? error.message : gettext("The server could not be reached.");
+        errorBox.textContent = api.reason(error);
+        if (error.code === "not_authenticated") {
+          // Signed out in another tab: the way back, as the session list offers it (static/js/sidebar.js).
+          const again = document.createElement("a");
+          again.href = window.location.pathname + window.location.search;
+          again.textContent = gettext("Reload the page to sign in again.");
+          errorBox.append(" ", again);
+        }
         offerSend();
       });
   });

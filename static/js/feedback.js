@@ -1,4 +1,4 @@
-// 👍/👎 and a comment on each finished answer of the chat page: PUT /api/runs/<id>/feedback.
+// 👍/👎 and a comment on each answer of the chat page (not on a run that failed): PUT /api/runs/<id>/feedback.
 // The forms are server-rendered (templates/diagnosis/_feedback.html); a run that finishes while the page is
 // open gets a copy of the page's #feedback-template when chat.js announces `superbiz:run-finished` on its card.
 // The texts this script shows go through Django's JavaScript catalogue (gettext, interpolate from /jsi18n/); the
@@ -31,7 +31,7 @@
         status.textContent = gettext("Thanks, your feedback is saved.");
       })
       .catch(function (error) {
-        status.textContent = interpolate(gettext("Your feedback could not be saved: %s"), [error.message]);
+        status.textContent = interpolate(gettext("Your feedback could not be saved: %s"), [api.reason(error)]);
       })
       .finally(function () { buttons.forEach(function (button) { button.disabled = false; }); });
   }
@@ -54,8 +54,9 @@
     form.querySelectorAll("button").forEach(function (button) { button.disabled = false; });
   }
 
+  // A run that failed or was cancelled has no answer to rate.
   document.addEventListener("superbiz:run-finished", function (event) {
-    if (!template || event.target === document) return;
+    if (!template || event.target === document || event.detail.outcome === "FAILED") return;
     const form = template.content.firstElementChild.cloneNode(true);
     form.dataset.run = event.detail.run_id;
     enable(form);

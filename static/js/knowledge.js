@@ -30,7 +30,7 @@
       })
       .catch(function (error) {
         status.className = "error";
-        status.textContent = interpolate(gettext("Upload refused: %s"), [error.message]);
+        status.textContent = interpolate(gettext("Upload refused: %s"), [api.reason(error)]);
         uploading = false;
         document.getElementById("upload-files").disabled = false;
       });
@@ -56,7 +56,7 @@
   function change(row, method, body) {
     api.fetchJson("/api/documents/" + row.dataset.document, { method: method, body: body })
       .then(function () { window.location.reload(); })
-      .catch(function (error) { window.alert(interpolate(gettext("The document could not be changed: %s"), [error.message])); });
+      .catch(function (error) { window.alert(interpolate(gettext("The document could not be changed: %s"), [api.reason(error)])); });
   }
 
   table.addEventListener("click", function (event) {

@@ -1,7 +1,7 @@
 // The chat page's session list, kept current without a reload: the server renders it (/sessions/), and the
 // page asks again when a run starts (a new session appears with the title of its first question), when
-// one ends (its outcome), and every few seconds while a session shows the running spinner (runs started
-// in another tab, or followed by no open stream). Once the sign-in has expired the fragment's address answers
+// one ends (its outcome), every few seconds while a session shows the running spinner (runs started
+// in another tab, or followed by no open stream), and when the tab is shown again (sessions another tab started). Once the sign-in has expired the fragment's address answers
 // with the login page (a redirect, which fetch follows): the list is kept, a note says to sign in again, and
 // nothing more is asked. Its texts go through Django's JavaScript catalogue (gettext from /jsi18n/).
 (function () {
@@ -66,6 +66,10 @@
     refresh();
   });
   document.addEventListener("superbiz:run-finished", refresh);
+  // Back to this tab: sessions started in another one since (no spinner here asked for them) are listed.
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) refresh();
+  });
   // A card whose stream ended before the run (static/js/chat.js): the list says where the run is.
   document.addEventListener("superbiz:run-interrupted", refresh);
   schedule();

@@ -413,6 +413,104 @@ def test_a_late_copy_of_a_firing_notification_after_its_resolution_starts_no_run
     assert DiagnosisRun.objects.count() == 1
 
 
+def other_alert(starts_at: str = "2026-10-14T09:05:00Z") -> dict:
+    """Another service's alert of the same group (grouped by ``alertname``)."""
+    return {**FIRING_ALERT, "labels": {**FIRING_ALERT["labels"], "service": "order-service"}, "startsAt": starts_at}
+
+
+def test_an_alert_silenced_until_after_the_resolution_is_a_new_incident_though_it_started_earlier(intake, dispatched):
+    """Alertmanager keeps a silenced or inhibited alert's ``startsAt``: order-service has fired since 09:05
+    under a silence; payment-service's incident (10:05) resolves; the silence ends, and the group's first
+    notification about order-service is an incident nobody was told of."""
+    first = intake(alertmanager_payload()).json()
+    intake(alertmanager_payload(status="resolved"))
+
+    unsilenced = intake(alertmanager_payload(alerts=[other_alert()])).json()
+    repeat = intake(alertmanager_payload(alerts=[other_alert()])).json()
+
+    assert (unsilenced["action"], unsilenced["run_id"] != first["run_id"]) == ("STARTED", True)
+    assert "order-service" in DiagnosisRun.objects.get(pk=unsilenced["run_id"]).query
+    assert (repeat["action"], repeat["run_id"]) == ("DUPLICATE", unsilenced["run_id"])
+
+
+def test_a_late_copy_about_an_alert_that_joined_the_incident_starts_no_run(intake, dispatched):
+    intake(alertmanager_payload())
+    joined = intake(alertmanager_payload(alerts=[FIRING_ALERT, other_alert()])).json()
+    intake(alertmanager_payload(status="resolved"))
+
+    late = intake(alertmanager_payload(alerts=[FIRING_ALERT, other_alert()])).json()
+
+    assert (joined["action"], late["action"]) == ("DUPLICATE", "DUPLICATE")
+    assert DiagnosisRun.objects.count() == 1
+
+
+def test_a_late_copy_after_the_resolution_is_a_repeat_only_within_the_window(intake, dispatched, settings):
+    """Past the window after the resolution a firing notification starts a run whatever it repeats: it was a
+    repeat forever."""
+    settings.ALERT_DEDUP_WINDOW_SECONDS = 600
+    first = intake(alertmanager_payload()).json()
+    intake(alertmanager_payload(status="resolved"))
+    AlertGroup.objects.update(resolved_at=timezone.now() - timedelta(seconds=601))
+
+    again = intake(alertmanager_payload()).json()
+
+    assert (again["action"], again["run_id"] != first["run_id"]) == ("STARTED", True)
+
+
+def test_a_late_copy_after_an_incident_longer_than_the_window_is_still_a_repeat(intake, dispatched, settings):
+    """The window after a resolution counts from the resolution: an HA peer's copy of the firing notification,
+    seconds after an incident of more than an hour resolved, is no second incident."""
+    settings.ALERT_DEDUP_WINDOW_SECONDS = 600
+    intake(alertmanager_payload())
+    AlertGroup.objects.update(run_started_at=timezone.now() - timedelta(seconds=3700))
+    intake(alertmanager_payload(status="resolved"))
+
+    late = intake(alertmanager_payload()).json()
+
+    assert late["action"] == "DUPLICATE"
+    assert DiagnosisRun.objects.count() == 1
+
+
+def test_an_alert_that_fired_again_under_a_silence_is_a_new_incident_once_shown(intake, dispatched):
+    """Its labels were told of in the incident, but not this occurrence: it started anew at 10:12, before the
+    incident's newest alert (10:15), silenced until after the resolution."""
+    x = {**FIRING_ALERT, "startsAt": "2026-10-14T10:00:00Z"}
+    y = {**other_alert("2026-10-14T10:01:00Z")}
+    w = {**FIRING_ALERT, "labels": {**FIRING_ALERT["labels"], "instance": "10.0.3.9:8080"}}
+    w["startsAt"] = "2026-10-14T10:15:00Z"
+    intake(alertmanager_payload(alerts=[x, y]))
+    intake(alertmanager_payload(alerts=[x, {**y, "status": "resolved", "endsAt": "2026-10-14T10:10:00Z"}]))
+    intake(alertmanager_payload(alerts=[x, w]))
+    resolved = [{**alert, "status": "resolved", "endsAt": "2026-10-14T10:30:00Z"} for alert in (x, w)]
+    intake(alertmanager_payload(status="resolved", alerts=resolved))
+
+    shown = intake(alertmanager_payload(alerts=[other_alert("2026-10-14T10:12:00Z")])).json()
+
+    assert shown["action"] == "STARTED"
+    assert actions() == ["STARTED", "DUPLICATE", "DUPLICATE", "RESOLVED", "STARTED"]
+
+
+def test_an_alerts_occurrence_is_the_same_whatever_zone_its_start_is_written_in(intake, dispatched):
+    intake(alertmanager_payload())
+    intake(alertmanager_payload(status="resolved"))
+
+    late = intake(alertmanager_payload(alerts=[{**FIRING_ALERT, "startsAt": "2026-10-14T18:05:03.512+08:00"}]))
+
+    assert late.json()["action"] == "DUPLICATE"
+
+
+def test_a_group_keeps_a_bounded_list_of_its_incidents_alerts(intake, dispatched, monkeypatch):
+    """Past the bound an alert is not remembered: its late copy starts a run (one diagnosis too many)."""
+    monkeypatch.setattr("alerts.services.INCIDENT_ALERTS", 1)
+    intake(alertmanager_payload())
+    intake(alertmanager_payload(alerts=[FIRING_ALERT, other_alert()]))
+    assert len(AlertGroup.objects.get().incident_alerts) == 1
+    intake(alertmanager_payload(status="resolved"))
+
+    assert intake(alertmanager_payload()).json()["action"] == "DUPLICATE"
+    assert intake(alertmanager_payload(alerts=[FIRING_ALERT, other_alert()])).json()["action"] == "STARTED"
+
+
 def test_a_late_copy_of_an_earlier_resolution_does_not_end_the_incident_firing_now(intake, dispatched):
     intake(alertmanager_payload())
     resolved = alertmanager_payload(status="resolved")

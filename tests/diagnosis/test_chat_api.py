@@ -88,6 +88,12 @@ def test_it_continues_an_owned_session(client_for, owner, dispatched):
     [
         ({"message": ""}, "empty_message"),
         ({"message": "   \n\t "}, "empty_message"),
+        # Nothing a reader sees: a zero-width space, a byte-order mark, a bidirectional override, controls.
+        ({"message": "\u200b"}, "empty_message"),
+        ({"message": " \ufeff\u202e\u3000"}, "empty_message"),
+        ({"message": "\x01\x02\x7f"}, "empty_message"),
+        ({"message": "\u3164\u115f\u1160\uffa0\u034f\ufe0f"}, "empty_message"),  # fillers, joiners, selectors
+        ({"message": "\u2800\u2800"}, "empty_message"),  # the blank braille pattern
         ({"message": "x" * 8001}, "message_too_long"),
         ({}, "invalid_input"),
         ({"message": "why?", "session_id": "not-a-uuid"}, "invalid_input"),
@@ -168,3 +174,21 @@ def test_a_user_at_the_limit_of_running_runs_is_refused_429_and_nothing_is_writt
     assert client_for(other_user).post(URL, {"message": "why?"}, format="json").status_code == 202
     DiagnosisRun.objects.filter(pk=first).update(status="SUCCESS", finished_at=timezone.now())
     assert client.post(URL, {"message": "why 3?"}, format="json").status_code == 202
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("why is checkout slow?", "why is checkout slow?"),
+        ("why\n\tis   checkout slow?", "why is checkout slow?"),
+        ("x" * 100, "x" * 79 + "…"),
+        ("word " * 30, ("word " * 16).rstrip() + "…"),
+        ("\u200b" * 100 + "why is checkout slow?", "why is checkout slow?"),
+    ],
+)
+def test_a_new_sessions_title_is_its_question_on_one_line_cut_with_an_ellipsis(
+    client_for, owner, dispatched, message, title
+):
+    response = client_for(owner).post(URL, {"message": message}, format="json")
+
+    assert ChatSession.objects.get(pk=response.json()["session_id"]).title == title

@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from diagnosis.execution import run_execute
 from diagnosis.models import Intent
-from diagnosis.paths.knowledge_query import NO_KNOWLEDGE, NO_KNOWLEDGE_ZH
+from diagnosis.paths.knowledge_query import NO_KNOWLEDGE, NO_KNOWLEDGE_ZH, TEXTS
 from diagnosis.rendering import render_answer
 from diagnosis.submission import run_create
 from tools.knowledge.ingest import ingest_document
@@ -53,25 +53,58 @@ def test_it_releases_quotes_that_pass_the_release_policy(owner):
     assert evidence.details["passed"] == len(run.self_evaluation["released_claim_ids"])
 
 
-def test_it_answers_no_knowledge_rather_than_release_markup_the_policy_refuses(owner):
+@pytest.mark.parametrize(
+    ("markup", "shown"),
+    [
+        ("<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;"),
+        (
+            "[the pool dashboard](https://grafana.example/d/pool)",
+            "[the pool dashboard](https://grafana.example/d/pool)",
+        ),
+        ("![pool](https://grafana.example/pool.png)", "![pool](https://grafana.example/pool.png)"),
+    ],
+)
+def test_a_passage_holding_markup_is_quoted_as_text_not_withheld(owner, markup, shown):
+    """A runbook's link or HTML would render hidden or elsewhere: the passage is shown as it is written, in
+    quotation marks, where the policy accepts the escapes. Withheld before, answered "no runbook"."""
     ingest_document(
         title_hint="Pool size runbook",
         filename="pool.md",
-        content="# Pool size runbook\n\nTo restore the connection pool size, open <img src=x onerror=alert(1)> "
-        "and raise maximumPoolSize to 20.",
+        content=f"# Pool size runbook\n\nTo restore the connection pool size, open {markup} and raise "
+        "maximumPoolSize to 20.",
+        source=DocumentSource.UPLOAD,
+    )
+
+    run = ask(owner)
+
+    assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"] == ["k1"]
+    assert not run.degraded
+    html = render_answer(run.final_answer)
+    assert shown in html
+    assert "<img" not in html and "<a " not in html
+
+
+def test_a_passage_the_policy_still_refuses_is_withheld_and_not_called_missing(owner):
+    """A word in a script the checks do not read is refused however it is quoted: the reader is told the
+    base holds a match that could not be shown, not that it has none."""
+    ingest_document(
+        title_hint="Pool size runbook",
+        filename="pool.md",
+        content="# Pool size runbook\n\nTo restore the connection pool size, ask Дмитрий and raise "
+        "maximumPoolSize to 20.",
         source=DocumentSource.UPLOAD,
     )
 
     run = ask(owner)
 
     assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"] == []
-    assert "onerror" not in run.final_answer and "No runbook" in run.final_answer
+    assert "Дмитрий" not in run.final_answer and run.final_answer == TEXTS["en"]["withheld"]
     [release] = events(run, "RELEASE")[:1]
-    assert (release.details["decision"], release.details["rule"]) == ("blocked", "raw_html")
+    assert (release.details["decision"], release.details["rule"]) == ("blocked", "foreign_script")
     # Withheld: a safe fallback, recorded as the graph's composer records a blocked draft.
     assert run.degraded and run.outcome == "FALLBACK"
     [decision] = run.self_evaluation["release"]["decisions"]
-    assert (decision["decision"], decision["rule"]) == ("blocked", "raw_html") and "raw_html" in decision["rules"]
+    assert (decision["decision"], decision["rule"]) == ("blocked", "foreign_script")
 
 
 def test_a_quoted_runbook_cannot_hide_a_link_from_the_policy_behind_an_invisible_character(owner):

@@ -160,3 +160,17 @@ def test_a_reader_who_keeps_access_reads_every_event(owner, run, settings):
         f"id: {cursor.channel}:{n}" for n in range(1, 4)
     ]
     assert not cursor.finished
+
+
+@pytest.mark.parametrize("method", ["options", "put", "delete", "patch"])
+def test_a_stream_answers_only_reads(owner, run, method):
+    """An OPTIONS replayed the run's events as a GET does: a stream is read, never written."""
+    sse.publish(run.pk, "status", {"n": 1})
+    client = Client(enforce_csrf_checks=False)
+    client.force_login(owner)
+
+    response = getattr(client, method)(f"/events/run-{run.pk}/?lastEventId=run-{run.pk}:0")
+
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, HEAD"
+    assert b"status" not in response.content

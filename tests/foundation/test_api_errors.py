@@ -63,6 +63,35 @@ def test_it_still_parses_json_nested_up_to_the_limit(client):
     assert _error(response)["code"] == "invalid_input"
 
 
+UPLOAD = (
+    b'--XX\r\nContent-Disposition: form-data; name="file"; filename="y\xc3\xa9.md"\r\n\r\n# Y\n\nbody\r\n--XX--\r\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("path", "content_type", "body", "charset"),
+    [
+        # idna refuses errors="replace", which the parsers decode with.
+        ("/api/chat", "application/json", '{"message": "hé"}'.encode(), "idna"),
+        ("/api/documents/upload", "multipart/form-data; boundary=XX", UPLOAD, "idna"),
+        # punycode fails on non-ASCII bytes, or on a form's "=", whatever it is told.
+        ("/api/chat", "application/json", '{"message": "hé"}'.encode(), "punycode"),
+        ("/api/chat", "application/x-www-form-urlencoded", b"message=hi", "punycode"),
+        ("/api/documents/upload", "multipart/form-data; boundary=XX", UPLOAD, "punycode"),
+    ],
+)
+def test_a_body_its_charset_cannot_decode_is_a_parse_error(client, path, content_type, body, charset):
+    response = client.post(path, body, content_type=f"{content_type}; charset={charset}")
+
+    assert response.status_code == 400
+    assert _error(response) == {
+        "code": "parse_error",
+        "message": f'the charset "{charset}" of the Content-Type cannot be read',
+    }
+    assert not ChatSession.objects.exists()
+    assert not KnowledgeDocument.objects.exists()
+
+
 @pytest.mark.parametrize(
     ("text", "exceeds"),
     [

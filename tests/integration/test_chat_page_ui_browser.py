@@ -152,3 +152,61 @@ def test_the_headers_forms_still_post_after_signing_in_again_in_another_tab(demo
     page.wait_for_selector("input[name=username]")
 
     assert page.url.endswith("/accounts/login/")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)], ids=["desktop", "phone"])
+def test_a_long_unbroken_word_and_a_phone_screen_keep_the_page_within_the_screen(
+    demo_user, live_stack, browser, width, height
+):
+    """A question with a 600-character token (a stack trace, a URL) made the page 6 000 px wide; a phone
+    showed the header squeezed and the conversation off the screen."""
+    page = signed_in_page(browser, live_stack.base, accept_language="zh-CN", width=width, height=height)
+
+    send(page, demo_user["text"] + " trace: " + "x" * 600 + " https://example.com/" + "a/" * 200)
+    page.wait_for_selector(FINISHED, timeout=120_000)
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.locator("#transcript").bounding_box()["x"] >= 0
+    page.goto(f"{live_stack.base}/knowledge/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_a_second_tab_lists_the_session_another_tab_started_once_it_is_shown(demo_user, live_stack, browser):
+    shown_later = signed_in_page(browser, live_stack.base)
+    first = shown_later.context.new_page()
+    first.goto(f"{live_stack.base}/")
+    first.wait_for_load_state("load")
+
+    send(first, demo_user["text"])
+    first.wait_for_selector(FINISHED, timeout=120_000)
+    assert shown_later.locator("#session-list li[data-session]").count() == 0  # nothing asked it yet
+    # What a browser does when the tab is brought back (headless pages are never hidden).
+    shown_later.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+
+    shown_later.wait_for_selector("#session-list li[data-session]", timeout=10_000)
+
+
+def test_a_send_after_signing_out_elsewhere_offers_the_way_back(demo_user, live_stack, browser):
+    page = signed_in_page(browser, live_stack.base)
+    page.wait_for_selector("#send:not([disabled])", timeout=10_000)
+    other = page.context.new_page()
+    other.goto(f"{live_stack.base}/")
+    other.click("form[action='/accounts/logout/'] button[type=submit]")
+    other.wait_for_selector("input[name=username]")
+
+    send(page, demo_user["text"])
+
+    page.wait_for_selector("#form-error a:has-text('Reload the page to sign in again.')", timeout=10_000)
+    assert page.query_selector(".run") is None
+
+
+def test_a_rating_the_server_cannot_receive_says_so_in_the_readers_language(demo_user, live_stack, browser):
+    """Not the browser's own words ("Failed to fetch"), nor called a refusal."""
+    page = signed_in_page(browser, live_stack.base, accept_language="zh-CN")
+    send(page, demo_user["text"])
+    page.wait_for_selector(FINISHED, timeout=120_000)
+
+    page.context.set_offline(True)
+    page.click(".run form.feedback .feedback-rate[value=UP]")
+
+    page.wait_for_selector(".run .feedback-status:has-text('反馈未能保存：无法连接服务器。')", timeout=10_000)

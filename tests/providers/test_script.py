@@ -70,6 +70,7 @@ def test_it_loads_every_reply_form(write_script):
         ({"executor": [{"tool_calls": [{"name": "q", "arguments": 3}]}]}, "tool_calls[0].arguments: must be an object"),
         ({"composer": [{"content": "x", "delay_seconds": -1}]}, "composer[0].delay_seconds: must be a number"),
         ({"composer": [{"content": "x", "delay_seconds": True}]}, "composer[0].delay_seconds: must be a number"),
+        ({"composer": [{"content": "x", "delay_seconds": 1e10}]}, "composer[0].delay_seconds: must be a number"),
         ({"composer": ["cite {{inv:0}}"]}, "composer[0]: {{inv:0}} must name a tool invocation number from 1"),
         ({"composer": [{"content": "cite {{inv:first}}"}]}, "composer[0].content: {{inv:first}} must name"),
         (

@@ -288,7 +288,10 @@ def test_it_shows_why_each_draft_was_released_or_blocked(auditor, owner):
 
     assert "attempt 1: blocked (ungrounded_token); attempt 2: released (passed)" in page
     client.cookies["django_language"] = "zh-hans"
-    assert "第 1 次：blocked（ungrounded_token）" in client.get(run_page(run)).content.decode()
+    # The decisions in the reader's language, as the chat page's progress says them; a rule is an identifier.
+    chinese = client.get(run_page(run)).content.decode()
+    assert "第 1 次：已拦截（ungrounded_token）; 第 2 次：已放行（通过）" in chinese
+    assert f"<title>{run.pk} 成功 |" in chinese  # the run's status, in its title and breadcrumb
 
 
 @pytest.mark.parametrize(

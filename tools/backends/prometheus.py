@@ -6,7 +6,9 @@ Prometheus evaluates ``sum(sum_over_time(s[step])) / sum(count_over_time(s[step]
 each step's end: the mean of every sample of every matching series in the step. Prometheus 3 ranges are
 left-open, so that range is exactly the step; Prometheus 2 ranges are closed, so there a sample lying exactly
 one millisecond before a step's start is counted in it too. A last partial step (a window that is not a
-whole number of steps) covers a whole step on Prometheus. Steps without samples are left out, as embedded;
+whole number of steps) is asked apart, with a range of what is left of the window: it ends with the window,
+as embedded, not a whole step past it (a baseline "before the onset" would have averaged the incident in).
+Steps without samples are left out, as embedded;
 so is, from its step, a series whose samples there include a NaN or an infinity (the other series' samples
 still count).
 The series is selected by ``__name__`` (``promql.selector``), and Prometheus' ``warnings`` (a partial answer
@@ -36,16 +38,40 @@ class PrometheusMetricBackend:
 
     def query(self, *, service: str, metric: str, start: datetime, end: datetime, step: int) -> dict[str, Any]:
         series = selector(metric, self.service_label, service)
-        width = f"{step}s"
-        total = f"sum_over_time({series}[{width}])"
-        # A series whose step holds a NaN (a summary's quantile with nothing observed) or an infinity (a ratio
-        # over a zero) sums to NaN or ±Inf: it is left out of that step (``unless`` it is not equal to itself or
-        # is infinite), not allowed to make the whole step's sum NaN or infinite, which no point can show.
-        finite = f"unless ({total} != {total} or abs({total}) == Inf)"
-        expression = f"sum({total} {finite}) / sum(count_over_time({series}[{width}]) {finite})"
-        steps = math.ceil((end - start).total_seconds() / step)
-        first = start + timedelta(seconds=step) - MILLISECOND
-        body = request_json(
+        window_ms = round((end - start).total_seconds() * 1000)
+        whole, rest_ms = divmod(window_ms, step * 1000)
+        points: list[tuple[int, float]] = []
+        warnings: dict[str, Any] = {}
+        if whole:
+            first = start + timedelta(seconds=step) - MILLISECOND
+            body = self._range(_mean(series, f"{step}s"), first, first + timedelta(seconds=step * (whole - 1)), step)
+            points += _matrix_points(self.endpoint.name, body, first, step, whole)
+            warnings = backend_warnings(body)
+        if rest_ms:
+            # The last step ends with the window, as embedded: its range is what is left of the window, not a
+            # whole step reaching past the window's end into what the question asked to leave out.
+            last = end - MILLISECOND
+            body = self._range(_mean(series, f"{rest_ms}ms"), last, last, step)
+            points += [(whole, value) for _, value in _matrix_points(self.endpoint.name, body, last, step, 1)]
+            warnings = warnings or backend_warnings(body)
+        payload: dict[str, Any] = {
+            "series": [
+                {
+                    "service": service,
+                    "metric": metric,
+                    "points": [
+                        {"ts": format_timestamp(start + timedelta(seconds=step * index)), "value": value}
+                        for index, value in points
+                    ],
+                }
+            ]
+            if points
+            else []
+        }
+        return payload | warnings
+
+    def _range(self, expression: str, first: datetime, last: datetime, step: int) -> dict[str, Any]:
+        return request_json(
             self.endpoint,
             "POST",
             "/api/v1/query_range",
@@ -53,20 +79,22 @@ class PrometheusMetricBackend:
             data={
                 "query": expression,
                 "start": _seconds(first),
-                "end": _seconds(first + timedelta(seconds=step * (steps - 1))),
+                "end": _seconds(last),
                 "step": str(step),
                 # VictoriaMetrics otherwise moves a range's times to its cache's grid (Prometheus ignores it).
                 "nocache": "1",
             },
         )
-        points = [
-            {"ts": format_timestamp(start + timedelta(seconds=step * index)), "value": value}
-            for index, value in _matrix_points(self.endpoint.name, body, first, step, steps)
-        ]
-        payload: dict[str, Any] = {
-            "series": [{"service": service, "metric": metric, "points": points}] if points else []
-        }
-        return payload | backend_warnings(body)
+
+
+def _mean(series: str, width: str) -> str:
+    """The mean of every sample of every matching series in the ``width`` before the evaluation time."""
+    total = f"sum_over_time({series}[{width}])"
+    # A series whose step holds a NaN (a summary's quantile with nothing observed) or an infinity (a ratio
+    # over a zero) sums to NaN or ±Inf: it is left out of that step (``unless`` it is not equal to itself or
+    # is infinite), not allowed to make the whole step's sum NaN or infinite, which no point can show.
+    finite = f"unless ({total} != {total} or abs({total}) == Inf)"
+    return f"sum({total} {finite}) / sum(count_over_time({series}[{width}]) {finite})"
 
 
 def _seconds(moment: datetime) -> str:

@@ -200,8 +200,11 @@ def update_document(*, document: KnowledgeDocument, **changes: str) -> Knowledge
 
 @transaction.atomic
 def delete_document(*, document: KnowledgeDocument) -> None:
-    """Delete a document and its chunks; gone from every process's search once this commits."""
-    document.delete()
+    """Delete a document and its chunks; gone from every process's search once this commits.
+    ``DocumentGone`` when another request deleted it since it was read: one of two deletes is told 404."""
+    deleted, _ = KnowledgeDocument.objects.filter(pk=document.pk).delete()
+    if not deleted:
+        raise DocumentGone(str(document.pk))
     revision.bump()
 
 

@@ -322,6 +322,8 @@ def _read_documents(folder: Path) -> list[tuple[str, str]]:
         raise PackError(folder, None, "missing folder of knowledge documents")
     documents = []
     for path in sorted(folder.glob("*.md")):
+        if not is_unicode_text(path.name):  # stored as the document's file name, which no database column holds
+            raise PackError(path, None, "the file name is not UTF-8: rename the file")
         text = _read_text(path)
         # Read by the chunker that will store it: a setext heading is a heading, a "#" line in a fence is not.
         chunked = chunk_markdown(text, fallback_title="")

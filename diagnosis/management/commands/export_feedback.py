@@ -8,13 +8,12 @@ bad arguments or an invalid pack, with nothing written. See ``diagnosis.feedback
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from django.core.management.base import CommandError
 
 from config.commands import StderrMayFail, require_migrated
 from diagnosis.feedback.export import add_stubs_to_pack, wrong_question_stubs
-from tools.scenarios.pack import PackError
+from tools.scenarios.pack import PackError, resolve_pack
 
 
 class Command(StderrMayFail):
@@ -26,13 +25,18 @@ class Command(StderrMayFail):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--wrong", action="store_true", help="Export the runs rated DOWN (wrong).")
         parser.add_argument(
-            "--into", metavar="PACK", help="A scenario pack folder whose scenario.json receives the stubs."
+            "--into",
+            metavar="PACK",
+            help="A scenario pack (a shipped pack's name or a folder) whose scenario.json receives the stubs.",
         )
 
     def handle(self, *args, wrong: bool, into: str | None, **options) -> None:
         if not wrong:
             raise CommandError("say which runs to export: --wrong (the runs rated DOWN)", returncode=2)
-        pack = Path(into) if into else None
+        try:  # named as load_scenario and evaluate name packs; "" is the current folder, not "no --into"
+            pack = resolve_pack(into) if into is not None else None
+        except PackError as error:
+            raise CommandError(str(error), returncode=2) from None
         if pack is not None and not (pack / "scenario.json").is_file():
             raise CommandError(f"{pack}: not a scenario pack (no scenario.json in it)", returncode=2)
         require_migrated()

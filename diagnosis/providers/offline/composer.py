@@ -18,8 +18,9 @@ cause could be established.
 
 The headings and connecting sentences are written in the question's language (``diagnosis.language``):
 Chinese for a Chinese question, English otherwise. Quotes, facts and the verifier's guidance stay as the
-evidence and the verifier wrote them, shown as text: a "<" that would open HTML is escaped, and a runbook passage
-is never cut inside its code. Every template word is report language (the SemanticGuard's
+evidence and the verifier wrote them, shown as text: a "<" that would open HTML and a "[" that would open a link are
+escaped in quotes (``release.quoting``), a link in the verifier's guidance is written as its text, and a runbook
+passage is never cut inside its code. Every template word is report language (the SemanticGuard's
 ``REPORT_VOCABULARY``), so a draft in either language is released at its first attempt.
 """
 
@@ -30,9 +31,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from markdown_it.common.html_re import HTML_TAG_RE
-from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
-
 from diagnosis.graph.status import Verdict
 from diagnosis.language import Language, language_of
 from diagnosis.providers.offline.analysis.changes import LOOKBACK
@@ -40,13 +38,12 @@ from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip
 from diagnosis.providers.offline.timing import clock, parse_ts
 from diagnosis.providers.offline.vocabulary import QUIET_LEVELS, announces_change, fault_score, reads_like_change_record
-from diagnosis.release.draft import CODE_SPAN, protected_spans, within
+from diagnosis.release.draft import CODE_SPAN, link_text, within
+from diagnosis.release.quoting import as_text
 from tools.names import ToolName
 
 SAME_CHANGE = timedelta(minutes=10)
 _BACKTICKS = re.compile(r"`+")
-# What may open markup in a quote: a "<" (raw HTML, an autolink), a backslash before punctuation (an escape).
-_MARKUP_CHARACTER = re.compile(r"<|\\(?=[!-/:-@\[-`{-~])")
 MAX_QUOTE_CHARS = 200
 MAX_PASSAGE_CHARS = 300
 MAX_CELLS_SHOWN = 4
@@ -263,7 +260,7 @@ def compose(task: dict[str, Any]) -> dict[str, Any]:
         sections.append(timeline)
     sections.append(_evidence(claims, facts, support, language))
     if actions:
-        sections.append(text["actions_heading"] + "\n" + "\n".join(f"- {action}" for action in actions))
+        sections.append(text["actions_heading"] + "\n" + "\n".join(f"- {link_text(action)}" for action in actions))
     if verdict != Verdict.PASS:
         sections.append(_uncertainty(gaps, missing, text))
     answer = "\n\n".join(sections)
@@ -292,8 +289,8 @@ def _root_cause(story: Story, claims: list[ClaimEvidence], verdict: str, text: d
         title = passage.titles[0] if passage.titles else text["a_runbook"]
         lines.append(
             text["passage"].format(
-                title=_as_text(title),
-                passage=_as_text(_clip_markdown(passage.passages[0], MAX_PASSAGE_CHARS)),
+                title=as_text(title),
+                passage=as_text(_clip_markdown(passage.passages[0], MAX_PASSAGE_CHARS)),
                 claim_id=passage.claim_id,
             )
         )
@@ -318,7 +315,7 @@ def _change(event: Event, text: dict[str, str], *, timed: bool = True) -> str:
     descriptive cells and the one stamp that places it (``not_after=…``, ``changed_at=…``)."""
     claim = event.claim
     if claim.tool == ToolName.QUERY_LOGS:
-        message = _as_text(clip(claim.messages[0], MAX_QUOTE_CHARS))
+        message = as_text(clip(claim.messages[0], MAX_QUOTE_CHARS))
         line = text["logged_change"].format(service=_service(claim), message=message)
         return line + (text["recorded_at"].format(at=clock(event.at)) if timed else "")
     pairs = dict(zip(sorted(claim.cells), claim.cell_pairs(), strict=True))
@@ -341,7 +338,7 @@ def _timeline(story: Story, language: Language) -> str:
         if service in seen:
             continue
         seen.add(service)
-        message = _as_text(clip(event.claim.messages[0], MAX_QUOTE_CHARS))
+        message = as_text(clip(event.claim.messages[0], MAX_QUOTE_CHARS))
         # A component that fails without an error of its own (a kernel's "table full") warns: said as it logged it.
         warned = bool(event.claim.levels) and all(level.upper().startswith("WARN") for level in event.claim.levels)
         line = text["timeline_warning" if warned else "timeline_failure"].format(
@@ -370,36 +367,6 @@ def _timeline(story: Story, language: Language) -> str:
     return text["timeline_heading"] + "\n" + "\n".join(ordered)
 
 
-def _as_text(evidence: str, *, quoted_only: bool = False) -> str:
-    """``evidence`` written so that the page shows it as it is, for a quote: outside code spans, a "<" that
-    markdown-it reads as raw HTML or an autolink (a log line's ``<redacted>``, a runbook's ``<topic>``) is
-    escaped, which the release policy would refuse and the page's sanitiser drop, and so is a backslash before
-    punctuation (a JSON log's ``https:\\/\\/``), which the page would not show. Inside a code span a backslash
-    would show; none is needed there. ``quoted_only``: only inside the quotes of a text that quotes (a fact),
-    since the release policy refuses an escape outside a quote."""
-    codes = [match.span() for match in CODE_SPAN.finditer(evidence)]
-    quotes = protected_spans(evidence) if quoted_only else [(0, len(evidence))]
-
-    def escaped(match: re.Match[str]) -> str:
-        at, character = match.start(), match.group(0)
-        if within(codes, at) or not within(quotes, at):
-            return character
-        if character == "<" and not _opens_markup(evidence, at):
-            return character
-        return "\\" + character
-
-    return _MARKUP_CHARACTER.sub(escaped, evidence)
-
-
-def _opens_markup(text: str, at: int) -> bool:
-    """Whether the "<" at ``at`` opens what markdown-it reads as raw HTML or as an autolink."""
-    if HTML_TAG_RE.match(text, at):
-        return True
-    close = text.find(">", at + 1)
-    inside = text[at + 1 : close] if close != -1 else "<"
-    return "<" not in inside and bool(AUTOLINK_RE.search(inside) or EMAIL_RE.search(inside))
-
-
 def _clip_markdown(text: str, limit: int) -> str:
     """``clip`` that never ends inside a code span: a runbook's `` `--topic <topic> --offset` `` cut in the middle
     leaves its opening backtick unpaired, and what followed it (``<topic>``) is no longer code. A passage that
@@ -422,7 +389,7 @@ def _number(value: str) -> float:
 def _evidence(claims: list[ClaimEvidence], facts: dict[str, str], support: dict[str, str], language: Language) -> str:
     lines = []
     for claim in claims:
-        fact = _as_text(facts.get(claim.claim_id) or "; ".join(claim.texts), quoted_only=True)
+        fact = as_text(facts.get(claim.claim_id) or "; ".join(claim.texts), quoted_only=True)
         verification = _support(support.get(claim.claim_id), language)
         lines.append(
             f"- [{claim.claim_id}] {fact} （{verification}）"

@@ -128,6 +128,16 @@ def test_it_refuses_a_folder_that_is_not_a_pack(feedback, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize(("into", "message"), [("", "not a scenario pack"), ("no-such-pack", "no such pack folder")])
+def test_an_empty_or_unknown_pack_is_refused_not_read_as_no_pack(feedback, into, message):
+    """``--into ""`` printed the stubs and exited 0, as if no pack had been given."""
+    with pytest.raises(CommandError) as error:
+        export("--wrong", "--into", into)
+
+    assert error.value.returncode == 2
+    assert message in str(error.value)
+
+
 def test_it_refuses_an_invalid_pack_and_leaves_it_as_it_was(feedback, pack):
     (pack / "metrics.csv").write_text("ts,service,metric,value\nnot-a-time,payment-service,p99,1\n")
     manifest = (pack / "scenario.json").read_bytes()

@@ -52,6 +52,16 @@ def test_a_running_run_has_no_form_but_the_page_has_its_template(client, owner):
     assert '<template id="feedback-template"><form class="feedback" data-run=""' in page
 
 
+def test_a_failed_or_cancelled_run_has_no_answer_to_rate(client, owner):
+    run = make_run(make_session(owner), status=RunStatus.FAILED)
+    client.force_login(owner)
+
+    page = client.get(f"/?session={run.session_id}").content.decode()
+
+    assert page.count('<form class="feedback"') == 1  # the template's only
+    assert f'<form class="feedback" data-run="{run.pk}"' not in page
+
+
 def test_the_page_reads_feedback_in_one_query_for_any_number_of_runs(client, owner, django_assert_num_queries):
     session = make_session(owner)
     run = make_run(session, steps=0, invocations=0, events=0)

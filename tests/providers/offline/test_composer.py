@@ -8,6 +8,7 @@ from diagnosis.contracts import ComposerOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
 from diagnosis.providers.offline import semantic_guard
 from diagnosis.release.policy import check_draft
+from diagnosis.rendering import render_answer
 
 QUESTION = "ledger-api invoice calls are failing since 08:30, why?"
 
@@ -396,6 +397,30 @@ def test_angle_brackets_in_evidence_are_shown_as_text_and_a_passage_is_not_cut_i
     assert _released(answer, claims, [])
 
 
+def test_a_runbook_link_is_quoted_as_text_and_a_linked_action_is_written_out(models):
+    """A runbook cited with a link ("see the [procedure](https://…)") was a link to the release policy, in
+    the quoted passage and in the recommended action copied from it: both drafts were refused and every
+    run citing that runbook ended in the fallback."""
+    action = 'Roll back the deploy (see the [rollback procedure](https://wiki.example/rollback "Rollback")).'
+    runbook = _claim(
+        "c3",
+        "The runbook describes it",
+        "lookup_knowledge",
+        ("$.chunks[1].title", "Runbook: ledger-db too many connections > Mitigation"),
+        ("$.chunks[1].text", f"{action} Watch the ![pool chart](https://grafana.example/pool.png) fall."),
+    )
+    claims = [SYMPTOM, ROOT, runbook]
+
+    answer = _compose(models, claims, recommended_actions=[action])
+
+    markdown = answer["answer_markdown"]
+    assert "see the \\[rollback procedure](https://wiki.example/rollback" in markdown  # quoted, as text
+    # The action as its words and where its link points, title and all.
+    assert '- Roll back the deploy (see the rollback procedure (https://wiki.example/rollback "Rollback")).' in markdown
+    assert _released(answer, claims, [action])
+    assert "<a " not in render_answer(markdown) and "<img" not in render_answer(markdown)
+
+
 def _log_claim(claim_id: str, message: str) -> dict:
     return _claim(
         claim_id,
@@ -520,3 +545,42 @@ def test_a_rejected_chinese_diagnosis_says_so_in_chinese(models):
         "## 无法确定根本原因\n\n无法从已验证的证据中确定根本原因。\n\n缺失的信息：\n- No runbook matched"
     )
     assert answer["cited_claim_ids"] == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        'level=error msg="[pool-1] could not obtain connection: timeout after 2000ms"',
+        'error="[Errno 111] Connection refused" while connecting to ledger-db',
+        '{"level":"error","msg":"[pool-1] could not obtain connection"}',
+    ],
+)
+def test_a_log_lines_own_brackets_after_its_own_quote_are_released(models, message):
+    """Escaping every "[" put one outside the quote that the line's own '"' closed early: refused (escape)."""
+    claims = [_log_claim("c1", message), ROOT, RUNBOOK]
+
+    assert _released(_compose(models, claims), claims, [])
+
+
+def test_an_uncited_copy_of_a_linked_runbook_line_keeps_the_links_condition(models):
+    """A link's title is read with its words: "Restart payment-db during peak" alone is no copy of a line whose
+    link says "Only after failing over to the replica"."""
+    line = (
+        'Restart payment-db [during peak](https://wiki.example/restart "Only after failing over to the replica; '
+        'never otherwise") to clear the pool.'
+    )
+    runbook = _claim("c3", "The runbook describes payment-db recovery", "lookup_knowledge", ("$.chunks[1].text", line))
+    answer = {
+        "answer_markdown": "The runbook describes payment-db recovery [c3]. Restart payment-db during peak to clear the pool.",
+        "cited_claim_ids": ["c3"],
+    }
+
+    policy = check_draft(answer["answer_markdown"], answer["cited_claim_ids"], [runbook])
+    guard = semantic_guard.review(
+        {
+            "draft": answer["answer_markdown"],
+            "allowed_claims": [{"claim_id": "c3", "fact": runbook["fact"], "excerpts": [line]}],
+        }
+    )
+    assert [finding.rule for finding in policy.findings] == ["uncited_finding"]
+    assert [item["sentence"] for item in guard["unsupported"]] == ["Restart payment-db during peak to clear the pool."]

@@ -94,6 +94,28 @@ def test_it_answers_the_payload_the_embedded_backend_answers(prometheus_url, ser
     assert backend(prometheus_url).query(**arguments) == embedded
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("end", "step"),
+    [
+        (datetime(2026, 10, 14, 10, 3, tzinfo=UTC), 3600),  # one step, shorter than asked, before the onset
+        (datetime(2026, 10, 14, 10, 7, 30, tzinfo=UTC), 300),  # whole steps, then half of one
+        (datetime(2026, 10, 14, 10, 5, 0, 1000, tzinfo=UTC), 60),  # the last step one millisecond long
+    ],
+)
+def test_a_last_partial_step_ends_with_the_window_as_embedded(prometheus_url, end, step):
+    """Its range was a whole step: a baseline up to 10:03 averaged db_pool_pending of the incident after it."""
+    MetricPoint.objects.bulk_create(
+        MetricPoint(ts=sample.ts, service=sample.service, metric=sample.metric, value=sample.value)
+        for sample in PACK.metrics
+    )
+    arguments = {"service": "payment-service", "metric": "db_pool_pending", "start": START, "end": end, "step": step}
+    embedded = EmbeddedMetricBackend().query(**arguments)
+
+    assert embedded["series"][0]["points"]
+    assert backend(prometheus_url).query(**arguments) == embedded
+
+
 def test_an_unknown_series_is_an_empty_payload(prometheus_url):
     payload = backend(prometheus_url).query(service="payment-service", metric="nope", start=START, end=END, step=60)
     assert payload == {"series": []}

@@ -89,3 +89,24 @@ def test_it_answers_404_in_json_for_an_unknown_id(client_for, owner, document, d
     response = client_for(owner).delete(f"/api/documents/{document_id}")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+
+
+def test_of_two_deletes_of_one_document_only_the_one_that_deleted_it_answers_204(
+    client_for, owner, document, monkeypatch
+):
+    """Both read it before either deleted it: the second finds nothing to delete, and says so (404)."""
+    from tools import api
+
+    real_get = api.document_get
+
+    def read_then_deleted(document_id, **kwargs):
+        read = real_get(document_id, **kwargs)
+        KnowledgeDocument.objects.filter(pk=document_id).delete()  # the other request, in between
+        return read
+
+    monkeypatch.setattr(api, "document_get", read_then_deleted)
+
+    response = client_for(owner).delete(f"/api/documents/{document.id}")
+
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"

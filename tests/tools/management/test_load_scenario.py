@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 from io import StringIO
 
 import pytest
@@ -150,6 +151,27 @@ def test_a_load_cut_short_leaves_the_loaded_scenario_as_it_was(
     assert (raised.value.returncode, str(raised.value)) == (returncode, message)
     assert (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes()) == before
     assert [path.name for path in business_sqlite.parent.iterdir()] == [business_sqlite.name]
+
+
+def test_a_load_stopped_by_sigterm_is_cut_short_as_ctrl_c_is(business_sqlite, monkeypatch):
+    """A process manager's stop, or ``timeout``, killed the load where it was: its staging file stayed."""
+    load(str(TINY_PACK))
+    before = (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes())
+
+    def terminated(*args, **kwargs):
+        # What the signal runs, called here: not sent, which without a handler would end the test process.
+        handler = signal.getsignal(signal.SIGTERM)
+        assert callable(handler), "SIGTERM has no handler of the load's"
+        handler(signal.SIGTERM, None)
+
+    monkeypatch.setattr("tools.scenarios.loader._replace_evidence", terminated)
+    with pytest.raises(CommandError) as raised:
+        load("payment-db-pool")
+
+    assert (raised.value.returncode, str(raised.value)) == (130, "interrupted: the loaded scenario is as it was")
+    assert (LoadedScenario.objects.get().name, LogRecord.objects.count(), business_sqlite.read_bytes()) == before
+    assert [path.name for path in business_sqlite.parent.iterdir()] == [business_sqlite.name]
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # given back
 
 
 @pytest.mark.parametrize(

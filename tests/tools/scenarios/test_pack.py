@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -202,6 +203,16 @@ def test_it_refuses_a_knowledge_document_without_heading_or_text(tiny_pack, text
 
     assert (error.file, error.line) == (document, 1)
     assert message in error.message
+
+
+def test_it_refuses_a_knowledge_file_whose_name_is_not_utf8(tiny_pack):
+    """The name is stored as the document's: it crashed the load inside its transaction, with a traceback."""
+    document = tiny_pack / "knowledge" / os.fsdecode(b"x\xffy.md")
+    document.write_text("# T\n\nsome body\n")
+
+    error = refusal(tiny_pack)
+
+    assert (error.file, error.message) == (document, "the file name is not UTF-8: rename the file")
 
 
 def test_a_setext_title_is_a_heading_as_the_chunker_reads_it(tiny_pack):

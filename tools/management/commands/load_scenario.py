@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from config import env
-from config.commands import database_failures, require_migrated
+from config.commands import database_failures, require_migrated, terminated_as_interrupted
 from tools.scenarios.loader import load_scenario
 from tools.scenarios.pack import PackError, resolve_pack
 
@@ -39,7 +39,7 @@ class Command(BaseCommand):
         # before it (``mysql_business``).
         note = " (the MySQL business tables may already be the new pack's: load again)" if mysql_admin_url else ""
         try:
-            with database_failures(f"the loaded scenario is as it was{note}"):
+            with terminated_as_interrupted(), database_failures(f"the loaded scenario is as it was{note}"):
                 summary = load_scenario(resolve_pack(pack), progress=self.stdout.write, mysql_admin_url=mysql_admin_url)
         except PackError as error:
             raise CommandError(str(error), returncode=2) from None

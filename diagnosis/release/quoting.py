@@ -1,0 +1,76 @@
+"""Evidence written into an answer so that the page shows it as it is, and the release policy accepts it.
+
+Quotes, facts and runbook passages are copied from tool results, which hold markdown of their own: a log line's
+``<redacted>`` or a runbook's ``<topic>`` is raw HTML to markdown-it, a runbook's
+``[the deploy procedure](https://wiki/deploy)`` a link, a JSON log's ``https:\\/\\/`` an escape. The release
+policy refuses raw HTML and links (they render hidden or elsewhere), and the page's sanitiser drops them; a
+runbook cited with a link ended every such run in the fallback. Inside a quote the policy accepts a backslash
+escape (``shown`` reads it as the character alone), so the markup is escaped there and shown as text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it.common.html_re import HTML_TAG_RE
+from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
+
+from diagnosis.release.draft import CODE_SPAN, protected_spans, visible, within
+
+# What may open markup in a quote: a "<" (raw HTML, an autolink), a "[" (a link, an image, a footnote, a link
+# reference), a "&" (a character reference: "&#x202E;" shows a character no check read), a backslash before
+# punctuation (an escape).
+_MARKUP_CHARACTER = re.compile(
+    r"<|\[|&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[a-zA-Z][a-zA-Z0-9]{1,31};)|\\(?=[!-/:-@\[-`{-~])"
+)
+# A "[" that opens nothing: closed by no "]", or by one that comes before any other "[" and that no "(" or "["
+# follows ("[pool-1] timed out", "[Errno 111]: refused"; a quote never starts a line, where "]:" would define a
+# reference). Left as it is: a log's brackets inside a quote that its own '"' closed early would be an escape
+# outside a quote, which the release policy refuses.
+_PLAIN_BRACKET = re.compile(r"\[(?!\^)(?:[^\[\]]*\](?![(\[])|[^\]]*$)")
+
+
+def as_text(evidence: str, *, quoted_only: bool = False) -> str:
+    """``evidence`` written so that the page shows it as it is, for a quote: outside code spans, what would
+    open markup is escaped (a "<" that markdown-it reads as raw HTML or an autolink, a "[" that may open a link,
+    a "&" that starts a character reference), and so is a backslash before punctuation, which the page would
+    not show. Inside a code span a backslash would show; none is needed there. ``quoted_only``: only inside
+    the quotes of a text that quotes (a fact), since the release policy refuses an escape outside a quote.
+
+    Invisible characters go first (``visible``), as the policy reads the text: ``\\<U+200B>[notes](…)`` is a
+    backslash then a link, whose bracket an escape of its own must cover."""
+    evidence = visible(evidence)
+    codes = [match.span() for match in CODE_SPAN.finditer(evidence)]
+    quotes = protected_spans(evidence) if quoted_only else [(0, len(evidence))]
+
+    def escaped(match: re.Match[str]) -> str:
+        at, character = match.start(), match.group(0)
+        if within(codes, at) or not within(quotes, at):
+            return character
+        if character == "<" and not _opens_markup(evidence, at):
+            return character
+        if character == "[" and _PLAIN_BRACKET.match(evidence, at):
+            return character
+        return "\\" + character
+
+    return _MARKUP_CHARACTER.sub(escaped, evidence)
+
+
+def _opens_markup(text: str, at: int) -> bool:
+    """Whether the "<" at ``at`` opens what markdown-it reads as raw HTML or as an autolink."""
+    if HTML_TAG_RE.match(text, at):
+        return True
+    close = text.find(">", at + 1)
+    inside = text[at + 1 : close] if close != -1 else "<"
+    return "<" not in inside and bool(AUTOLINK_RE.search(inside) or EMAIL_RE.search(inside))
+
+
+# The quotation marks a quote may be written in, each of which the release policy reads as one
+# (``draft.protected_spans``): the first whose closing mark the quoted text does not hold.
+_QUOTATION_MARKS = (("“", "”"), ("「", "」"), ("『", "』"), ("＂", "＂"), ('"', '"'))
+
+
+def in_quotation_marks(text: str) -> str:
+    """``text`` between quotation marks it does not close early, so that an escape in it is inside a quote."""
+    opening, closing = next(((o, c) for o, c in _QUOTATION_MARKS if c not in text), _QUOTATION_MARKS[0])
+    return f"{opening}{text}{closing}"

@@ -62,21 +62,19 @@ class DepthLimitedJSONParser(parsers.JSONParser):
             raise ParseError(gettext("the body is not valid JSON: %(reason)s") % {"reason": reason}) from error
 
 
-class FormParser(parsers.FormParser):
+class _CharsetDecoded(parsers.BaseParser):
+    """A DRF parser whose body its charset cannot decode is refused (the parser after this one in the MRO)."""
+
+    def parse(
+        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:
+        with charset_decoded(parser_context):
+            return super().parse(stream, media_type, parser_context)
+
+
+class FormParser(_CharsetDecoded, parsers.FormParser):
     """DRF's form parser, a body its charset cannot decode refused."""
 
-    def parse(
-        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
-    ) -> Any:
-        with charset_decoded(parser_context):
-            return super().parse(stream, media_type, parser_context)
 
-
-class MultiPartParser(parsers.MultiPartParser):
+class MultiPartParser(_CharsetDecoded, parsers.MultiPartParser):
     """DRF's multipart parser, a body its charset cannot decode refused."""
-
-    def parse(
-        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
-    ) -> Any:
-        with charset_decoded(parser_context):
-            return super().parse(stream, media_type, parser_context)

@@ -116,11 +116,15 @@ class AlertmanagerPayload(_Model):
     common_annotations: Labels = Field(default_factory=dict, alias="commonAnnotations")
     external_url: Text = Field(default="", alias="externalURL")
     alerts: list[Alert] = Field(min_length=1, max_length=MAX_ALERTS)
+    # How many of ``truncated_alerts`` the intake cut itself (past ``MAX_ALERTS``), never the sender's to say.
+    cut_alerts: int = Field(default=0, alias="_cutAlerts", ge=0)
 
     @model_validator(mode="before")
     @classmethod
     def _keeps_the_first_alerts(cls, data: Any) -> Any:
         """Past ``MAX_ALERTS``, the firing alerts first (they are what a diagnosis asks about), the rest counted."""
+        if isinstance(data, dict):
+            data = {**data, "_cutAlerts": 0}
         alerts = data.get("alerts") if isinstance(data, dict) else None
         if not isinstance(alerts, list) or len(alerts) <= MAX_ALERTS:
             return data  # within bounds, or not a payload: the fields' own validation speaks
@@ -133,11 +137,18 @@ class AlertmanagerPayload(_Model):
             alerts, key=lambda alert: not (isinstance(alert, dict) and alert.get("status") == "firing")
         )
         kept = firing_first[:MAX_ALERTS]
-        return {**data, "alerts": kept, "truncatedAlerts": truncated + len(alerts) - len(kept)}
+        cut = len(alerts) - len(kept)
+        return {**data, "alerts": kept, "truncatedAlerts": truncated + cut, "_cutAlerts": cut}
 
     @property
     def firing_alerts(self) -> list[Alert]:
         return [alert for alert in self.alerts if alert.firing]
+
+    @property
+    def sender_truncated(self) -> bool:
+        """Whether the sender cut the list (``max_alerts``) before it computed the status, which its cut
+        alerts may then belie; the intake's own cut comes after, and leaves the status Alertmanager's."""
+        return self.truncated_alerts > self.cut_alerts
 
 
 def _location(loc: tuple[int | str, ...]) -> str:

@@ -125,12 +125,18 @@ def _told_of(known: list[str], payload: AlertmanagerPayload) -> list[str]:
 
 
 def _stale(group: AlertGroup, payload: AlertmanagerPayload) -> bool:
-    """Whether a resolution is a late copy about an earlier incident: its alerts all ended before the newest
-    alert of the group's incident started (a re-fired alert starts after it ended).
+    """Whether a resolution is a late copy about an earlier incident: it lists none of the incident's alert
+    occurrences, or its alerts all ended before the newest alert of the incident started (a re-fired alert
+    starts after it ended).
 
     Not their starts: an incident's alerts end in any order, and the last one to resolve may be one that
     started first. An alert without ``endsAt`` cannot show it ended earlier, so its resolution counts.
     """
+    known = set(group.incident_alerts)
+    if known and not any(alert.identity in known for alert in payload.alerts):
+        # Its alerts are none of the incident's: Alertmanager's resolution of an incident lists the alerts
+        # it was told of, so this one is about another (an HA peer's late copy about the last incident).
+        return True
     ends = [alert.ends_at for alert in payload.alerts if alert.ends_at is not None]
     if group.latest_alert_start is None or len(ends) < len(payload.alerts):
         return False
@@ -174,12 +180,13 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         action = IntakeAction.RESOLVED
         # With ``max_alerts``, Alertmanager cuts the list before it computes the status: a truncated
         # notification may call "resolved" a group whose cut alerts still fire.
-        if not payload.truncated_alerts and not _stale(group, payload):
+        if not payload.sender_truncated and not _stale(group, payload):
+            if group.resolved_at is None:
+                # Told of while the incident was open (or before its firing notification came): a late copy of
+                # a firing notification about them is a repeat. Not after: no run was told of those.
+                group.incident_alerts = _told_of(group.incident_alerts, payload)
             group.resolved_at = timezone.now()
-            # The newest start the group knows: a late copy of a firing notification of any of these alerts
-            # is a repeat, and only an alert that started later is a new incident.
             group.latest_alert_start = max(filter(None, (group.latest_alert_start, _latest_start(payload.alerts))))
-            group.incident_alerts = _told_of(group.incident_alerts, payload)
             group.save(update_fields=["resolved_at", "latest_alert_start", "incident_alerts"])
     elif _within_window(group, payload):
         action = IntakeAction.DUPLICATE
@@ -190,11 +197,20 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
     else:
         action = IntakeAction.STARTED
         run = _submit(user, payload)
-        # Decided in the order of the notifications under the row's lock, not by comparing the clocks of the
-        # web processes that took them: a run's start clears the resolution the next incident waits for.
-        group.run, group.run_started_at, group.resolved_at = run, timezone.now(), None
-        group.latest_alert_start = _latest_start(payload.firing_alerts)
-        group.incident_alerts = _told_of([], payload)
+        group.run, group.run_started_at = run, timezone.now()
+        resolved = set(group.incident_alerts) if group.resolved_at is not None else set()
+        if resolved and all(alert.identity in resolved for alert in payload.firing_alerts):
+            # Every occurrence it is about had already resolved (its resolution came first, a retry of this
+            # notification after it): the incident has ended, and the next firing occurrence is the next one.
+            group.latest_alert_start = max(
+                filter(None, (group.latest_alert_start, _latest_start(payload.firing_alerts)))
+            )
+        else:
+            # Decided in the order of the notifications under the row's lock, not by comparing the clocks of
+            # the web processes that took them: a run's start clears the resolution the next incident waits for.
+            group.resolved_at = None
+            group.latest_alert_start = _latest_start(payload.firing_alerts)
+            group.incident_alerts = _told_of([], payload)
         group.save(update_fields=["run", "run_started_at", "resolved_at", "latest_alert_start", "incident_alerts"])
     return AlertNotification.objects.create(
         group=group,

@@ -101,8 +101,10 @@ _BLANK = frozenset({"Cc", "Zs", "Zl", "Zp"})
 
 
 def _title(text: str) -> str:
-    """The session's name in the lists: the first question as it shows, on one line, cut with an ellipsis."""
-    line = " ".join(visible(text).split())
+    """The session's name in the lists: the first question on one line, from its first character a reader
+    sees (joiners inside it kept: they shape emoji and scripts), cut with an ellipsis."""
+    line = " ".join(text.split())
+    line = line[next((at for at, character in enumerate(line) if _shows_something(character)), 0) :]
     return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1].rstrip() + "…"
 
 

@@ -117,7 +117,7 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
             conclusion=text["none_conclusion"],
             self_evaluation={"path": "knowledge_query", "released_claim_ids": []},
         )
-    answer = _quoted_answer(verified, text["intro"])
+    answer = _quoted_answer(verified, text["intro"], language_of(run.query))
     policy = check_draft(
         answer,
         [claim["claim_id"] for claim in verified],
@@ -169,18 +169,25 @@ def execute(run: DiagnosisRun, progress: RunProgress, options: ExecutionOptions)
     )
 
 
-def _quoted_answer(verified: list[dict[str, Any]], intro: str) -> str:
+def _quoted_answer(verified: list[dict[str, Any]], intro: str, language: Language) -> str:
     """Each verified chunk as its title and a block quote; the marker closes the quote it vouches for. A
-    passage holding markup (a runbook's link, a ``<topic>``) is shown as text: escaped, inside quotation
-    marks, where the release policy accepts an escape."""
+    title or passage holding markup (a runbook's link, a ``<topic>``) is shown as text: in quotation marks,
+    its markup escaped there, where the release policy accepts an escape (``release.quoting``)."""
     lines = [intro, ""]
     for claim in verified:
-        excerpt = claim["bindings"][0]["evidence_excerpt"]
-        shown = as_text(excerpt)
-        if shown != excerpt:
-            shown = in_quotation_marks(shown)
-        lines += [f"**{claim['statement']}** [{claim['claim_id']}]", "", f"> {shown} [{claim['claim_id']}]", ""]
+        title, excerpt = claim["statement"], claim["bindings"][0]["evidence_excerpt"]
+        lines += [
+            as_text(f"**{_as_shown(title, language)}** [{claim['claim_id']}]", quoted_only=True),
+            "",
+            as_text(f"> {_as_shown(excerpt, language)} [{claim['claim_id']}]", quoted_only=True),
+            "",
+        ]
     return "\n".join(lines).strip()
+
+
+def _as_shown(text: str, language: Language) -> str:
+    """``text`` as it is, or in quotation marks when it holds what would open markup."""
+    return in_quotation_marks(text, language) if as_text(text) != visible(text) else text
 
 
 def _allowed(claim: dict[str, Any]) -> dict[str, Any]:

@@ -376,14 +376,17 @@ def shown(text: str) -> str:
 
 
 def _hidden_splits(text: str) -> list[Refusal]:
-    """A backslash escape or a character reference outside a quote: the page joins what the checks read apart
-    (``10\\:10`` shows ``10:10``, ``&#49;500`` shows ``1500``). Emphasis inside a word is the other
+    """A backslash escape outside a quote, or a character reference outside a code span: the page joins what
+    the checks read apart (``10\\:10`` shows ``10:10``, ``&#49;500`` shows ``1500``), and a reference shows a
+    character the checks never read, inside a quote too (``&#x202E;`` turns the rest of the line round). A
+    quote's evidence writes its "&" escaped (``release.quoting``). Emphasis inside a word is the other
     (``_inline_refusals``)."""
     spans = protected_spans(text)
+    codes = [match.span() for match in CODE_SPAN.finditer(text)]
     return [
         Refusal(RefusedMarkup.ESCAPE, _clip(text[max(0, match.start() - 20) : match.end() + 20]))
         for match in _ESCAPE.finditer(text)
-        if not within(spans, match.start())
+        if not within(spans, match.start()) or (match.group(0).startswith("&") and not within(codes, match.start()))
     ]
 
 

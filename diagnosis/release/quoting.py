@@ -6,6 +6,11 @@ Quotes, facts and runbook passages are copied from tool results, which hold mark
 policy refuses raw HTML and links (they render hidden or elsewhere), and the page's sanitiser drops them; a
 runbook cited with a link ended every such run in the fallback. Inside a quote the policy accepts a backslash
 escape (``shown`` reads it as the character alone), so the markup is escaped there and shown as text.
+
+A writer puts the evidence between quotation marks the policy reads as one quote around all of it
+(``in_quotation_marks``), writes the line whole, then escapes it (``as_text(line, quoted_only=True)``): a "[" is
+judged with what follows it on the line (a title's "[" and a passage's "](" make one link), and escapes land only
+where the policy reads a quote.
 """
 
 from __future__ import annotations
@@ -15,19 +20,14 @@ import re
 from markdown_it.common.html_re import HTML_TAG_RE
 from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
 
+from diagnosis.language import Language
 from diagnosis.release.draft import CODE_SPAN, protected_spans, visible, within
 
-# What may open markup in a quote: a "<" (raw HTML, an autolink), a "[" (a link, an image, a footnote, a link
-# reference), a "&" (a character reference: "&#x202E;" shows a character no check read), a backslash before
-# punctuation (an escape).
+# What may open markup in a quote: a "<" (raw HTML, an autolink), a "[" (a link, an image), a "&" (a character
+# reference: "&#x202E;" shows a character no check read), a backslash before punctuation (an escape).
 _MARKUP_CHARACTER = re.compile(
     r"<|\[|&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[a-zA-Z][a-zA-Z0-9]{1,31};)|\\(?=[!-/:-@\[-`{-~])"
 )
-# A "[" that opens nothing: closed by no "]", or by one that comes before any other "[" and that no "(" or "["
-# follows ("[pool-1] timed out", "[Errno 111]: refused"; a quote never starts a line, where "]:" would define a
-# reference). Left as it is: a log's brackets inside a quote that its own '"' closed early would be an escape
-# outside a quote, which the release policy refuses.
-_PLAIN_BRACKET = re.compile(r"\[(?!\^)(?:[^\[\]]*\](?![(\[])|[^\]]*$)")
 
 
 def as_text(evidence: str, *, quoted_only: bool = False) -> str:
@@ -49,7 +49,10 @@ def as_text(evidence: str, *, quoted_only: bool = False) -> str:
             return character
         if character == "<" and not _opens_markup(evidence, at):
             return character
-        if character == "[" and _PLAIN_BRACKET.match(evidence, at):
+        if character == "[" and "](" not in evidence[at:]:
+            # It opens nothing: no "](" follows ("[pool-1]", "arr[0][1]"; a reference "[a][b]" needs a
+            # definition, which the policy refuses). Left as it is: a log's own quote mark may have closed the
+            # quote before it, and an escape outside a quote is refused.
             return character
         return "\\" + character
 
@@ -65,12 +68,21 @@ def _opens_markup(text: str, at: int) -> bool:
     return "<" not in inside and bool(AUTOLINK_RE.search(inside) or EMAIL_RE.search(inside))
 
 
-# The quotation marks a quote may be written in, each of which the release policy reads as one
-# (``draft.protected_spans``): the first whose closing mark the quoted text does not hold.
-_QUOTATION_MARKS = (("“", "”"), ("「", "」"), ("『", "』"), ("＂", "＂"), ('"', '"'))
+# The quotation marks a quote may be written in, in the order each language prefers them.
+_QUOTATION_MARKS: dict[Language, tuple[tuple[str, str], ...]] = {
+    "en": (('"', '"'), ("“", "”"), ("「", "」"), ("『", "』"), ("＂", "＂")),
+    "zh": (("“", "”"), ("「", "」"), ("『", "』"), ("＂", "＂"), ('"', '"')),
+}
 
 
-def in_quotation_marks(text: str) -> str:
-    """``text`` between quotation marks it does not close early, so that an escape in it is inside a quote."""
-    opening, closing = next(((o, c) for o, c in _QUOTATION_MARKS if c not in text), _QUOTATION_MARKS[0])
+def in_quotation_marks(text: str, language: Language = "en") -> str:
+    """``text`` between the first quotation marks (in ``language``'s order) that the release policy reads as
+    one quote around all of it (``draft.protected_spans``): a log line's own '"' or a runbook's “保存” would close
+    the usual ones early, and what follows would be read as the answer's own prose, its escapes refused."""
+    marks = _QUOTATION_MARKS[language]
+    for opening, closing in marks:
+        quote = f"{opening}{text}{closing}"
+        if protected_spans(quote)[:1] == [(0, len(quote))]:
+            return quote
+    opening, closing = marks[0]
     return f"{opening}{text}{closing}"

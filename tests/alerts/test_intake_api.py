@@ -511,6 +511,73 @@ def test_a_group_keeps_a_bounded_list_of_its_incidents_alerts(intake, dispatched
     assert intake(alertmanager_payload(alerts=[FIRING_ALERT, other_alert()])).json()["action"] == "STARTED"
 
 
+def many(status: str, starts_at: str, count: int = MAX_ALERTS + 1) -> list[dict]:
+    alerts = []
+    for index in range(count):
+        alert = {**FIRING_ALERT, "status": status, "startsAt": starts_at}
+        alert["labels"] = {**FIRING_ALERT["labels"], "instance": f"10.0.{index // 256}.{index % 256}:8080"}
+        if status == "resolved":
+            alert["endsAt"] = "2026-10-14T10:40:00Z"
+        alerts.append(alert)
+    return alerts
+
+
+def test_a_group_past_the_intakes_own_alert_limit_resolves_and_fires_again(intake, dispatched):
+    """The intake's own cut past MAX_ALERTS was taken for Alertmanager's (which may belie its status): the
+    group never resolved, and its next incident within the window was a repeat."""
+    first = intake(alertmanager_payload(alerts=many("firing", "2026-10-14T10:00:00Z"))).json()
+    intake(alertmanager_payload(status="resolved", alerts=many("resolved", "2026-10-14T10:00:00Z")))
+
+    again = intake(alertmanager_payload(alerts=many("firing", "2026-10-14T10:45:00Z"))).json()
+
+    assert (again["action"], again["run_id"] != first["run_id"]) == ("STARTED", True)
+    assert actions() == ["STARTED", "RESOLVED", "STARTED"]
+
+
+def test_a_resolution_before_its_firing_notification_leaves_the_next_occurrence_a_new_incident(intake, dispatched):
+    """The firing notification was answered 503 and retried after the resolution: its run starts, the incident
+    has ended all the same, and the alert firing anew is the next one."""
+    intake(alertmanager_payload(status="resolved"))
+    late = intake(alertmanager_payload()).json()
+    repeat = intake(alertmanager_payload()).json()
+
+    again = intake(refired()).json()
+
+    assert (late["action"], repeat["action"]) == ("STARTED", "DUPLICATE")
+    assert (again["action"], again["run_id"] != late["run_id"]) == ("STARTED", True)
+
+
+def test_a_resolution_about_alerts_no_run_was_told_of_makes_them_no_repeat(intake, dispatched):
+    """After the last incident resolved, the next one's resolution came before its firing notification: its
+    alerts are not the resolved incident's, whose late copies alone are repeats."""
+    intake(alertmanager_payload())
+    intake(alertmanager_payload(status="resolved"))
+    next_resolved = {**FIRING_ALERT, "status": "resolved", "startsAt": "2026-10-15T09:00:00Z"}
+    next_resolved["endsAt"] = "2026-10-15T09:30:00Z"
+    intake(alertmanager_payload(status="resolved", alerts=[next_resolved]))
+
+    second = intake(refired("2026-10-15T09:00:00Z")).json()
+
+    assert second["action"] == "STARTED"
+    assert DiagnosisRun.objects.count() == 2
+
+
+def test_a_late_copy_of_the_last_incidents_resolution_does_not_end_the_one_firing_now(intake, dispatched):
+    """The current incident (order-service, silenced until after the last one resolved) started earlier than
+    the last incident's alert ended: only its alerts tell that resolution is not about it."""
+    intake(alertmanager_payload())
+    resolved = alertmanager_payload(status="resolved")
+    intake(resolved)
+    current = intake(alertmanager_payload(alerts=[other_alert()])).json()
+
+    intake(resolved)  # an HA peer's late copy
+    joined = intake(alertmanager_payload(alerts=[other_alert(), FIRING_ALERT | {"startsAt": "2026-10-14T11:00:00Z"}]))
+
+    assert current["action"] == "STARTED"
+    assert (joined.json()["action"], joined.json()["run_id"]) == ("DUPLICATE", current["run_id"])
+    assert AlertGroup.objects.get().resolved_at is None
+
+
 def test_a_late_copy_of_an_earlier_resolution_does_not_end_the_incident_firing_now(intake, dispatched):
     intake(alertmanager_payload())
     resolved = alertmanager_payload(status="resolved")

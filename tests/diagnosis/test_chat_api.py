@@ -184,6 +184,7 @@ def test_a_user_at_the_limit_of_running_runs_is_refused_429_and_nothing_is_writt
         ("x" * 100, "x" * 79 + "…"),
         ("word " * 30, ("word " * 16).rstrip() + "…"),
         ("\u200b" * 100 + "why is checkout slow?", "why is checkout slow?"),
+        ("👨\u200d👩\u200d👧 login broken", "👨\u200d👩\u200d👧 login broken"),  # a joiner inside shapes the emoji
     ],
 )
 def test_a_new_sessions_title_is_its_question_on_one_line_cut_with_an_ellipsis(

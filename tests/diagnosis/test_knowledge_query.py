@@ -84,6 +84,28 @@ def test_a_passage_holding_markup_is_quoted_as_text_not_withheld(owner, markup, 
     assert "<img" not in html and "<a " not in html
 
 
+@pytest.mark.parametrize(
+    ("heading", "shown"),
+    [
+        ("Pool size <pool> runbook", "Pool size &lt;pool&gt; runbook"),
+        ("Pool size [runbook](https://w.example)", "[runbook]"),
+    ],
+)
+def test_a_title_holding_markup_is_quoted_as_text_too(owner, heading, shown):
+    ingest_document(
+        title_hint="x",
+        filename="pool.md",
+        content=f"# {heading}\n\nTo restore the connection pool size, raise maximumPoolSize to 20.",
+        source=DocumentSource.UPLOAD,
+    )
+
+    run = ask(owner)
+
+    assert run.status == "SUCCESS" and run.self_evaluation["released_claim_ids"] == ["k1"]
+    html = render_answer(run.final_answer)
+    assert shown in html and "<a " not in html
+
+
 def test_a_passage_the_policy_still_refuses_is_withheld_and_not_called_missing(owner):
     """A word in a script the checks do not read is refused however it is quoted: the reader is told the
     base holds a match that could not be shown, not that it has none."""

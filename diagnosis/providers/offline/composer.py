@@ -39,7 +39,7 @@ from diagnosis.providers.offline.text import clip
 from diagnosis.providers.offline.timing import clock, parse_ts
 from diagnosis.providers.offline.vocabulary import QUIET_LEVELS, announces_change, fault_score, reads_like_change_record
 from diagnosis.release.draft import CODE_SPAN, link_text, within
-from diagnosis.release.quoting import as_text
+from diagnosis.release.quoting import as_text, in_quotation_marks
 from tools.names import ToolName
 
 SAME_CHANGE = timedelta(minutes=10)
@@ -63,17 +63,17 @@ TEXTS: dict[Language, dict[str, str]] = {
         "no_change": "No verified change before the onset explains it.",
         "subject": "**{service}**",
         "on_host": " on host `{host}`",
-        "passage": 'The knowledge base describes this failure in "{title}": "{passage}" [{claim_id}].',
+        "passage": "The knowledge base describes this failure in {title}: {passage} [{claim_id}].",
         "a_runbook": "a runbook",
         "metric_only": "The clearest verified signal is a metric shift [{claim_id}]. No error log or runbook explains it.",
         "records": "The verified evidence points at the records below; none of them is an error log or a runbook.",
-        "logged_change": '**{service}** logged "{message}"',
+        "logged_change": "**{service}** logged {message}",
         "recorded_change": "the change record {cells}",
         "recorded_at": " at {at}",
         "timeline_heading": "## What happened, in time order",
         "timeline_change": "- {at} change: {change} [{claim_id}]",
-        "timeline_failure": '- {at} first errors of **{service}**: "{message}" [{claim_id}]',
-        "timeline_warning": '- {at} first warnings of **{service}**: "{message}" [{claim_id}]',
+        "timeline_failure": "- {at} first errors of **{service}**: {message} [{claim_id}]",
+        "timeline_warning": "- {at} first warnings of **{service}**: {message} [{claim_id}]",
         "timeline_metric": "- {at} {metric} of **{service}** {direction} {low} to {high} [{claim_id}]",
         "rose": "rose from",
         "fell": "fell from",
@@ -97,17 +97,17 @@ TEXTS: dict[Language, dict[str, str]] = {
         "no_change": "没有已验证的变更发生在故障开始之前并能说明这一故障。",
         "subject": "**{service}**",
         "on_host": "（主机 `{host}`）",
-        "passage": "知识库在“{title}”中描述了这一故障：“{passage}” [{claim_id}]。",
+        "passage": "知识库在{title}中描述了这一故障：{passage} [{claim_id}]。",
         "a_runbook": "运行手册",
         "metric_only": "最明确的已验证信号是一个指标变化 [{claim_id}]。没有错误日志或运行手册说明这一变化。",
         "records": "已验证的证据指向下面的记录；其中没有错误日志或运行手册。",
-        "logged_change": "**{service}** 记录了“{message}”",
+        "logged_change": "**{service}** 记录了{message}",
         "recorded_change": "变更记录 {cells}",
         "recorded_at": "，时间 {at}",
         "timeline_heading": "## 时间顺序",
         "timeline_change": "- {at} 变更：{change} [{claim_id}]",
-        "timeline_failure": "- {at} **{service}** 的首批错误：“{message}” [{claim_id}]",
-        "timeline_warning": "- {at} **{service}** 的首批告警：“{message}” [{claim_id}]",
+        "timeline_failure": "- {at} **{service}** 的首批错误：{message} [{claim_id}]",
+        "timeline_warning": "- {at} **{service}** 的首批告警：{message} [{claim_id}]",
         "timeline_metric": "- {at} **{service}** 的 {metric} {direction} {low} {to} {high} [{claim_id}]",
         "rose": "从",
         "fell": "从",
@@ -254,7 +254,7 @@ def compose(task: dict[str, Any]) -> dict[str, Any]:
     if verdict == Verdict.REJECT or not claims:
         return {"answer_markdown": _rejected(gaps, missing, text), "cited_claim_ids": []}
     story = Story.of(claims, frozenset(claim_id for claim_id, found in support.items() if found == "supported"))
-    sections = [_root_cause(story, claims, verdict, text)]
+    sections = [_root_cause(story, claims, verdict, language)]
     timeline = _timeline(story, language)
     if timeline:
         sections.append(timeline)
@@ -267,7 +267,8 @@ def compose(task: dict[str, Any]) -> dict[str, Any]:
     return {"answer_markdown": clip(answer, MAX_ANSWER_CHARS), "cited_claim_ids": [claim.claim_id for claim in claims]}
 
 
-def _root_cause(story: Story, claims: list[ClaimEvidence], verdict: str, text: dict[str, str]) -> str:
+def _root_cause(story: Story, claims: list[ClaimEvidence], verdict: str, language: Language) -> str:
+    text = TEXTS[language]
     heading = text["root_heading"] + ("" if verdict == Verdict.PASS else text["low_confidence"])
     lines = []
     first, cause = story.first_failure, story.cause
@@ -277,26 +278,27 @@ def _root_cause(story: Story, claims: list[ClaimEvidence], verdict: str, text: d
             text["on_host"].format(host=host) if host else ""
         )
         if cause:
-            lines.append(_cause_line(cause, text))
+            lines.append(_cause_line(cause, language))
             lines.append(text["began_in"].format(subject=subject, claim_id=first.claim.claim_id))
         else:
             lines.append(text["cause_in"].format(subject=subject, claim_id=first.claim.claim_id))
             lines.append(text["no_change"])
     elif cause:
-        lines.append(_cause_line(cause, text))
+        lines.append(_cause_line(cause, language))
     passage = next((claim for claim in claims if claim.tool == ToolName.LOOKUP_KNOWLEDGE and claim.passages), None)
     if passage:
         title = passage.titles[0] if passage.titles else text["a_runbook"]
         lines.append(
             text["passage"].format(
-                title=as_text(title),
-                passage=as_text(_clip_markdown(passage.passages[0], MAX_PASSAGE_CHARS)),
+                title=in_quotation_marks(title, language),
+                passage=in_quotation_marks(_clip_markdown(passage.passages[0], MAX_PASSAGE_CHARS), language),
                 claim_id=passage.claim_id,
             )
         )
     if not lines:
         metric = next((claim for claim in claims if claim.tool == ToolName.QUERY_METRICS), None)
         lines.append(text["metric_only"].format(claim_id=metric.claim_id) if metric else text["records"])
+    lines = [as_text(line, quoted_only=True) for line in lines]  # each written whole, escaped once (quoting)
     return (
         heading
         + "\n"
@@ -305,17 +307,18 @@ def _root_cause(story: Story, claims: list[ClaimEvidence], verdict: str, text: d
     )
 
 
-def _cause_line(cause: list[Event], text: dict[str, str]) -> str:
-    changes = text["change_joiner"].join(f"{_change(event, text)} [{event.claim.claim_id}]" for event in cause)
+def _cause_line(cause: list[Event], language: Language) -> str:
+    text = TEXTS[language]
+    changes = text["change_joiner"].join(f"{_change(event, language)} [{event.claim.claim_id}]" for event in cause)
     return text["change_cause"].format(changes=changes)
 
 
-def _change(event: Event, text: dict[str, str], *, timed: bool = True) -> str:
+def _change(event: Event, language: Language, *, timed: bool = True) -> str:
     """What changed: the announcing line (with its time unless ``timed`` is off), or the change record's
     descriptive cells and the one stamp that places it (``not_after=…``, ``changed_at=…``)."""
-    claim = event.claim
+    claim, text = event.claim, TEXTS[language]
     if claim.tool == ToolName.QUERY_LOGS:
-        message = as_text(clip(claim.messages[0], MAX_QUOTE_CHARS))
+        message = in_quotation_marks(clip(claim.messages[0], MAX_QUOTE_CHARS), language)
         line = text["logged_change"].format(service=_service(claim), message=message)
         return line + (text["recorded_at"].format(at=clock(event.at)) if timed else "")
     pairs = dict(zip(sorted(claim.cells), claim.cell_pairs(), strict=True))
@@ -329,7 +332,7 @@ def _timeline(story: Story, language: Language) -> str:
     text = TEXTS[language]
     lines: list[tuple[datetime, str]] = []
     for event in story.cause:
-        change = _change(event, text, timed=False)
+        change = _change(event, language, timed=False)
         line = text["timeline_change"].format(at=clock(event.at), change=change, claim_id=event.claim.claim_id)
         lines.append((event.at, line))
     seen: set[str] = set()
@@ -338,7 +341,7 @@ def _timeline(story: Story, language: Language) -> str:
         if service in seen:
             continue
         seen.add(service)
-        message = as_text(clip(event.claim.messages[0], MAX_QUOTE_CHARS))
+        message = in_quotation_marks(clip(event.claim.messages[0], MAX_QUOTE_CHARS), language)
         # A component that fails without an error of its own (a kernel's "table full") warns: said as it logged it.
         warned = bool(event.claim.levels) and all(level.upper().startswith("WARN") for level in event.claim.levels)
         line = text["timeline_warning" if warned else "timeline_failure"].format(
@@ -363,7 +366,7 @@ def _timeline(story: Story, language: Language) -> str:
         lines.append((event.at, line))
     if len(lines) < 2:
         return ""
-    ordered = [line for _, line in sorted(lines, key=lambda item: item[0])][:MAX_TIMELINE]
+    ordered = [as_text(line, quoted_only=True) for _, line in sorted(lines, key=lambda item: item[0])][:MAX_TIMELINE]
     return text["timeline_heading"] + "\n" + "\n".join(ordered)
 
 

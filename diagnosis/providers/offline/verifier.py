@@ -27,6 +27,7 @@ from diagnosis.language import Language, language_of
 from diagnosis.providers.offline.excerpts import ClaimEvidence, read_claims
 from diagnosis.providers.offline.text import clip, looks_like_instruction, sentences, terms
 from diagnosis.providers.offline.vocabulary import announces_change, fault_score, is_mitigation
+from diagnosis.release.quoting import in_quotation_marks
 from tools.names import ToolName
 
 MIN_SHARED_TERMS = 2
@@ -38,15 +39,14 @@ TEXTS: dict[Language, dict[str, str]] = {
     "en": {
         "agent_text": "The excerpt is text addressed to the agent, not a description of the system; it is not evidence.",
         "a_service": "A service",
-        "log": '{who} logged{when}: "{message}"',
+        "log": "{who} logged{when}: {message}",
         "log_when": " at {at}",
         "log_host": " on host {host}",
         "reading": "{value} at {at}",
         "reading_joiner": " then ",
         "metric": "{who} metric {metric} read {readings}",
         "unnamed": "(unnamed)",
-        "knowledge": 'Knowledge base "{title}" says: {quoted}',
-        "quote": '"{text}"',
+        "knowledge": "Knowledge base {title} says: {quoted}",
         "untitled": "(untitled)",
         "title_only": "(title only)",
         "record": "Business record: {pairs}",
@@ -61,15 +61,14 @@ TEXTS: dict[Language, dict[str, str]] = {
     "zh": {
         "agent_text": "该摘录是写给智能体的文字，不是对系统的描述；它不是证据。",
         "a_service": "某个服务",
-        "log": "{who}{when}记录了日志：“{message}”",
+        "log": "{who}{when}记录了日志：{message}",
         "log_when": " 在 {at} ",
         "log_host": "（主机 {host}）",
         "reading": "{at} 的 {value}",
         "reading_joiner": "，然后是 ",
         "metric": "{who} 的指标 {metric} 读数依次为 {readings}",
         "unnamed": "（未命名）",
-        "knowledge": "知识库“{title}”写道：{quoted}",
-        "quote": "“{text}”",
+        "knowledge": "知识库{title}写道：{quoted}",
         "untitled": "（无标题）",
         "title_only": "（仅标题）",
         "record": "业务记录：{pairs}",
@@ -90,7 +89,11 @@ def verify(task: dict[str, Any]) -> dict[str, Any]:
     claims = read_claims(task.get("verified_claims") or [])
     judge = _Judge(question, claims)
     facts = [
-        {"claim_id": claim.claim_id, "fact": _fact(claim, judge.text), "verification": judge.verification(claim).value}
+        {
+            "claim_id": claim.claim_id,
+            "fact": _fact(claim, judge.language),
+            "verification": judge.verification(claim).value,
+        }
         for claim in claims
     ]
     supported = {
@@ -130,7 +133,8 @@ class _Judge:
     """What the verified excerpts say together, so each claim is judged against the others."""
 
     def __init__(self, question: str, claims: list[ClaimEvidence]) -> None:
-        self.text = TEXTS[language_of(question)]
+        self.language = language_of(question)
+        self.text = TEXTS[self.language]
         self.question_terms = terms(question)
         self.claims = [claim for claim in claims if not _addressed_to_agent(claim)]
         self.logs = [claim for claim in self.claims if claim.tool == ToolName.QUERY_LOGS and _names_failure(claim)]
@@ -221,7 +225,9 @@ def _service_terms(services: set[str]) -> set[str]:
     return terms(" ".join(services))
 
 
-def _fact(claim: ClaimEvidence, text: dict[str, str]) -> str:
+def _fact(claim: ClaimEvidence, language: Language) -> str:
+    """What a claim says, its evidence in quotation marks it does not close early (``release.quoting``)."""
+    text = TEXTS[language]
     if _addressed_to_agent(claim):
         return text["agent_text"]
     who = ", ".join(claim.services) or text["a_service"]
@@ -229,7 +235,7 @@ def _fact(claim: ClaimEvidence, text: dict[str, str]) -> str:
         when = text["log_when"].format(at=claim.logged_at[0]) if claim.logged_at else ""
         if claim.hosts:  # "在 10:05（主机 h）", no space before a full-width bracket
             when = when.rstrip() + text["log_host"].format(host=claim.hosts[0])
-        fact = text["log"].format(who=who, when=when, message=claim.messages[0])
+        fact = text["log"].format(who=who, when=when, message=in_quotation_marks(claim.messages[0], language))
     elif claim.tool == ToolName.QUERY_METRICS and claim.points:
         readings = text["reading_joiner"].join(
             text["reading"].format(value=point.get("value", "?"), at=point.get("ts", "?"))
@@ -237,8 +243,9 @@ def _fact(claim: ClaimEvidence, text: dict[str, str]) -> str:
         )
         fact = text["metric"].format(who=who, metric=claim.metric or text["unnamed"], readings=readings)
     elif claim.tool == ToolName.LOOKUP_KNOWLEDGE and (claim.titles or claim.passages):
-        quoted = " ".join(text["quote"].format(text=passage) for passage in claim.passages) or text["title_only"]
-        fact = text["knowledge"].format(title=claim.titles[0] if claim.titles else text["untitled"], quoted=quoted)
+        quoted = " ".join(in_quotation_marks(passage, language) for passage in claim.passages) or text["title_only"]
+        title = in_quotation_marks(claim.titles[0], language) if claim.titles else text["untitled"]
+        fact = text["knowledge"].format(title=title, quoted=quoted)
     elif claim.tool == ToolName.QUERY_MYSQL and claim.cells:
         fact = text["record"].format(pairs="; ".join(claim.cell_pairs()))
     else:

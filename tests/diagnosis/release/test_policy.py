@@ -726,6 +726,28 @@ def test_a_quote_with_an_escape_said_with_its_negation_is_released():
     assert check(markdown, ["c8"], claims=[*CLAIMS, NEVER_PURGE]).released
 
 
+@pytest.mark.parametrize(
+    "quote",
+    [
+        "raise pool to &#50;0 now",  # shows "20", a number no check read
+        "&#x202E;kcab llor",  # a bidirectional override turns the rest of the line round
+        "R&amp;D approved it",
+    ],
+)
+def test_a_character_reference_is_refused_inside_a_quote_too(quote):
+    """Outside a quote it was refused; inside one, released and shown as the character it stands for."""
+    evidence = _claim("c1", "ledger-api logged it", quote)
+
+    assert rules(check(f'ledger-api logged "{quote}" [c1].', claims=[evidence])) == ["escape"]
+
+
+def test_a_character_reference_escaped_or_in_a_code_span_shows_as_written():
+    evidence = _claim("c1", "ledger-api logged it", "raise pool to &#50;0 now")
+
+    assert check('ledger-api logged "raise pool to \\&#50;0 now" [c1].', claims=[evidence]).released
+    assert check("ledger-api logged `raise pool to &#50;0 now` [c1].", claims=[evidence]).released
+
+
 def _said(text: str) -> dict:
     return _claim("c1", text, text)
 

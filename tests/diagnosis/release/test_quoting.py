@@ -12,12 +12,10 @@ from diagnosis.release.quoting import as_text, in_quotation_marks
     ("evidence", "written"),
     [
         ("see the [procedure](https://wiki/p)", "see the \\[procedure](https://wiki/p)"),
-        ("![chart](https://g/p.png) [^1] [ref][x]", "!\\[chart](https://g/p.png) \\[^1] \\[ref][x]"),
-        # Brackets that open nothing stay: a log's own '"' may close the quote before them.
-        (
-            'msg="[pool-1] timed out" [Errno 111]: refused [a [b] c](u) [open',
-            'msg="[pool-1] timed out" [Errno 111]: refused \\[a [b] c](u) [open',
-        ),
+        ("![chart](https://g/p.png) [^1] [ref][x]", "!\\[chart](https://g/p.png) [^1] [ref][x]"),
+        # A "[" no "](" follows opens nothing, and stays; one before a link's "](" may be that link's.
+        ("arr[0][1] and batch [[1,2],[3]] [open", "arr[0][1] and batch [[1,2],[3]] [open"),
+        ("[pool-1] then [a [b] c](u)", "\\[pool-1] then \\[a \\[b] c](u)"),
         # A character reference shows a character no check read: a bidi override, a digit.
         (
             "raise to &#50;0 &#x202E;.noitcudorp &amp; R&D, a & b",
@@ -37,20 +35,24 @@ def test_it_escapes_what_would_open_markup_outside_code(evidence, written):
 def test_quoted_only_escapes_inside_the_quotes_of_a_fact():
     fact = 'Knowledge base "Runbook [x]" says: "see [p](https://wiki/p)" [c1]'
 
-    assert as_text(fact, quoted_only=True) == 'Knowledge base "Runbook [x]" says: "see \\[p](https://wiki/p)" [c1]'
+    assert as_text(fact, quoted_only=True) == 'Knowledge base "Runbook \\[x]" says: "see \\[p](https://wiki/p)" [c1]'
 
 
 @pytest.mark.parametrize(
-    ("text", "quoted"),
+    ("text", "language", "quoted"),
     [
-        ("plain", "“plain”"),
-        ("点击“确认”后", "「点击“确认”后」"),
-        ("“a” and 「b」", "『“a” and 「b」』"),
-        ("“a”「b」『c』＂d＂", '"“a”「b」『c』＂d＂"'),
+        ("plain", "en", '"plain"'),
+        ("plain", "zh", "“plain”"),
+        ('level=error msg="timeout"', "en", '“level=error msg="timeout"”'),
+        ("点击“确认”后", "zh", "「点击“确认”后」"),
+        ("“a” and 「b」", "zh", "『“a” and 「b」』"),
+        ("“a”「b」『c』＂d＂", "zh", '"“a”「b」『c』＂d＂"'),
+        # The policy's '"' quote never spans a marker's shape: "[ab12]" would end it.
+        ("see [ab12] now", "en", "“see [ab12] now”"),
     ],
 )
-def test_it_quotes_in_marks_the_text_does_not_close_early(text, quoted):
-    assert in_quotation_marks(text) == quoted
+def test_it_quotes_in_marks_the_policy_reads_as_one_quote_around_the_text(text, language, quoted):
+    assert in_quotation_marks(text, language) == quoted
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from diagnosis.contracts import ComposerOutput, parse_output
 from diagnosis.nodes.messages import composer_messages
 from diagnosis.providers.offline import semantic_guard
 from diagnosis.release.policy import check_draft
+from diagnosis.release.quoting import in_quotation_marks
 from diagnosis.rendering import render_answer
 
 QUESTION = "ledger-api invoice calls are failing since 08:30, why?"
@@ -424,7 +425,7 @@ def test_a_runbook_link_is_quoted_as_text_and_a_linked_action_is_written_out(mod
 def _log_claim(claim_id: str, message: str) -> dict:
     return _claim(
         claim_id,
-        f'ledger-api logged at 2025-06-01T08:30:20Z: "{message}"',
+        f"ledger-api logged at 2025-06-01T08:30:20Z: {in_quotation_marks(message)}",  # as the verifier writes it
         "query_logs",
         ("$.records[0].message", message),
         ("$.records[0].service", "ledger-api"),
@@ -553,13 +554,50 @@ def test_a_rejected_chinese_diagnosis_says_so_in_chinese(models):
         'level=error msg="[pool-1] could not obtain connection: timeout after 2000ms"',
         'error="[Errno 111] Connection refused" while connecting to ledger-db',
         '{"level":"error","msg":"[pool-1] could not obtain connection"}',
+        'level=error msg="index out of range: arr[0][1]" code=500',
+        '{"level":"error","msg":"batch [[1,2],[3]] rejected"}',
+        'parse error near " shards=[1][2]',
+        'level=error msg="see [the pool notes](https://wiki.example/pool) first"',  # a link after its own quote
+        "用户“张三”的下单请求失败：ids=[[1,2]]",
     ],
 )
-def test_a_log_lines_own_brackets_after_its_own_quote_are_released(models, message):
-    """Escaping every "[" put one outside the quote that the line's own '"' closed early: refused (escape)."""
+@pytest.mark.parametrize("compose", [_compose, _compose_zh], ids=["en", "zh"])
+def test_a_log_lines_own_quotes_and_brackets_are_released(models, message, compose):
+    """A line's own '"' or '”' closed the answer's quote early, and an escape then stood outside it: refused
+    (escape), the run ended in the fallback. The quote is written in marks the line does not hold."""
     claims = [_log_claim("c1", message), ROOT, RUNBOOK]
 
-    assert _released(_compose(models, claims), claims, [])
+    answer = compose(models, claims)
+
+    assert _released(answer, claims, [])
+    assert "<a " not in render_answer(answer["answer_markdown"])
+
+
+@pytest.mark.parametrize("compose", [_compose, _compose_zh], ids=["en", "zh"])
+@pytest.mark.parametrize(
+    ("title", "passage"),
+    [
+        ("Runbook: pool [draft", "see [the rollback procedure](https://wiki.example/rollback) first."),
+        ("连接池手册", "连接池耗尽时，点击“保存”前先参见[回滚流程](https://wiki.example/rollback)。"),
+        ("Pool <pool> runbook", 'set "see [the rollback procedure](https://wiki.example/rollback)" first.'),
+    ],
+)
+def test_a_passage_and_its_title_are_quoted_whole_whatever_they_hold(models, compose, title, passage):
+    """A title's "[" and a passage's "](" made one link across the answer's quotes; a passage's own “…” ended
+    the answer's quote early."""
+    runbook = _claim(
+        "c3",
+        "The runbook describes it",
+        "lookup_knowledge",
+        ("$.chunks[1].title", title),
+        ("$.chunks[1].text", passage),
+    )
+    claims = [SYMPTOM, ROOT, runbook]
+
+    answer = compose(models, claims)
+
+    assert _released(answer, claims, [])
+    assert "<a " not in render_answer(answer["answer_markdown"])
 
 
 def test_an_uncited_copy_of_a_linked_runbook_line_keeps_the_links_condition(models):

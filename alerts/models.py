@@ -35,11 +35,14 @@ class AlertGroup(models.Model):
     # ended before it is a stale one. Alertmanager in HA mode, and its retries, deliver notifications late
     # and twice.
     latest_alert_start = models.DateTimeField(verbose_name=_("latest alert start"), null=True, blank=True)
-    # The identities (``Alert.identity``: labels and start) of the alert occurrences the group's incident was
-    # told about, from the notification that started its run and every one since: after a resolution, a firing
-    # alert not among them is a new incident however early it started (an alert silenced or inhibited keeps
-    # its ``startsAt``).
+    # Alert occurrences (``Alert.identity``: labels and start), which tell a late copy from a new incident after
+    # a resolution (an alert silenced or inhibited until then keeps its early ``startsAt``; one that fired again
+    # has a start of its own): those the current incident's notifications listed (from the one that started its
+    # run), those earlier incidents' did, and those a resolution listed that no run was told of (it came before
+    # its firing notification, a 503 retried). Each at most ``alerts.services.INCIDENT_ALERTS``.
     incident_alerts = models.JSONField(verbose_name=_("incident alerts"), default=list, blank=True)
+    earlier_alerts = models.JSONField(verbose_name=_("earlier incidents' alerts"), default=list, blank=True)
+    ended_alerts = models.JSONField(verbose_name=_("alerts resolved before their run"), default=list, blank=True)
     run = models.ForeignKey(
         "diagnosis.DiagnosisRun",
         verbose_name=_("run"),

@@ -4,13 +4,14 @@ A firing group starts a run per incident (and a long incident one more every win
 repeats a firing group's notification (every ``repeat_interval``, and whenever an alert joins or leaves
 it), and a repeat within ``ALERT_DEDUP_WINDOW_SECONDS`` of the group's run starts nothing; once the group
 has resolved, its next firing notification is a new incident and starts a run however soon
-(Alertmanager's ``group_interval`` spaces them), unless it is a late copy about the resolved incident's alerts
-within the window after the resolution (``AlertGroup.incident_alerts``: every firing alert an occurrence, its
-labels and start, told of before). Concurrent duplicate POSTs start one run too: the group row is upserted under a unique
-constraint (``INSERT ... ON DUPLICATE KEY UPDATE``), which holds the row's exclusive lock until this
-transaction commits, and then read with ``SELECT ... FOR UPDATE``, a locking read that sees the latest
-committed row even under MariaDB's REPEATABLE READ. Every other notification of the group waits for the
-commit and then finds the run. SQLite's IMMEDIATE transactions serialise the writers the same way.
+(Alertmanager's ``group_interval`` spaces them), unless it is a late copy within the window after the
+resolution: every firing alert an occurrence (its labels and start) a run was told of
+(``AlertGroup.incident_alerts``, ``earlier_alerts``). Concurrent duplicate POSTs start one run too: the group
+row is upserted under a unique constraint (``INSERT ... ON DUPLICATE KEY UPDATE``), which holds the row's
+exclusive lock until this transaction commits, and then read with ``SELECT ... FOR UPDATE``, a locking read
+that sees the latest committed row even under MariaDB's REPEATABLE READ. Every other notification of the
+group waits for the commit and then finds the run. SQLite's IMMEDIATE transactions serialise the writers the
+same way.
 
 The service user owning alert runs is created on the first firing notification, in its own transaction
 before the intake's (``intake_user``), so the ``manage.py migrate`` of a new deployment needs no setting.
@@ -99,12 +100,10 @@ def _within_window(group: AlertGroup, payload: AlertmanagerPayload) -> bool:
     window = timedelta(seconds=settings.ALERT_DEDUP_WINDOW_SECONDS)
     if group.resolved_at is not None:
         # It resolved since its run started (a run's start clears it): the next incident, unless this is a
-        # late copy of a notification about the alerts that resolved, soon after: each of its firing alerts an
-        # occurrence told of before. An alert silenced or inhibited until now keeps its early start, but was
-        # never told of; one that fired again since has a start of its own.
-        known = set(group.incident_alerts)
+        # late copy soon after, about occurrences a run was told of (this incident's or an earlier one's).
+        told = {*group.incident_alerts, *group.earlier_alerts}
         return timezone.now() - group.resolved_at < window and all(
-            alert.identity in known for alert in payload.firing_alerts
+            alert.identity in told for alert in payload.firing_alerts
         )
     return timezone.now() - group.run_started_at < window
 
@@ -113,11 +112,11 @@ def _latest_start(alerts: list[Alert]) -> datetime:
     return max(alert.starts_at for alert in alerts)
 
 
-def _told_of(known: list[str], payload: AlertmanagerPayload) -> list[str]:
-    """``known`` with the payload's alerts added, up to ``INCIDENT_ALERTS``: past it, an alert no notification
-    of the incident was allowed to add starts a run after the resolution (a diagnosis too many, not one less)."""
+def _told_of(known: list[str], alerts: list[Alert]) -> list[str]:
+    """``known`` with ``alerts``' occurrences added, up to ``INCIDENT_ALERTS``: past it, an alert no notification
+    was allowed to add starts a run after the resolution (a diagnosis too many, not one less)."""
     told_of = dict.fromkeys(known)
-    for alert in payload.alerts:
+    for alert in alerts:
         if len(told_of) >= INCIDENT_ALERTS:
             break
         told_of.setdefault(alert.identity)
@@ -132,10 +131,10 @@ def _stale(group: AlertGroup, payload: AlertmanagerPayload) -> bool:
     Not their starts: an incident's alerts end in any order, and the last one to resolve may be one that
     started first. An alert without ``endsAt`` cannot show it ended earlier, so its resolution counts.
     """
-    known = set(group.incident_alerts)
-    if known and not any(alert.identity in known for alert in payload.alerts):
-        # Its alerts are none of the incident's: Alertmanager's resolution of an incident lists the alerts
-        # it was told of, so this one is about another (an HA peer's late copy about the last incident).
+    current = set(group.incident_alerts) if group.resolved_at is None else set()
+    if current and not any(alert.identity in current for alert in payload.alerts):
+        # It lists none of the open incident's occurrences: Alertmanager's resolution of an incident lists the
+        # alerts it was told of, so this one is about another (an HA peer's late copy about the last incident).
         return True
     ends = [alert.ends_at for alert in payload.alerts if alert.ends_at is not None]
     if group.latest_alert_start is None or len(ends) < len(payload.alerts):
@@ -181,16 +180,19 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         # With ``max_alerts``, Alertmanager cuts the list before it computes the status: a truncated
         # notification may call "resolved" a group whose cut alerts still fire.
         if not payload.sender_truncated and not _stale(group, payload):
-            if group.resolved_at is None:
-                # Told of while the incident was open (or before its firing notification came): a late copy of
-                # a firing notification about them is a repeat. Not after: no run was told of those.
-                group.incident_alerts = _told_of(group.incident_alerts, payload)
+            if group.resolved_at is None and group.run_started_at is not None:
+                # The open incident's: a late copy of a firing notification about them is a repeat.
+                group.incident_alerts = _told_of(group.incident_alerts, payload.alerts)
+            else:
+                # No run was told of them (the resolution came before their firing notification): that run,
+                # when it comes, leaves the group resolved, and the next occurrence is the next incident.
+                group.ended_alerts = _told_of(group.ended_alerts, payload.alerts)
             group.resolved_at = timezone.now()
             group.latest_alert_start = max(filter(None, (group.latest_alert_start, _latest_start(payload.alerts))))
-            group.save(update_fields=["resolved_at", "latest_alert_start", "incident_alerts"])
+            group.save(update_fields=["resolved_at", "latest_alert_start", "incident_alerts", "ended_alerts"])
     elif _within_window(group, payload):
         action = IntakeAction.DUPLICATE
-        told_of = _told_of(group.incident_alerts, payload)
+        told_of = _told_of(group.incident_alerts, payload.alerts)
         if len(told_of) > len(group.incident_alerts):  # an alert joined the incident
             group.incident_alerts = told_of
             group.save(update_fields=["incident_alerts"])
@@ -198,10 +200,11 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
         action = IntakeAction.STARTED
         run = _submit(user, payload)
         group.run, group.run_started_at = run, timezone.now()
-        resolved = set(group.incident_alerts) if group.resolved_at is not None else set()
-        if resolved and all(alert.identity in resolved for alert in payload.firing_alerts):
-            # Every occurrence it is about had already resolved (its resolution came first, a retry of this
-            # notification after it): the incident has ended, and the next firing occurrence is the next one.
+        resolved = {*group.incident_alerts, *group.earlier_alerts, *group.ended_alerts}
+        if group.resolved_at is not None and all(alert.identity in resolved for alert in payload.firing_alerts):
+            # Every occurrence it is about had already resolved (a retry after its resolution, or a copy past the
+            # window): the incident has ended, and the next firing occurrence is the next one.
+            group.incident_alerts = _told_of(group.incident_alerts, payload.alerts)
             group.latest_alert_start = max(
                 filter(None, (group.latest_alert_start, _latest_start(payload.firing_alerts)))
             )
@@ -210,8 +213,20 @@ def _record(payload: AlertmanagerPayload, user: User | None) -> AlertNotificatio
             # the web processes that took them: a run's start clears the resolution the next incident waits for.
             group.resolved_at = None
             group.latest_alert_start = _latest_start(payload.firing_alerts)
-            group.incident_alerts = _told_of([], payload)
-        group.save(update_fields=["run", "run_started_at", "resolved_at", "latest_alert_start", "incident_alerts"])
+            group.earlier_alerts = [*group.earlier_alerts, *group.incident_alerts][-INCIDENT_ALERTS:]
+            group.incident_alerts = _told_of([], payload.alerts)
+            group.ended_alerts = []
+        group.save(
+            update_fields=[
+                "run",
+                "run_started_at",
+                "resolved_at",
+                "latest_alert_start",
+                "incident_alerts",
+                "earlier_alerts",
+                "ended_alerts",
+            ]
+        )
     return AlertNotification.objects.create(
         group=group,
         status=payload.status,

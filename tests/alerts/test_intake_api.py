@@ -578,6 +578,39 @@ def test_a_late_copy_of_the_last_incidents_resolution_does_not_end_the_one_firin
     assert AlertGroup.objects.get().resolved_at is None
 
 
+def resolution(starts_at: str, ends_at: str) -> dict:
+    alert = {**FIRING_ALERT, "status": "resolved", "startsAt": starts_at, "endsAt": ends_at}
+    return alertmanager_payload(status="resolved", alerts=[alert])
+
+
+def test_an_incident_whose_resolution_came_first_leaves_the_next_one_its_own_run(intake, dispatched):
+    """I2's resolution came before its firing notification (retried after a 503): I2 gets its run, the group
+    stays resolved, and I3, twenty minutes later, is a new incident, not a repeat of I2."""
+    intake(alertmanager_payload())
+    intake(alertmanager_payload(status="resolved"))
+    intake(resolution("2026-10-14T10:30:00Z", "2026-10-14T10:34:00Z"))
+
+    second = intake(refired("2026-10-14T10:30:00Z")).json()
+    third = intake(refired("2026-10-14T10:50:00Z")).json()
+
+    assert (second["action"], third["action"]) == ("STARTED", "STARTED")
+    assert DiagnosisRun.objects.count() == 3
+
+
+def test_a_late_copy_from_two_incidents_ago_is_still_a_repeat(intake, dispatched):
+    """A flapping alert: its first occurrence's firing notification, delivered late by an HA peer after the
+    second occurrence resolved, was told of to a run already."""
+    intake(alertmanager_payload())
+    intake(resolution("2026-10-14T10:05:03.512Z", "2026-10-14T10:08:00Z"))
+    intake(refired("2026-10-14T10:12:00Z"))
+    intake(resolution("2026-10-14T10:12:00Z", "2026-10-14T10:16:00Z"))
+
+    late = intake(alertmanager_payload()).json()
+
+    assert late["action"] == "DUPLICATE"
+    assert DiagnosisRun.objects.count() == 2
+
+
 def test_a_late_copy_of_an_earlier_resolution_does_not_end_the_incident_firing_now(intake, dispatched):
     intake(alertmanager_payload())
     resolved = alertmanager_payload(status="resolved")

@@ -54,8 +54,10 @@ _WHITESPACE = re.compile(r"(?:(?!(?<=\d)[\u00a0\u2007\u2009\u202f]\d{3}(?!\d))\s
 
 
 # A backslash before ASCII punctuation, and a character reference: CommonMark shows the character alone.
-_BACKSLASH_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_ESCAPE = re.compile(_BACKSLASH_ESCAPE.pattern + r"|&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});")
+ASCII_PUNCTUATION = r"[!-/:-@\[-`{-~]"
+REFERENCE_AFTER_AMPERSAND = r"(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[a-zA-Z][a-zA-Z0-9]{1,31});"
+_BACKSLASH_ESCAPE = re.compile(rf"\\({ASCII_PUNCTUATION})")
+_ESCAPE = re.compile(rf"{_BACKSLASH_ESCAPE.pattern}|&{REFERENCE_AFTER_AMPERSAND}")
 CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
 """CommonMark's code span: a run of backticks, closed by the next run of the same length."""
 

@@ -21,13 +21,18 @@ from markdown_it.common.html_re import HTML_TAG_RE
 from markdown_it.rules_inline.autolink import AUTOLINK_RE, EMAIL_RE
 
 from diagnosis.language import Language
-from diagnosis.release.draft import CODE_SPAN, protected_spans, visible, within
+from diagnosis.release.draft import (
+    ASCII_PUNCTUATION,
+    CODE_SPAN,
+    REFERENCE_AFTER_AMPERSAND,
+    protected_spans,
+    visible,
+    within,
+)
 
 # What may open markup in a quote: a "<" (raw HTML, an autolink), a "[" (a link, an image), a "&" (a character
 # reference: "&#x202E;" shows a character no check read), a backslash before punctuation (an escape).
-_MARKUP_CHARACTER = re.compile(
-    r"<|\[|&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[a-zA-Z][a-zA-Z0-9]{1,31};)|\\(?=[!-/:-@\[-`{-~])"
-)
+_MARKUP_CHARACTER = re.compile(rf"<|\[|&(?={REFERENCE_AFTER_AMPERSAND})|\\(?={ASCII_PUNCTUATION})")
 
 
 def as_text(evidence: str, *, quoted_only: bool = False) -> str:

@@ -1,7 +1,8 @@
 // How the pages' scripts call this server's JSON API (chat.js, feedback.js, knowledge.js): one place for the
 // CSRF token Django wants on every unsafe request and for reading the API's error shape,
 // `{"error": {"code", "message"}}`, into an error a page can show. Load it before them, deferred like them
-// (deferred scripts run in document order). Its one text of its own (`reason`) is in the pages' catalogue.
+// (deferred scripts run in document order). Its texts of its own (`reason`, `signInAgainLink`) are in the pages'
+// catalogue.
 (function () {
   "use strict";
 
@@ -64,5 +65,18 @@
     return error instanceof ApiError ? error.message : gettext("The server could not be reached.");
   }
 
-  window.superbizApi = Object.freeze({ fetchJson: fetchJson, ApiError: ApiError, reason: reason });
+  // The way back once the sign-in has expired (signed out in another tab): this page again, which asks for it.
+  function signInAgainLink() {
+    const again = document.createElement("a");
+    again.href = window.location.pathname + window.location.search;
+    again.textContent = gettext("Reload the page to sign in again.");
+    return again;
+  }
+
+  window.superbizApi = Object.freeze({
+    fetchJson: fetchJson,
+    ApiError: ApiError,
+    reason: reason,
+    signInAgainLink: signInAgainLink,
+  });
 })();

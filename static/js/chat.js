@@ -476,13 +476,8 @@
       })
       .catch(function (error) {
         errorBox.textContent = api.reason(error);
-        if (error.code === "not_authenticated") {
-          // Signed out in another tab: the way back, as the session list offers it (static/js/sidebar.js).
-          const again = document.createElement("a");
-          again.href = window.location.pathname + window.location.search;
-          again.textContent = gettext("Reload the page to sign in again.");
-          errorBox.append(" ", again);
-        }
+        // Signed out in another tab: the way back, as the session list offers it (static/js/sidebar.js).
+        if (error.code === "not_authenticated") errorBox.append(" ", api.signInAgainLink());
         offerSend();
       });
   });

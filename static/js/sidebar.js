@@ -1,9 +1,11 @@
 // The chat page's session list, kept current without a reload: the server renders it (/sessions/), and the
 // page asks again when a run starts (a new session appears with the title of its first question), when
 // one ends (its outcome), every few seconds while a session shows the running spinner (runs started
-// in another tab, or followed by no open stream), and when the tab is shown again (sessions another tab started). Once the sign-in has expired the fragment's address answers
+// in another tab, or followed by no open stream), and when the tab is shown again (sessions another tab
+// started). Once the sign-in has expired the fragment's address answers
 // with the login page (a redirect, which fetch follows): the list is kept, a note says to sign in again, and
-// nothing more is asked. Its texts go through Django's JavaScript catalogue (gettext from /jsi18n/).
+// nothing more is asked (its link from static/js/api.js, loaded before this script). Its texts go through
+// Django's JavaScript catalogue (gettext from /jsi18n/).
 (function () {
   "use strict";
 
@@ -28,10 +30,7 @@
     note.className = "session-note error";
     note.setAttribute("role", "alert");
     note.textContent = gettext("You have been signed out.") + " ";
-    const again = document.createElement("a");
-    again.href = window.location.pathname + window.location.search;
-    again.textContent = gettext("Reload the page to sign in again.");
-    note.appendChild(again);
+    note.appendChild(window.superbizApi.signInAgainLink());
     box.prepend(note);
   }
 

@@ -19,8 +19,8 @@ cause could be established.
 The headings and connecting sentences are written in the question's language (``diagnosis.language``):
 Chinese for a Chinese question, English otherwise. Quotes, facts and the verifier's guidance stay as the
 evidence and the verifier wrote them, shown as text: a "<" that would open HTML and a "[" that would open a link are
-escaped in quotes (``release.quoting``), a link in the verifier's guidance is written as its text, and a runbook
-passage is never cut inside its code. Every template word is report language (the SemanticGuard's
+escaped in quotes (``release.quoting``), a link in the verifier's guidance is written out as its words and where it
+points (``draft.link_text``), and a runbook passage is never cut inside its code. Every template word is report language (the SemanticGuard's
 ``REPORT_VOCABULARY``), so a draft in either language is released at its first attempt.
 """
 
